@@ -1,0 +1,145 @@
+# HardRoCE — build, lint, test, synthesis, benchmarks and demo.
+#
+#   make          build everything (models, tests, tools)
+#   make test     lint, then every test; ends with "N passed, N failed"
+#   make lint     Verilator -Wall, Icarus, clang-format, cppcheck
+#   make synth    Yosys synth_xilinx (UltraScale+): LUT/FF/BRAM per module
+#   make bench    throughput and simulation-speed figures
+#   make demo     hroce-pcap on a capture made by the RTL TX path, and on ../shared/pcap
+#   make deps     install the Debian packages all of this needs (as root; idempotent)
+#   TRACE=1       build into build/trace with FST tracing compiled in (--trace FILE.fst)
+
+SHELL := /bin/bash
+.DEFAULT_GOAL := all
+
+ifeq ($(TRACE),1)
+BUILD := build/trace
+VTRACE := --trace-fst --trace-structs
+ADAPTER_TRACE := --trace
+TRACE_LIBS := -lz
+else
+BUILD := build
+endif
+GEN := build/gen
+OBJ := $(BUILD)/obj
+BIN := $(BUILD)/bin
+
+VERILATOR_INC := /usr/share/verilator/include
+RTL_DIRS := rtl/lib rtl/net
+RTL_SRCS := $(foreach d,$(RTL_DIRS),$(wildcard $(d)/*.v))
+GEN_VH := $(GEN)/hroce_contract.vh $(GEN)/roce_icrc_tables.vh
+GEN_H := $(GEN)/hroce_contract.h
+
+VFLAGS := --cc -Wall rtl/hroce.vlt -O3 --x-assign fast --x-initial fast $(addprefix -I,$(RTL_DIRS)) -I$(GEN)
+VCXXFLAGS := -std=gnu++14 -O2 -faligned-new -fcf-protection=none -Wno-bool-operation \
+	-I$(VERILATOR_INC) -I$(VERILATOR_INC)/vltstd -Isim/vmodel -DVM_TRACE=$(if $(VTRACE),1,0)
+CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -I$(GEN) -Isim/vmodel -Isim/wire \
+	-Itestbench/lib
+LDLIBS := -lstdc++ -lpthread -lm $(TRACE_LIBS)
+
+# ---------------------------------------------------------------------------------------
+# Dependencies from Debian
+
+DEPS_STAMP := build/.deps-ok
+.PHONY: deps
+deps:
+	@scripts/install-deps.sh
+$(DEPS_STAMP): scripts/install-deps.sh
+	@scripts/install-deps.sh
+	@mkdir -p build && touch $@
+
+# ---------------------------------------------------------------------------------------
+# Generated sources: the contract and the CRC tables
+
+$(GEN)/hroce_contract.h $(GEN)/hroce_contract.vh &: contract/hroce.contract scripts/gen_contract.py | $(DEPS_STAMP)
+	@mkdir -p $(GEN)
+	python3 scripts/gen_contract.py $< $(GEN)/hroce_contract.h $(GEN)/hroce_contract.vh
+
+$(GEN)/roce_icrc_tables.vh: scripts/gen_crc32.py | $(DEPS_STAMP)
+	@mkdir -p $(GEN)
+	python3 scripts/gen_crc32.py $@
+
+# ---------------------------------------------------------------------------------------
+# Verilated models: $(call model,NAME,TOP,PARAMS) makes $(OBJ)/NAME/model.a, a C-callable
+# archive exporting vmodel_VNAME (see sim/vmodel/vmodel.h).
+
+define model
+$(OBJ)/$(1)/V$(1).h: $(RTL_SRCS) $(GEN_VH) | $(DEPS_STAMP)
+	@mkdir -p $(OBJ)/$(1)
+	verilator $(VFLAGS) $(VTRACE) --prefix V$(1) --top-module $(2) $(3) -Mdir $(OBJ)/$(1) \
+		$(RTL_SRCS)
+$(OBJ)/$(1)/V$(1)__ALL.a: $(OBJ)/$(1)/V$(1).h
+	$(MAKE) -s -C $(OBJ)/$(1) -f V$(1).mk OPT_FAST=-O2 V$(1)__ALL.a >/dev/null
+$(OBJ)/$(1)/adapter.o: $(OBJ)/$(1)/V$(1).h scripts/gen_vadapter.py
+	python3 scripts/gen_vadapter.py V$(1) $$< $(OBJ)/$(1)/adapter.cpp $(ADAPTER_TRACE)
+	$(CXX) $(VCXXFLAGS) -I$(OBJ)/$(1) -c $(OBJ)/$(1)/adapter.cpp -o $$@
+MODEL_$(1) := $(OBJ)/$(1)/adapter.o $(OBJ)/$(1)/V$(1)__ALL.a
+endef
+
+$(eval $(call model,roce_icrc_w64,roce_icrc,-GDATA_WIDTH=64))
+$(eval $(call model,roce_icrc_w512,roce_icrc,-GDATA_WIDTH=512))
+$(eval $(call model,roce_rx_w64,roce_rx,-GDATA_WIDTH=64))
+$(eval $(call model,roce_rx_w512,roce_rx,-GDATA_WIDTH=512))
+$(eval $(call model,roce_tx_w64,roce_tx,-GDATA_WIDTH=64))
+$(eval $(call model,roce_tx_w512,roce_tx,-GDATA_WIDTH=512))
+
+VRUNTIME := $(OBJ)/verilated.o $(OBJ)/verilated_threads.o $(if $(VTRACE),$(OBJ)/verilated_fst_c.o)
+$(OBJ)/verilated%.o: $(VERILATOR_INC)/verilated%.cpp | $(DEPS_STAMP)
+	@mkdir -p $(OBJ)
+	$(CXX) $(VCXXFLAGS) -c $< -o $@
+
+# ---------------------------------------------------------------------------------------
+# C libraries and programs
+
+WIRE_SRCS := sim/wire/roce_wire.c sim/wire/pcap.c
+BENCH_SRCS := testbench/lib/bench.c testbench/lib/axis.c sim/vmodel/vmodel.c
+C_HDRS = $(GEN_H) $(wildcard sim/*/*.h testbench/*/*.h)
+
+$(OBJ)/c/%.o: %.c $(C_HDRS) | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c $< -o $@
+
+cobjs = $(patsubst %.c,$(OBJ)/c/%.o,$(1))
+
+# $(call program,NAME,C SOURCES,MODELS)
+define program
+$(BIN)/$(1): $(call cobjs,$(2)) $(foreach m,$(3),$(MODEL_$(m))) $(if $(3),$(VRUNTIME))
+	@mkdir -p $(BIN)
+	$(CC) -o $$@ $$^ $(LDLIBS)
+PROGRAMS += $(BIN)/$(1)
+endef
+
+$(eval $(call program,test_wire,testbench/wire/test_wire.c $(WIRE_SRCS)))
+$(eval $(call program,test_icrc,testbench/net/test_icrc.c $(WIRE_SRCS) $(BENCH_SRCS),roce_icrc_w64 roce_icrc_w512))
+$(eval $(call program,test_rx,testbench/net/test_rx.c testbench/net/roce_bus.c testbench/net/roce_random.c $(WIRE_SRCS) $(BENCH_SRCS),roce_rx_w64 roce_rx_w512))
+$(eval $(call program,test_tx,testbench/net/test_tx.c testbench/net/roce_bus.c $(WIRE_SRCS) $(BENCH_SRCS),roce_tx_w64 roce_tx_w512))
+
+# Tests in the order they run; each prints "ok NAME" / "not ok NAME: why" lines.
+TESTS := test_wire test_icrc test_rx test_tx
+
+.PHONY: all test lint synth bench demo clean
+all: $(PROGRAMS)
+
+test: lint all
+	@testbench/run-tests.sh $(BIN) $(TESTS)
+
+# ---------------------------------------------------------------------------------------
+# Lint: Verilator -Wall and Icarus on every top at both widths, clang-format, cppcheck
+
+LINT_TOPS := roce_icrc roce_rx roce_tx
+C_LINT := $(filter-out $(GEN)/%,$(wildcard sim/*/*.[ch] testbench/*/*.[ch] tools/*.[ch]))
+
+lint: $(GEN_VH) $(GEN_H)
+	@set -e; for top in $(LINT_TOPS); do for w in 64 512; do \
+		verilator --lint-only -Wall rtl/hroce.vlt $(addprefix -I,$(RTL_DIRS)) -I$(GEN) \
+			--top-module $$top -GDATA_WIDTH=$$w $(RTL_SRCS); \
+		iverilog -g2005 -Wall -Wno-timescale -o /dev/null $(addprefix -I,$(RTL_DIRS)) -I$(GEN) \
+			-s $$top -P$$top.DATA_WIDTH=$$w $(RTL_SRCS); \
+	done; done
+	@clang-format --dry-run --Werror $(C_LINT)
+	@cppcheck -q --error-exitcode=1 --enable=warning,portability --inline-suppr \
+		-I$(GEN) -Isim/vmodel -Isim/wire -Itestbench/lib $(C_LINT)
+	@echo "lint: clean ($(words $(LINT_TOPS)) tops x 2 widths, $(words $(C_LINT)) C files)"
+
+clean:
+	rm -rf build

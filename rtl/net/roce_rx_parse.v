@@ -1,0 +1,476 @@
+/*
+
+RoCEv2 receive parser: the input side of roce_rx.
+
+Takes Ethernet frames (without FCS) beat by beat and, without ever stalling on its own,
+- writes every beat to the frame buffer (m_frame_*), cutting frames that grow past
+  MAX_FRAME so that the buffer never holds more than one maximal frame per entry;
+- captures the first HDR_BYTES bytes and, at the end of the frame, decodes every header
+  field onto the header bus and checks the frame (frame_class and drop reason, all but the
+  ICRC), writing one entry per frame (m_entry_*);
+- feeds the bytes the ICRC covers, with the invariant fields masked to ones, to the ICRC
+  engine one cycle after each beat arrives, and captures the received ICRC.
+
+The verdict on the ICRC, and what happens to the frame, is roce_rx's business.
+
+Only IPv4 without options is RoCE here: every RoCE header length is then 2 mod 4.
+
+*/
+
+`resetall
+`timescale 1ns / 1ps
+`default_nettype none
+
+`include "hroce_contract.vh"
+
+module roce_rx_parse #
+(
+    // Width of the frame stream (64 or 512)
+    parameter DATA_WIDTH = 512,
+    // Width of tkeep
+    parameter KEEP_WIDTH = ((DATA_WIDTH+7)/8),
+    // Largest frame accepted, in bytes (without FCS)
+    parameter MAX_FRAME = 4224
+)
+(
+    input  wire                          clk,
+    input  wire                          rst,
+
+    /*
+     * Ethernet frame input (the caller gates s_axis_tready with room downstream)
+     */
+    input  wire [DATA_WIDTH-1:0]         s_axis_tdata,
+    input  wire [KEEP_WIDTH-1:0]         s_axis_tkeep,
+    input  wire                          s_axis_tvalid,
+    input  wire                          s_axis_tready,
+    input  wire                          s_axis_tlast,
+    input  wire                          s_axis_tuser,
+
+    /*
+     * Frame buffer write (no back-pressure: the caller keeps room for the beat)
+     */
+    output wire [DATA_WIDTH-1:0]         m_frame_tdata,
+    output wire [KEEP_WIDTH-1:0]         m_frame_tkeep,
+    output wire                          m_frame_tvalid,
+    output wire                          m_frame_tlast,
+
+    /*
+     * One entry per frame, two cycles after its last beat (no back-pressure)
+     */
+    output wire [`HROCE_ROCE_HDR_WIDTH-1:0] m_entry_hdr,
+    output wire [1:0]                    m_entry_class,    // CLASS_*
+    output wire [`HROCE_ROCE_RX_DROP_WIDTH-1:0] m_entry_reason, // for CLASS_DROP
+    output wire [6:0]                    m_entry_payload_offset, // first payload byte
+    output wire                          m_entry_icrc_fed, // the ICRC engine has a result for it
+    output wire [31:0]                   m_entry_icrc,     // the ICRC the frame carries
+    output wire                          m_entry_valid,
+
+    /*
+     * To the ICRC engine
+     */
+    output wire [DATA_WIDTH-1:0]         m_icrc_data,
+    output wire [KEEP_WIDTH-1:0]         m_icrc_keep,
+    output wire                          m_icrc_valid,
+    output wire                          m_icrc_first,
+    output wire                          m_icrc_last
+);
+
+localparam CLASS_ROCE = 2'd0;   // RoCE, good so far: the ICRC decides
+localparam CLASS_OTHER = 2'd1;  // not RoCE: the non-RoCE output
+localparam CLASS_DROP = 2'd2;   // dropped, m_entry_reason says why
+
+// Enough bytes for the longest header: Ethernet + tag, IPv4, UDP, BTH, AtomicETH
+localparam HDR_BYTES = 88;
+localparam LANE_BITS = $clog2(KEEP_WIDTH);
+
+initial begin
+    if (DATA_WIDTH != 64 && DATA_WIDTH != 128 && DATA_WIDTH != 256 && DATA_WIDTH != 512) begin
+        $error("Error: DATA_WIDTH must be 64, 128, 256 or 512 (instance %m)");
+        $finish;
+    end
+    if (KEEP_WIDTH * 8 != DATA_WIDTH) begin
+        $error("Error: KEEP_WIDTH must be DATA_WIDTH/8 (instance %m)");
+        $finish;
+    end
+end
+
+wire fire = s_axis_tvalid && s_axis_tready;
+
+integer i;
+
+/*
+ * Stage 0: frame position, header capture, frame buffer write
+ */
+reg [15:0] pos_reg = 16'd0;           // bytes of the frame before this beat (saturating)
+reg err_reg = 1'b0;                   // the MAC flagged a beat of this frame
+reg cut_reg = 1'b0;                   // frame cut at MAX_FRAME: the rest is not buffered
+reg [HDR_BYTES*8-1:0] hdr_reg = {HDR_BYTES*8{1'b0}};
+
+// bytes in the beat (tkeep is contiguous from lane 0)
+reg [LANE_BITS:0] beat_bytes;
+always @* begin
+    beat_bytes = 0;
+    for (i = 0; i < KEEP_WIDTH; i = i + 1) begin
+        if (s_axis_tkeep[i]) begin
+            beat_bytes = beat_bytes + 1'b1;
+        end
+    end
+end
+
+wire [16:0] pos_sum = {1'b0, pos_reg} + {{16-LANE_BITS{1'b0}}, beat_bytes};
+wire [15:0] pos_end = pos_sum[16] ? 16'hffff : pos_sum[15:0];
+// a beat that is not the last, and full, takes the frame past MAX_FRAME: cut here
+localparam CUT_POS = MAX_FRAME - KEEP_WIDTH;
+wire cut_now = !s_axis_tlast && ({16'd0, pos_reg} > CUT_POS);
+
+assign m_frame_tdata = s_axis_tdata;
+assign m_frame_tkeep = s_axis_tkeep;
+assign m_frame_tvalid = fire && !cut_reg;
+assign m_frame_tlast = s_axis_tlast || cut_now;
+
+genvar g;
+generate
+    for (g = 0; g < HDR_BYTES; g = g + 1) begin : capture
+        localparam BEAT_POS = (g / KEEP_WIDTH) * KEEP_WIDTH;
+        always @(posedge clk) begin
+            if (fire && {16'd0, pos_reg} == BEAT_POS) begin
+                hdr_reg[g*8 +: 8] <= s_axis_tdata[(g % KEEP_WIDTH)*8 +: 8];
+            end
+        end
+    end
+endgenerate
+
+always @(posedge clk) begin
+    if (fire) begin
+        pos_reg <= s_axis_tlast ? 16'd0 : pos_end;
+        err_reg <= s_axis_tlast ? 1'b0 : err_reg || s_axis_tuser;
+        cut_reg <= s_axis_tlast ? 1'b0 : cut_reg || cut_now;
+    end
+
+    if (rst) begin
+        pos_reg <= 16'd0;
+        err_reg <= 1'b0;
+        cut_reg <= 1'b0;
+    end
+end
+
+/*
+ * Stage 1: the beat again, with the header bytes up to it captured
+ */
+reg s1_valid_reg = 1'b0;
+reg [DATA_WIDTH-1:0] s1_data_reg = {DATA_WIDTH{1'b0}};
+reg [KEEP_WIDTH-1:0] s1_keep_reg = {KEEP_WIDTH{1'b0}};
+reg s1_last_reg = 1'b0;
+reg s1_err_reg = 1'b0;
+reg [15:0] s1_pos_reg = 16'd0;        // frame offset of the beat's lane 0
+reg [15:0] s1_len_reg = 16'd0;        // frame length up to the end of the beat
+
+always @(posedge clk) begin
+    s1_valid_reg <= fire;
+    if (fire) begin
+        s1_data_reg <= s_axis_tdata;
+        s1_keep_reg <= s_axis_tkeep;
+        s1_last_reg <= s_axis_tlast;
+        s1_err_reg <= err_reg || s_axis_tuser;
+        s1_pos_reg <= pos_reg;
+        s1_len_reg <= pos_end;
+    end
+
+    if (rst) begin
+        s1_valid_reg <= 1'b0;
+    end
+end
+
+function [7:0] hdr_byte(input integer n);
+    hdr_byte = hdr_reg[n*8 +: 8];
+endfunction
+
+// The Ethernet header, and the IPv4 packet's bytes wherever the tag put it
+wire vlan = {hdr_byte(12), hdr_byte(13)} == `HROCE_ETH_TYPE_VLAN;
+wire [15:0] ethertype = vlan ? {hdr_byte(16), hdr_byte(17)} : {hdr_byte(12), hdr_byte(13)};
+wire [15:0] l2_len = vlan ? 16'd18 : 16'd14;
+
+localparam IP_BYTES = HDR_BYTES - 18;
+reg [IP_BYTES*8-1:0] ip;
+always @* begin
+    for (i = 0; i < IP_BYTES; i = i + 1) begin
+        ip[i*8 +: 8] = vlan ? hdr_byte(18 + i) : hdr_byte(14 + i);
+    end
+end
+
+// fields of the IP packet, big-endian, by byte offset
+function [7:0] ip8(input integer n);
+    ip8 = ip[n*8 +: 8];
+endfunction
+function [15:0] ip16(input integer n);
+    ip16 = {ip8(n), ip8(n + 1)};
+endfunction
+function [23:0] ip24(input integer n);
+    ip24 = {ip8(n), ip16(n + 1)};
+endfunction
+function [31:0] ip32(input integer n);
+    ip32 = {ip16(n), ip16(n + 2)};
+endfunction
+function [63:0] ip64(input integer n);
+    ip64 = {ip32(n), ip32(n + 4)};
+endfunction
+
+wire [15:0] ip_total = ip16(2);
+
+/*
+ * ICRC feed: coverage runs from the IP header to 4 bytes before the IP packet's end.
+ * An IP length too small for RoCE still covers 40 bytes: such a frame is dropped for its
+ * length, and its ICRC only has to be computed, not be right.
+ */
+wire [16:0] cov_end = {1'b0, l2_len} + ((ip_total < 16'd44) ? 17'd40 : {1'b0, ip_total} - 17'd4);
+// the coverage's first and end lanes in this beat, relative to lane 0 (may be out of range)
+wire [17:0] start_off = {2'b0, l2_len} - {2'b0, s1_pos_reg};
+wire [17:0] end_off = {1'b0, cov_end} - {2'b0, s1_pos_reg};
+
+reg [KEEP_WIDTH-1:0] cov_keep;
+reg [DATA_WIDTH-1:0] cov_data;
+reg [31:0] icrc_found;
+reg [31:0] icrc_reg = 32'd0;
+// the invariant-masked fields: TOS, TTL, IP checksum, UDP checksum, BTH byte 4
+wire [15:0] mask_rel = s1_pos_reg - l2_len;
+
+generate
+    for (g = 0; g < KEEP_WIDTH; g = g + 1) begin : lane
+        localparam [17:0] LANE = g;
+        wire [15:0] rel = mask_rel + LANE[15:0];
+        always @* begin
+            cov_keep[g] = s1_keep_reg[g] && (start_off[17] || start_off <= LANE) &&
+                          !end_off[17] && end_off > LANE;
+            cov_data[g*8 +: 8] = s1_data_reg[g*8 +: 8];
+            if (rel == 16'd1 || rel == 16'd8 || rel == 16'd10 || rel == 16'd11 ||
+                rel == 16'd26 || rel == 16'd27 || rel == 16'd32) begin
+                cov_data[g*8 +: 8] = 8'hff;
+            end
+        end
+    end
+endgenerate
+
+// the received ICRC: the 4 bytes from cov_end on, wherever they fall
+always @* begin
+    icrc_found = icrc_reg;
+    for (i = 0; i < 4; i = i + 1) begin
+        if ({14'd0, end_off + i[17:0]} < KEEP_WIDTH) begin
+            icrc_found[i*8 +: 8] = s1_data_reg[(end_off[LANE_BITS-1:0] + i[LANE_BITS-1:0])*8 +: 8];
+        end
+    end
+end
+
+reg [1:0] cov_state_reg = 2'd0;       // 0: not started, 1: started, 2: done
+wire cov_any = |cov_keep;
+wire cov_first = s1_valid_reg && cov_state_reg == 2'd0 && cov_any;
+wire cov_open = cov_first || (cov_state_reg == 2'd1);
+wire cov_last = s1_valid_reg && cov_open &&
+                ((!end_off[17] && {14'd0, end_off} <= KEEP_WIDTH) || s1_last_reg);
+
+assign m_icrc_data = cov_data;
+assign m_icrc_keep = cov_keep;
+assign m_icrc_valid = s1_valid_reg && cov_open;
+assign m_icrc_first = cov_first;
+assign m_icrc_last = cov_last;
+
+always @(posedge clk) begin
+    if (s1_valid_reg) begin
+        icrc_reg <= icrc_found;
+        if (s1_last_reg) begin
+            cov_state_reg <= 2'd0;
+        end else if (cov_last) begin
+            cov_state_reg <= 2'd2;
+        end else if (cov_first) begin
+            cov_state_reg <= 2'd1;
+        end
+    end
+
+    if (rst) begin
+        cov_state_reg <= 2'd0;
+    end
+end
+
+/*
+ * Header decode and checks, at the frame's last beat
+ */
+wire [7:0] opcode = ip8(28);
+
+wire op_valid, op_deth, op_reth, op_atomic, op_aeth, op_atomicack, op_immdt, op_ieth;
+wire op_payload;
+wire [4:0] op_ext_len;
+
+roce_opcode opcode_inst (
+    .opcode(opcode),
+    .valid(op_valid),
+    .has_deth(op_deth),
+    .has_reth(op_reth),
+    .has_atomic(op_atomic),
+    .has_aeth(op_aeth),
+    .has_atomicack(op_atomicack),
+    .has_immdt(op_immdt),
+    .has_ieth(op_ieth),
+    .has_payload(op_payload),
+    .ext_len(op_ext_len)
+);
+
+// the IPv4 header checksum, folded: all ones when right
+reg [19:0] csum_sum;
+always @* begin
+    csum_sum = {4'd0, ip16(0)} + {4'd0, ip16(2)} + {4'd0, ip16(4)} + {4'd0, ip16(6)} +
+               {4'd0, ip16(8)} + {4'd0, ip16(10)} + {4'd0, ip16(12)} + {4'd0, ip16(14)} +
+               {4'd0, ip16(16)} + {4'd0, ip16(18)};
+end
+wire [16:0] csum_fold1 = {1'b0, csum_sum[15:0]} + {13'd0, csum_sum[19:16]};
+wire [15:0] csum_fold2 = csum_fold1[15:0] + {15'd0, csum_fold1[16]};
+
+wire [7:0] ip_tos = ip8(1);
+wire [7:0] bth_flags = ip8(29);
+wire [1:0] bth_pad = bth_flags[5:4];
+wire [3:0] bth_tver = bth_flags[3:0];
+// extension headers start after IP (20), UDP (8) and BTH (12)
+localparam EXT = 40;
+wire [16:0] roce_min_ip_len = 17'd44 + {12'd0, op_ext_len} + {15'd0, bth_pad};
+wire [16:0] payload_len_full = {1'b0, ip_total} - roce_min_ip_len;
+wire [12:0] payload_len = payload_len_full[12:0];
+wire [15:0] payload_offset = l2_len + EXT + {11'd0, op_ext_len};
+wire [15:0] frame_len = s1_len_reg;
+
+wire is_ipv4 = ethertype == `HROCE_ETH_TYPE_IPV4;
+wire is_roce_port = ip8(9) == `HROCE_IP_PROTO_UDP && ip16(22) == `HROCE_ROCE_UDP_PORT;
+wire [15:0] ip_frag = ip16(6);
+// not version 4 with a 20-byte header, or a fragment (MF set, or an offset)
+wire ip_header_bad = ip8(0) != 8'h45 || ip_frag[13] || ip_frag[12:0] != 13'd0;
+
+reg [1:0] frame_class;
+reg [`HROCE_ROCE_RX_DROP_WIDTH-1:0] reason;
+always @* begin
+    frame_class = CLASS_DROP;
+    reason = `HROCE_ROCE_RX_DROP_OK;
+    if (frame_len < 16'd14) begin
+        reason = `HROCE_ROCE_RX_DROP_RUNT;
+    end else if (s1_err_reg) begin
+        reason = `HROCE_ROCE_RX_DROP_MAC_ERROR;
+    end else if (frame_len > MAX_FRAME) begin
+        reason = `HROCE_ROCE_RX_DROP_GIANT;
+    end else if (!is_ipv4) begin
+        frame_class = CLASS_OTHER;
+    end else if (frame_len < l2_len + 24) begin
+        reason = `HROCE_ROCE_RX_DROP_TRUNCATED;   // IPv4, but too short to tell whether RoCE
+    end else if (!is_roce_port) begin
+        frame_class = CLASS_OTHER;
+    end else if (frame_len < l2_len + 40 || frame_len < payload_offset ||
+                 frame_len < l2_len + ip_total) begin
+        reason = `HROCE_ROCE_RX_DROP_TRUNCATED;
+    end else if (ip_header_bad) begin
+        reason = `HROCE_ROCE_RX_DROP_IP_HEADER;
+    end else if (csum_fold2 != 16'hffff) begin
+        reason = `HROCE_ROCE_RX_DROP_IP_CHECKSUM;
+    end else if (!op_valid || bth_tver != 4'd0) begin
+        reason = `HROCE_ROCE_RX_DROP_BAD_OPCODE;
+    end else if (ip16(24) != ip_total - 16'd20 || payload_len_full[16:13] != 4'd0 ||
+                 (frame_len != l2_len + ip_total && frame_len != `HROCE_ROCE_MIN_FRAME) ||
+                 (!op_payload && payload_len != 13'd0)) begin
+        reason = `HROCE_ROCE_RX_DROP_LENGTH;
+    end else begin
+        frame_class = CLASS_ROCE;
+    end
+end
+
+// the header bus; fields the opcode does not carry are zero
+reg [`HROCE_ROCE_HDR_WIDTH-1:0] hdr;
+always @* begin
+    hdr = {`HROCE_ROCE_HDR_WIDTH{1'b0}};
+    hdr[`HROCE_ROCE_HDR_ETH_DST] = {hdr_byte(0), hdr_byte(1), hdr_byte(2), hdr_byte(3), hdr_byte(4), hdr_byte(5)};
+    hdr[`HROCE_ROCE_HDR_ETH_SRC] = {hdr_byte(6), hdr_byte(7), hdr_byte(8), hdr_byte(9), hdr_byte(10), hdr_byte(11)};
+    hdr[`HROCE_ROCE_HDR_VLAN_VALID] = vlan;
+    hdr[`HROCE_ROCE_HDR_VLAN_TCI] = vlan ? {hdr_byte(14), hdr_byte(15)} : 16'd0;
+    hdr[`HROCE_ROCE_HDR_IP_DSCP] = ip_tos[7:2];
+    hdr[`HROCE_ROCE_HDR_IP_ECN] = ip_tos[1:0];
+    hdr[`HROCE_ROCE_HDR_IP_ID] = ip16(4);
+    hdr[`HROCE_ROCE_HDR_IP_FLAGS] = ip_frag[15:13];
+    hdr[`HROCE_ROCE_HDR_IP_TTL] = ip8(8);
+    hdr[`HROCE_ROCE_HDR_IP_SRC] = ip32(12);
+    hdr[`HROCE_ROCE_HDR_IP_DST] = ip32(16);
+    hdr[`HROCE_ROCE_HDR_UDP_SPORT] = ip16(20);
+    hdr[`HROCE_ROCE_HDR_BTH_OPCODE] = opcode;
+    hdr[`HROCE_ROCE_HDR_BTH_SE] = bth_flags[7];
+    hdr[`HROCE_ROCE_HDR_BTH_MIGREQ] = bth_flags[6];
+    hdr[`HROCE_ROCE_HDR_BTH_PAD] = bth_pad;
+    hdr[`HROCE_ROCE_HDR_BTH_TVER] = bth_tver;
+    hdr[`HROCE_ROCE_HDR_BTH_PKEY] = ip16(30);
+    hdr[`HROCE_ROCE_HDR_BTH_FECN] = ip[32*8+7];
+    hdr[`HROCE_ROCE_HDR_BTH_BECN] = ip[32*8+6];
+    hdr[`HROCE_ROCE_HDR_BTH_DQPN] = ip24(33);
+    hdr[`HROCE_ROCE_HDR_BTH_ACKREQ] = ip[36*8+7];
+    hdr[`HROCE_ROCE_HDR_BTH_PSN] = ip24(37);
+    if (op_deth) begin
+        hdr[`HROCE_ROCE_HDR_DETH_QKEY] = ip32(EXT);
+        hdr[`HROCE_ROCE_HDR_DETH_SRC_QP] = ip24(EXT + 5);
+    end
+    if (op_reth) begin
+        hdr[`HROCE_ROCE_HDR_RETH_VA] = ip64(EXT);
+        hdr[`HROCE_ROCE_HDR_RETH_RKEY] = ip32(EXT + 8);
+        hdr[`HROCE_ROCE_HDR_RETH_DMA_LEN] = ip32(EXT + 12);
+    end
+    if (op_atomic) begin
+        hdr[`HROCE_ROCE_HDR_ATOMIC_VA] = ip64(EXT);
+        hdr[`HROCE_ROCE_HDR_ATOMIC_RKEY] = ip32(EXT + 8);
+        hdr[`HROCE_ROCE_HDR_ATOMIC_SWAP_ADD] = ip64(EXT + 12);
+        hdr[`HROCE_ROCE_HDR_ATOMIC_COMPARE] = ip64(EXT + 20);
+    end
+    if (op_aeth) begin
+        hdr[`HROCE_ROCE_HDR_AETH_SYNDROME] = ip8(EXT);
+        hdr[`HROCE_ROCE_HDR_AETH_MSN] = ip24(EXT + 1);
+    end
+    if (op_atomicack) begin
+        hdr[`HROCE_ROCE_HDR_ATOMICACK_ORIG] = ip64(EXT + 4);
+    end
+    if (op_immdt) begin
+        // after DETH or RETH when the opcode has one
+        hdr[`HROCE_ROCE_HDR_IMMDT] = op_deth ? ip32(EXT + 8) :
+                                     op_reth ? ip32(EXT + 16) : ip32(EXT);
+    end
+    if (op_ieth) begin
+        hdr[`HROCE_ROCE_HDR_IETH_RKEY] = ip32(EXT);
+    end
+    hdr[`HROCE_ROCE_HDR_PAYLOAD_LEN] = (frame_class == CLASS_ROCE) ? payload_len : 13'd0;
+end
+
+/*
+ * Stage 2: the entry
+ */
+reg entry_valid_reg = 1'b0;
+reg [`HROCE_ROCE_HDR_WIDTH-1:0] entry_hdr_reg = {`HROCE_ROCE_HDR_WIDTH{1'b0}};
+reg [1:0] entry_class_reg = 2'd0;
+reg [`HROCE_ROCE_RX_DROP_WIDTH-1:0] entry_reason_reg = 0;
+reg [6:0] entry_offset_reg = 7'd0;
+reg entry_fed_reg = 1'b0;
+reg [31:0] entry_icrc_reg = 32'd0;
+
+always @(posedge clk) begin
+    entry_valid_reg <= s1_valid_reg && s1_last_reg;
+    if (s1_valid_reg && s1_last_reg) begin
+        entry_hdr_reg <= hdr;
+        entry_class_reg <= frame_class;
+        entry_reason_reg <= reason;
+        entry_offset_reg <= payload_offset[6:0];
+        entry_fed_reg <= cov_open;
+        entry_icrc_reg <= icrc_found;
+    end
+
+    if (rst) begin
+        entry_valid_reg <= 1'b0;
+    end
+end
+
+assign m_entry_hdr = entry_hdr_reg;
+assign m_entry_class = entry_class_reg;
+assign m_entry_reason = entry_reason_reg;
+assign m_entry_payload_offset = entry_offset_reg;
+assign m_entry_icrc_fed = entry_fed_reg;
+assign m_entry_icrc = entry_icrc_reg;
+assign m_entry_valid = entry_valid_reg;
+
+endmodule
+
+`resetall

@@ -1,0 +1,198 @@
+// SPDX-License-Identifier: MIT
+#include "bench.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static void usage(const char *argv0)
+{
+	fprintf(stderr, "usage: %s [--seed N] [--trace FILE.fst] [--quick]\n", argv0);
+	exit(2);
+}
+
+void bench_init(struct bench *b, const char *name, int argc, char **argv)
+{
+	memset(b, 0, sizeof(*b));
+	b->name = name;
+	b->argv0 = argv[0];
+	b->seed = (uint64_t)time(NULL) ^ ((uint64_t)clock() << 20);
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--seed") && i + 1 < argc)
+			b->seed = strtoull(argv[++i], NULL, 0);
+		else if (!strcmp(argv[i], "--trace") && i + 1 < argc)
+			b->trace_path = argv[++i];
+		else if (!strcmp(argv[i], "--quick"))
+			b->quick = true;
+		else
+			usage(argv[0]);
+	}
+	if (getenv("HROCE_SEED"))
+		b->seed = strtoull(getenv("HROCE_SEED"), NULL, 0);
+	if (!b->trace_path)
+		b->trace_path = getenv("HROCE_TRACE");
+	if (getenv("HROCE_QUICK"))
+		b->quick = true;
+	b->rng = b->seed ? b->seed : 1;
+	printf("# %s: seed %llu\n", name, (unsigned long long)b->seed);
+}
+
+bool bench_result(struct bench *b, const char *test, bool ok, const char *fmt, ...)
+{
+	if (ok) {
+		b->passed++;
+		printf("ok %s\n", test);
+	} else {
+		va_list ap;
+
+		b->failed++;
+		printf("not ok %s: ", test);
+		va_start(ap, fmt);
+		vprintf(fmt, ap);
+		va_end(ap);
+		printf(" (replay: %s --seed %llu)\n", b->argv0, (unsigned long long)b->seed);
+	}
+	fflush(stdout);
+	return ok;
+}
+
+void bench_log(struct bench *b, const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("# %s: ", b->name);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+}
+
+int bench_finish(struct bench *b)
+{
+	printf("# %s: %u passed, %u failed (seed %llu)\n", b->name, b->passed, b->failed,
+	       (unsigned long long)b->seed);
+	return b->failed ? 1 : 0;
+}
+
+uint64_t bench_rand(struct bench *b)
+{
+	/* xorshift64*: small, fast and good enough for stimulus */
+	b->rng ^= b->rng >> 12;
+	b->rng ^= b->rng << 25;
+	b->rng ^= b->rng >> 27;
+	return b->rng * UINT64_C(2685821657736338717);
+}
+
+uint64_t bench_range(struct bench *b, uint64_t lo, uint64_t hi)
+{
+	return lo + bench_rand(b) % (hi - lo + 1);
+}
+
+bool bench_chance(struct bench *b, unsigned int pct)
+{
+	return pct && bench_rand(b) % 100 < pct;
+}
+
+void bench_fill(struct bench *b, void *buf, size_t len)
+{
+	uint8_t *p = buf;
+
+	for (size_t i = 0; i < len; i++)
+		p[i] = (uint8_t)(bench_rand(b) >> 32);
+}
+
+void dut_open(struct dut *d, struct bench *b, const struct vmodel_ops *ops)
+{
+	int err;
+
+	memset(d, 0, sizeof(*d));
+	d->bench = b;
+	err = vmodel_open(&d->vm, ops);
+	if (err) {
+		fprintf(stderr, "%s: cannot create model %s: %s\n", b->name, ops->name,
+			strerror(err));
+		exit(1);
+	}
+	d->clk = dut_port(d, "clk");
+	d->rst = dut_port_opt(d, "rst");
+	if (b->trace_path) {
+		if (!ops->has_trace) {
+			fprintf(stderr,
+				"%s: %s was built without tracing; rebuild with 'make TRACE=1' "
+				"and run the bench from build/trace/\n",
+				b->name, ops->name);
+			exit(1);
+		}
+		err = ops->trace_open(d->vm.model, b->trace_path);
+		if (err) {
+			fprintf(stderr, "%s: cannot open trace %s: %s\n", b->name, b->trace_path,
+				strerror(err));
+			exit(1);
+		}
+		d->vm.tracing = true;
+	}
+}
+
+void dut_close(struct dut *d)
+{
+	vmodel_close(&d->vm);
+}
+
+const struct vmodel_port *dut_port_opt(struct dut *d, const char *name)
+{
+	return vmodel_port(&d->vm, name);
+}
+
+const struct vmodel_port *dut_port(struct dut *d, const char *name)
+{
+	const struct vmodel_port *p = vmodel_port(&d->vm, name);
+
+	if (!p) {
+		fprintf(stderr, "%s: model %s has no port %s\n", d->bench->name, d->vm.ops->name,
+			name);
+		exit(1);
+	}
+	return p;
+}
+
+void dut_add_agent(struct dut *d, void (*drive)(void *), void (*sample)(void *), void *ctx)
+{
+	if (d->nagents == DUT_MAX_AGENTS) {
+		fprintf(stderr, "%s: too many agents\n", d->bench->name);
+		exit(1);
+	}
+	d->agents[d->nagents++] = (struct dut_agent){ drive, sample, ctx };
+}
+
+void dut_step(struct dut *d)
+{
+	unsigned int i;
+
+	vport_set(d->clk, 0);
+	for (i = 0; i < d->nagents; i++)
+		if (d->agents[i].drive)
+			d->agents[i].drive(d->agents[i].ctx);
+	d->vm.ops->eval(d->vm.model);
+	for (i = 0; i < d->nagents; i++)
+		if (d->agents[i].sample)
+			d->agents[i].sample(d->agents[i].ctx);
+	if (d->vm.tracing)
+		d->vm.ops->trace_dump(d->vm.model, 2 * d->cycle);
+	vport_set(d->clk, 1);
+	d->vm.ops->eval(d->vm.model);
+	if (d->vm.tracing)
+		d->vm.ops->trace_dump(d->vm.model, 2 * d->cycle + 1);
+	d->cycle++;
+}
+
+void dut_reset(struct dut *d, unsigned int cycles)
+{
+	if (d->rst)
+		vport_set(d->rst, 1);
+	for (unsigned int i = 0; i < cycles; i++)
+		dut_step(d);
+	if (d->rst)
+		vport_set(d->rst, 0);
+}

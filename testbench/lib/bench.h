@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The bench library: options, seeded randomness, results, and a clocked device under test
+ * with agents (stream drivers and monitors) that run every cycle.
+ *
+ * Every bench takes --seed N (replay), --trace FILE.fst (models built with TRACE=1) and
+ * --quick (fewer iterations). Results are printed as "ok NAME" / "not ok NAME: why";
+ * the test runner counts them.
+ */
+#ifndef HROCE_BENCH_H
+#define HROCE_BENCH_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "vmodel.h"
+
+struct bench {
+	const char *name;
+	const char *argv0;
+	uint64_t seed;
+	uint64_t rng;
+	const char *trace_path;
+	bool quick;
+	unsigned int passed, failed;
+};
+
+/* Parses the common options; exits with a usage message on a bad one. */
+void bench_init(struct bench *b, const char *name, int argc, char **argv);
+/* Prints "ok NAME" or "not ok NAME: why (replay: ...)" and counts it; returns ok. */
+bool bench_result(struct bench *b, const char *test, bool ok, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+/* Prints a closing line and returns the process exit status. */
+int bench_finish(struct bench *b);
+void bench_log(struct bench *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+uint64_t bench_rand(struct bench *b);
+/* Uniform in [lo, hi]. */
+uint64_t bench_range(struct bench *b, uint64_t lo, uint64_t hi);
+/* True with a probability of pct percent. */
+bool bench_chance(struct bench *b, unsigned int pct);
+void bench_fill(struct bench *b, void *buf, size_t len);
+
+struct dut_agent {
+	void (*drive)(void *ctx);  /* set inputs for the coming clock edge */
+	void (*sample)(void *ctx); /* read outputs just before the edge */
+	void *ctx;
+};
+
+#define DUT_MAX_AGENTS 16
+
+/* A clocked Verilated model with its agents. */
+struct dut {
+	struct bench *bench;
+	struct vmodel vm;
+	const struct vmodel_port *clk, *rst;
+	uint64_t cycle;
+	struct dut_agent agents[DUT_MAX_AGENTS];
+	unsigned int nagents;
+};
+
+/* Opens the model and its trace if the bench asked for one; exits on failure. */
+void dut_open(struct dut *d, struct bench *b, const struct vmodel_ops *ops);
+void dut_close(struct dut *d);
+/* The port, or exit with a message naming it. */
+const struct vmodel_port *dut_port(struct dut *d, const char *name);
+/* The port if the model has it, else NULL. */
+const struct vmodel_port *dut_port_opt(struct dut *d, const char *name);
+void dut_add_agent(struct dut *d, void (*drive)(void *), void (*sample)(void *), void *ctx);
+/* One clock cycle: agents drive, model settles, agents sample, rising edge. */
+void dut_step(struct dut *d);
+void dut_reset(struct dut *d, unsigned int cycles);
+
+#endif /* HROCE_BENCH_H */

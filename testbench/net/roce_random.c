@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: MIT
+#include "roce_random.h"
+
+#include <string.h>
+
+static const uint8_t known_opcodes[] = {
+	0x00, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08, 0x09, 0x0a, 0x0b, 0x0c,
+	0x0d, 0x0e, 0x0f, 0x10, 0x11, 0x12, 0x13, 0x14, 0x16, 0x17, /* RC */
+	0x20, 0x21, 0x22, 0x23, 0x24, 0x25, 0x26, 0x27, 0x28, 0x29, 0x2a, 0x2b, /* UC */
+	0x64, 0x65, /* UD */
+};
+
+uint8_t roce_random_opcode(struct bench *b)
+{
+	return known_opcodes[bench_range(b, 0, sizeof(known_opcodes) - 1)];
+}
+
+static unsigned int random_len(struct bench *b, unsigned int beat_bytes, unsigned int max_len)
+{
+	unsigned int n;
+
+	switch (bench_range(b, 0, 9)) {
+	case 0 ... 4:
+		n = (unsigned int)bench_range(b, 0, 80);
+		break;
+	case 5 ... 6: /* around a beat boundary */
+		n = beat_bytes * (unsigned int)bench_range(b, 1, 8) +
+		    (unsigned int)bench_range(b, 0, 6) - 3;
+		break;
+	default:
+		n = (unsigned int)bench_range(b, 0, max_len);
+		break;
+	}
+	return n > max_len ? max_len : n;
+}
+
+void roce_random_hdr(struct bench *b, struct roce_hdr *h, uint8_t opcode, unsigned int beat_bytes,
+		     unsigned int max_len)
+{
+	const struct roce_opcode_info *info = roce_opcode_info(opcode);
+
+	memset(h, 0, sizeof(*h));
+	bench_fill(b, h->eth_dst, sizeof(h->eth_dst));
+	bench_fill(b, h->eth_src, sizeof(h->eth_src));
+	h->vlan_valid = bench_chance(b, 30);
+	h->vlan_tci = (uint16_t)bench_rand(b);
+	h->ip_dscp = (uint8_t)bench_range(b, 0, 63);
+	h->ip_ecn = (uint8_t)bench_range(b, 0, 3);
+	h->ip_id = (uint16_t)bench_rand(b);
+	h->ip_flags = bench_chance(b, 80) ? 0x2 : 0x0; /* DF or nothing: never MF */
+	h->ip_ttl = (uint8_t)bench_rand(b);
+	h->ip_src = (uint32_t)bench_rand(b);
+	h->ip_dst = (uint32_t)bench_rand(b);
+	h->udp_sport = (uint16_t)bench_range(b, 1, 0xffff);
+	h->opcode = opcode;
+	h->se = bench_chance(b, 50);
+	h->migreq = bench_chance(b, 50);
+	h->tver = 0;
+	h->pkey = (uint16_t)bench_rand(b);
+	h->fecn = bench_chance(b, 20);
+	h->becn = bench_chance(b, 20);
+	h->dqpn = (uint32_t)bench_rand(b) & 0xffffff;
+	h->ackreq = bench_chance(b, 50);
+	h->psn = (uint32_t)bench_rand(b) & 0xffffff;
+	h->reth_va = bench_rand(b);
+	h->reth_rkey = (uint32_t)bench_rand(b);
+	h->reth_dma_len = (uint32_t)bench_rand(b);
+	h->aeth_syndrome = (uint8_t)bench_rand(b);
+	h->aeth_msn = (uint32_t)bench_rand(b) & 0xffffff;
+	h->immdt = (uint32_t)bench_rand(b);
+	h->ieth_rkey = (uint32_t)bench_rand(b);
+	h->atomic_va = bench_rand(b);
+	h->atomic_rkey = (uint32_t)bench_rand(b);
+	h->atomic_swap_add = bench_rand(b);
+	h->atomic_compare = bench_rand(b);
+	h->atomicack_orig = bench_rand(b);
+	h->deth_qkey = (uint32_t)bench_rand(b);
+	h->deth_src_qp = (uint32_t)bench_rand(b) & 0xffffff;
+	h->payload_len = info && info->has_payload ? random_len(b, beat_bytes, max_len) : 0;
+}

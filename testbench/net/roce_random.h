@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: MIT */
+/* Random RoCEv2 headers and payload sizes for the net benches. */
+#ifndef HROCE_ROCE_RANDOM_H
+#define HROCE_ROCE_RANDOM_H
+
+#include <stdint.h>
+
+#include "bench.h"
+#include "roce_wire.h"
+
+/* A random known opcode: RC, UC or UD. */
+uint8_t roce_random_opcode(struct bench *b);
+/*
+ * Random header for the opcode, every field random (fields the opcode does not carry too);
+ * a payload length that favours small sizes and beat boundaries of beat_bytes, 0..max_len,
+ * zero for opcodes without payload.
+ */
+void roce_random_hdr(struct bench *b, struct roce_hdr *h, uint8_t opcode, unsigned int beat_bytes,
+		     unsigned int max_len);
+
+#endif /* HROCE_ROCE_RANDOM_H */

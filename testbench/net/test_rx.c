@@ -1,0 +1,429 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Bench of roce_rx, the RoCEv2 receive path, at 64 and 512 bits.
+ *
+ * The C wire-format library is the scoreboard: for every frame sent in, roce_parse() says
+ * what must come out — a header and payload, a whole non-RoCE frame, or a drop under one
+ * reason — and the RTL's outputs and counters must say the same, in order.
+ */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "axis.h"
+#include "bench.h"
+#include "hroce_contract.h"
+#include "pcap.h"
+#include "roce_bus.h"
+#include "roce_random.h"
+#include "roce_wire.h"
+
+extern const struct vmodel_ops vmodel_Vroce_rx_w64, vmodel_Vroce_rx_w512;
+
+#define DATA_DIR "testbench/data"
+#define MAX_FRAME 4224
+#define HANG_CYCLES 20000
+
+struct expect_frame {
+	unsigned int verdict; /* HROCE_ROCE_RX_DROP_* */
+	uint8_t *frame;
+	size_t len;
+	struct roce_hdr hdr;
+	size_t payload_off;
+};
+
+struct rx_env {
+	struct bench *b;
+	struct dut dut;
+	struct axis_source in;
+	struct axis_sink hdr, pay, other;
+	const struct vmodel_port *stat, *in_valid, *in_ready;
+	unsigned int bytes;
+	struct expect_frame *expect;
+	size_t nexpect, cap;
+	uint64_t counts[HROCE_ROCE_RX_DROP_COUNT];
+	uint64_t stalls; /* cycles the input offered a beat and was refused */
+};
+
+static void count_stalls(void *ctx)
+{
+	struct rx_env *e = ctx;
+
+	if (vport_get(e->in_valid) && !vport_get(e->in_ready))
+		e->stalls++;
+}
+
+static void env_open(struct rx_env *e, struct bench *b, const struct vmodel_ops *ops,
+		     unsigned int idle_pct, unsigned int busy_pct)
+{
+	memset(e, 0, sizeof(*e));
+	e->b = b;
+	dut_open(&e->dut, b, ops);
+	axis_source_init(&e->in, &e->dut, "s_axis", idle_pct);
+	axis_sink_init(&e->hdr, &e->dut, "m_hdr", busy_pct);
+	axis_sink_init(&e->pay, &e->dut, "m_axis", busy_pct);
+	axis_sink_init(&e->other, &e->dut, "m_other", busy_pct);
+	e->stat = dut_port(&e->dut, "stat_count");
+	e->in_valid = dut_port(&e->dut, "s_axis_tvalid");
+	e->in_ready = dut_port(&e->dut, "s_axis_tready");
+	e->bytes = e->in.p.bytes;
+	dut_add_agent(&e->dut, NULL, count_stalls, e);
+	dut_reset(&e->dut, 4);
+}
+
+static void env_close(struct rx_env *e)
+{
+	for (size_t i = 0; i < e->nexpect; i++)
+		free(e->expect[i].frame);
+	free(e->expect);
+	axis_source_free(&e->in);
+	axis_sink_free(&e->hdr);
+	axis_sink_free(&e->pay);
+	axis_sink_free(&e->other);
+	dut_close(&e->dut);
+}
+
+/* What the RTL must do with a frame: the C model's verdict, plus what only the MAC knows. */
+static unsigned int expected_verdict(const uint8_t *f, size_t len, bool mac_error,
+				     struct roce_hdr *h, size_t *payload_off)
+{
+	const uint8_t *payload = NULL;
+	enum roce_verdict v;
+
+	memset(h, 0, sizeof(*h));
+	*payload_off = 0;
+	if (len < 14)
+		return HROCE_ROCE_RX_DROP_RUNT;
+	if (mac_error)
+		return HROCE_ROCE_RX_DROP_MAC_ERROR;
+	if (len > MAX_FRAME)
+		return HROCE_ROCE_RX_DROP_GIANT;
+	roce_parse(f, len, h, &payload, &v);
+	if (payload)
+		*payload_off = (size_t)(payload - f);
+	return (unsigned int)v;
+}
+
+static void send_frame(struct rx_env *e, const uint8_t *f, size_t len, int err_beat)
+{
+	struct expect_frame *x;
+
+	if (e->nexpect == e->cap) {
+		e->cap = e->cap ? 2 * e->cap : 256;
+		e->expect = realloc(e->expect, e->cap * sizeof(*e->expect));
+		if (!e->expect) {
+			perror("realloc");
+			exit(1);
+		}
+	}
+	x = &e->expect[e->nexpect++];
+	x->verdict = expected_verdict(f, len, err_beat >= 0, &x->hdr, &x->payload_off);
+	x->frame = malloc(len ? len : 1);
+	memcpy(x->frame, f, len);
+	x->len = len;
+	e->counts[x->verdict]++;
+	axis_source_push(&e->in, f, len, err_beat);
+}
+
+/* Runs until every frame went in and the outputs fell quiet; false on a hang. */
+static bool run(struct rx_env *e)
+{
+	uint64_t quiet = 0, last = 0;
+
+	while (quiet < 200) {
+		uint64_t progress;
+
+		dut_step(&e->dut);
+		progress = e->in.beats + e->hdr.beats + e->pay.beats + e->other.beats;
+		if (progress != last || axis_source_pending(&e->in)) {
+			quiet = progress != last ? 0 : quiet + 1;
+			if (quiet > HANG_CYCLES)
+				return false;
+		} else {
+			quiet++;
+		}
+		last = progress;
+	}
+	return true;
+}
+
+static const char *verdict_name(unsigned int v)
+{
+	return hroce_roce_rx_drop_name(v);
+}
+
+/* Compares everything that came out with the expectations; true if all agree. */
+static bool check(struct rx_env *e, char *why, size_t whylen)
+{
+	uint32_t stat[HROCE_ROCE_RX_DROP_COUNT];
+	struct axis_frame f;
+	bool ok = true;
+
+	why[0] = 0;
+	for (size_t i = 0; i < e->nexpect && ok; i++) {
+		struct expect_frame *x = &e->expect[i];
+
+		if (x->verdict == HROCE_ROCE_RX_DROP_OK) {
+			roce_bus_t want;
+			roce_bus_t got;
+
+			if (!axis_sink_pop(&e->hdr, &f)) {
+				snprintf(why, whylen, "frame %zu: no header came out", i);
+				return false;
+			}
+			roce_hdr_to_bus(&x->hdr, 0, want);
+			memset(got, 0, sizeof(got));
+			memcpy(got, f.data, f.len < sizeof(got) ? f.len : sizeof(got));
+			free(f.data);
+			if (memcmp(want, got, sizeof(got))) {
+				struct roce_hdr h;
+
+				roce_hdr_from_bus(got, &h, NULL);
+				snprintf(why, whylen,
+					 "frame %zu: header differs (opcode %#x/%#x psn %u/%u len %u/%u)",
+					 i, h.opcode, x->hdr.opcode, h.psn, x->hdr.psn, h.payload_len,
+					 x->hdr.payload_len);
+				return false;
+			}
+			if (!x->hdr.payload_len)
+				continue;
+			if (!axis_sink_pop(&e->pay, &f)) {
+				snprintf(why, whylen, "frame %zu: no payload came out", i);
+				return false;
+			}
+			ok = f.len == x->hdr.payload_len &&
+			     !memcmp(f.data, x->frame + x->payload_off, f.len);
+			if (!ok)
+				snprintf(why, whylen, "frame %zu: payload differs (%zu bytes, want %u)",
+					 i, f.len, x->hdr.payload_len);
+			free(f.data);
+		} else if (x->verdict == HROCE_ROCE_RX_DROP_NOT_ROCE) {
+			if (!axis_sink_pop(&e->other, &f)) {
+				snprintf(why, whylen, "frame %zu: non-RoCE frame did not come out", i);
+				return false;
+			}
+			ok = f.len == x->len && !memcmp(f.data, x->frame, f.len);
+			if (!ok)
+				snprintf(why, whylen, "frame %zu: non-RoCE frame differs", i);
+			free(f.data);
+		}
+	}
+	if (!ok)
+		return false;
+	if (axis_sink_count(&e->hdr) || axis_sink_count(&e->pay) || axis_sink_count(&e->other)) {
+		snprintf(why, whylen, "extra output: %zu headers, %zu payloads, %zu frames",
+			 axis_sink_count(&e->hdr), axis_sink_count(&e->pay),
+			 axis_sink_count(&e->other));
+		return false;
+	}
+	vport_read(e->stat, stat, sizeof(stat));
+	for (unsigned int v = 0; v < HROCE_ROCE_RX_DROP_COUNT; v++) {
+		if (stat[v] != e->counts[v]) {
+			snprintf(why, whylen, "counter %s is %u, want %llu", verdict_name(v), stat[v],
+				 (unsigned long long)e->counts[v]);
+			return false;
+		}
+	}
+	if (e->hdr.protocol_errors + e->pay.protocol_errors + e->other.protocol_errors) {
+		snprintf(why, whylen, "AXI-Stream protocol: %s%s%s", e->hdr.first_error,
+			 e->pay.first_error, e->other.first_error);
+		return false;
+	}
+	return true;
+}
+
+static void finish(struct rx_env *e, const char *name)
+{
+	char why[256];
+	bool ok = run(e);
+
+	if (!ok)
+		snprintf(why, sizeof(why), "hang: no progress for %d cycles", HANG_CYCLES);
+	else
+		ok = check(e, why, sizeof(why));
+	bench_result(e->b, name, ok, "%s", why);
+}
+
+/* Every frame of every capture in testbench/data. */
+static void test_pcap(struct bench *b, const struct vmodel_ops *ops, const char *name)
+{
+	struct rx_env e;
+	struct dirent **list;
+	unsigned int roce = 0;
+	int n;
+
+	env_open(&e, b, ops, 10, 10);
+	n = scandir(DATA_DIR, &list, NULL, alphasort);
+	for (int i = 0; i < n; i++) {
+		char path[512];
+		struct pcap_file *pf;
+		struct pcap_packet pkt;
+
+		if (!strstr(list[i]->d_name, ".pcap")) {
+			free(list[i]);
+			continue;
+		}
+		snprintf(path, sizeof(path), "%s/%s", DATA_DIR, list[i]->d_name);
+		free(list[i]);
+		pf = pcap_open_read(path);
+		if (!pf) {
+			bench_result(b, name, false, "cannot read %s", path);
+			continue;
+		}
+		while (pcap_read(pf, &pkt) == 0) {
+			send_frame(&e, pkt.data, pkt.len, -1);
+			roce += e.expect[e.nexpect - 1].verdict == HROCE_ROCE_RX_DROP_OK;
+		}
+		pcap_close(pf);
+	}
+	free(list);
+	bench_log(b, "%s: %zu frames, %u RoCE", name, e.nexpect, roce);
+	if (!roce || e.counts[HROCE_ROCE_RX_DROP_OK] + e.counts[HROCE_ROCE_RX_DROP_NOT_ROCE] !=
+			     e.nexpect) {
+		bench_result(b, name, false, "the captures hold %u good RoCE frames of %zu", roce,
+			     e.nexpect);
+		env_close(&e);
+		return;
+	}
+	finish(&e, name);
+	env_close(&e);
+}
+
+static size_t build(const struct roce_hdr *h, struct bench *b, uint8_t *frame, size_t cap)
+{
+	uint8_t payload[8192];
+	size_t len = 0;
+
+	bench_fill(b, payload, h->payload_len);
+	if (roce_build(h, payload, frame, cap, &len)) {
+		fprintf(stderr, "roce_build failed for opcode %#x\n", h->opcode);
+		exit(1);
+	}
+	return len;
+}
+
+static void flip_bit(struct bench *b, uint8_t *f, size_t from, size_t to)
+{
+	size_t at = (size_t)bench_range(b, from, to - 1);
+
+	f[at] ^= (uint8_t)(1u << bench_range(b, 0, 7));
+}
+
+/* One random frame, good or broken in one of many ways. */
+static void random_frame(struct rx_env *e)
+{
+	struct bench *b = e->b;
+	uint8_t f[MAX_FRAME + 256];
+	struct roce_hdr h;
+	size_t len, l2;
+	int err_beat = -1;
+
+	roce_random_hdr(b, &h, roce_random_opcode(b), e->bytes, 4096);
+	len = build(&h, b, f, sizeof(f));
+	l2 = h.vlan_valid ? 18 : 14;
+	switch (bench_range(b, 0, 19)) {
+	case 0: /* a bit of the IP header */
+		flip_bit(b, f, l2, l2 + 20);
+		break;
+	case 1: /* a bit of UDP, BTH, the extension headers or the payload */
+		flip_bit(b, f, l2 + 20, len);
+		break;
+	case 2: /* cut short */
+		len = (size_t)bench_range(b, 0, len - 1);
+		break;
+	case 3: /* bytes after the ICRC */
+		for (unsigned int n = (unsigned int)bench_range(b, 1, 9); n; n--)
+			f[len++] = (uint8_t)bench_rand(b);
+		break;
+	case 4: /* IP options claimed */
+		f[l2] = 0x46;
+		break;
+	case 5: /* an opcode nobody knows */
+		f[l2 + 28] = (uint8_t)(bench_chance(b, 50) ? 0x15 : bench_range(b, 0x18, 0x1f));
+		break;
+	case 6: /* the MAC saw an error */
+		err_beat = (int)bench_range(b, 0, (len - 1) / e->bytes);
+		break;
+	case 7: /* not RoCE: ARP-sized, or another UDP port, or TCP */
+		if (bench_chance(b, 50)) {
+			f[12] = 0x08;
+			f[13] = 0x06;
+			len = (size_t)bench_range(b, 42, 120);
+		} else {
+			f[l2 + 9] = bench_chance(b, 50) ? 6 : 17;
+			f[l2 + 22] ^= 0x40;
+		}
+		break;
+	case 8: /* runt */
+		len = (size_t)bench_range(b, 0, 13);
+		break;
+	case 9: /* giant */
+		while (len <= MAX_FRAME)
+			f[len++] = (uint8_t)bench_rand(b);
+		len += (size_t)bench_range(b, 0, 100);
+		break;
+	case 10: /* padded to the Ethernet minimum */
+		while (len < 60)
+			f[len++] = 0;
+		break;
+	default:
+		break;
+	}
+	send_frame(e, f, len, err_beat);
+}
+
+static void test_random(struct bench *b, const struct vmodel_ops *ops, const char *name)
+{
+	struct rx_env e;
+	unsigned int frames = b->quick ? 300 : 2000;
+
+	env_open(&e, b, ops, 20, 20);
+	for (unsigned int i = 0; i < frames; i++)
+		random_frame(&e);
+	finish(&e, name);
+	env_close(&e);
+}
+
+/*
+ * Good frames back to back, nothing idle, nothing held: the input is never refused, so the
+ * path keeps up with the line at one beat per cycle.
+ */
+static void test_line_rate(struct bench *b, const struct vmodel_ops *ops, const char *name)
+{
+	struct rx_env e;
+	unsigned int frames = b->quick ? 100 : 400;
+	uint8_t f[MAX_FRAME];
+	struct roce_hdr h;
+
+	env_open(&e, b, ops, 0, 0);
+	for (unsigned int i = 0; i < frames; i++) {
+		roce_random_hdr(b, &h, roce_random_opcode(b), e.bytes, 4096);
+		send_frame(&e, f, build(&h, b, f, sizeof(f)), -1);
+	}
+	finish(&e, name);
+	bench_result(b, name, e.stalls == 0, "the input was refused in %llu cycles",
+		     (unsigned long long)e.stalls);
+	env_close(&e);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct {
+		const struct vmodel_ops *ops;
+		const char *width;
+	} models[] = { { &vmodel_Vroce_rx_w64, "w64" }, { &vmodel_Vroce_rx_w512, "w512" } };
+	struct bench b;
+	char name[64];
+
+	bench_init(&b, "test_rx", argc, argv);
+	for (size_t i = 0; i < sizeof(models) / sizeof(models[0]); i++) {
+		snprintf(name, sizeof(name), "rx_pcap_%s", models[i].width);
+		test_pcap(&b, models[i].ops, name);
+		snprintf(name, sizeof(name), "rx_random_%s", models[i].width);
+		test_random(&b, models[i].ops, name);
+		snprintf(name, sizeof(name), "rx_line_rate_%s", models[i].width);
+		test_line_rate(&b, models[i].ops, name);
+	}
+	return bench_finish(&b);
+}
