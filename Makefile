@@ -33,7 +33,7 @@ GEN_H := $(GEN)/hroce_contract.h
 VFLAGS := --cc -Wall rtl/hroce.vlt -O3 --x-assign fast --x-initial fast $(addprefix -I,$(RTL_DIRS)) -I$(GEN)
 VCXXFLAGS := -std=gnu++14 -O2 -faligned-new -fcf-protection=none -Wno-bool-operation \
 	-I$(VERILATOR_INC) -I$(VERILATOR_INC)/vltstd -Isim/vmodel -DVM_TRACE=$(if $(VTRACE),1,0)
-CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -I$(GEN) -Isim/vmodel -Isim/wire \
+CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -I$(GEN) -Isim/vmodel -Isim/wire -Itestbench/net \
 	-Itestbench/lib
 LDLIBS := -lstdc++ -lpthread -lm $(TRACE_LIBS)
 
@@ -91,7 +91,7 @@ $(OBJ)/verilated%.o: $(VERILATOR_INC)/verilated%.cpp | $(DEPS_STAMP)
 # ---------------------------------------------------------------------------------------
 # C libraries and programs
 
-WIRE_SRCS := sim/wire/roce_wire.c sim/wire/pcap.c
+WIRE_SRCS := sim/wire/roce_wire.c sim/wire/pcap.c testbench/net/roce_bus.c
 BENCH_SRCS := testbench/lib/bench.c testbench/lib/axis.c sim/vmodel/vmodel.c
 C_HDRS = $(GEN_H) $(wildcard sim/*/*.h testbench/*/*.h)
 
@@ -111,8 +111,8 @@ endef
 
 $(eval $(call program,test_wire,testbench/wire/test_wire.c $(WIRE_SRCS)))
 $(eval $(call program,test_icrc,testbench/net/test_icrc.c $(WIRE_SRCS) $(BENCH_SRCS),roce_icrc_w64 roce_icrc_w512))
-$(eval $(call program,test_rx,testbench/net/test_rx.c testbench/net/roce_bus.c testbench/net/roce_random.c $(WIRE_SRCS) $(BENCH_SRCS),roce_rx_w64 roce_rx_w512))
-$(eval $(call program,test_tx,testbench/net/test_tx.c testbench/net/roce_bus.c $(WIRE_SRCS) $(BENCH_SRCS),roce_tx_w64 roce_tx_w512))
+$(eval $(call program,test_rx,testbench/net/test_rx.c testbench/net/roce_random.c $(WIRE_SRCS) $(BENCH_SRCS),roce_rx_w64 roce_rx_w512))
+$(eval $(call program,test_tx,testbench/net/test_tx.c $(WIRE_SRCS) $(BENCH_SRCS),roce_tx_w64 roce_tx_w512))
 
 # Tests in the order they run; each prints "ok NAME" / "not ok NAME: why" lines.
 TESTS := test_wire test_icrc test_rx test_tx
@@ -143,3 +143,22 @@ lint: $(GEN_VH) $(GEN_H)
 
 clean:
 	rm -rf build
+
+$(eval $(call program,bench_net,testbench/net/bench_net.c testbench/net/roce_random.c $(WIRE_SRCS) $(BENCH_SRCS),roce_rx_w64 roce_rx_w512 roce_tx_w64 roce_tx_w512))
+
+bench: $(BIN)/bench_net
+	@$(BIN)/bench_net
+
+synth: $(GEN_VH) | $(DEPS_STAMP)
+	@scripts/synth.sh build/synth roce_icrc:64 roce_icrc:512 roce_rx:64 roce_rx:512 roce_tx:64 roce_tx:512
+
+$(eval $(call program,hroce-pcap,sim/tools/hroce-pcap.c sim/vmodel/vmodel.c $(WIRE_SRCS),roce_rx_w64 roce_rx_w512 roce_tx_w64 roce_tx_w512))
+
+demo: $(BIN)/hroce-pcap
+	@mkdir -p build/demo
+	$(BIN)/hroce-pcap generate --frames 74 build/demo/rtl-tx.pcap
+	$(BIN)/hroce-pcap check build/demo/rtl-tx.pcap
+	@if ls ../shared/pcap/*.pcap >/dev/null 2>&1; then \
+		echo "$(BIN)/hroce-pcap check ../shared/pcap/*.pcap"; \
+		$(BIN)/hroce-pcap check ../shared/pcap/*.pcap; \
+	fi

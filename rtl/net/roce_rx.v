@@ -349,7 +349,13 @@ assign buf_tready = consume;
 
 wire [2*DATA_WIDTH-1:0] window = {flush_valid_reg ? {DATA_WIDTH{1'b0}} : buf_tdata, prev_data_reg};
 wire [LANE_BITS-1:0] shift = flush_valid_reg ? flush_shift_reg : cur_shift_reg;
-wire [2*DATA_WIDTH-1:0] shifted = window >> {shift, 3'd0};
+reg [DATA_WIDTH-1:0] shifted;
+integer i;
+always @* begin
+    for (i = 0; i < KEEP_WIDTH; i = i + 1) begin
+        shifted[i*8 +: 8] = window[({1'b0, shift} + i[LANE_BITS:0])*8 +: 8];
+    end
+end
 
 localparam [12:0] KEEP_BYTES = KEEP_WIDTH[12:0];
 
@@ -373,7 +379,7 @@ always @* begin
     flush_rem_next = flush_rem_reg;
 
     pay_valid = 1'b0;
-    pay_data = shifted[DATA_WIDTH-1:0];
+    pay_data = shifted;
     pay_keep = keep_for(cur_rem_reg);
     pay_last = cur_rem_reg <= KEEP_BYTES;
     other_valid = 1'b0;

@@ -79,8 +79,8 @@ localparam CLASS_ROCE = 2'd0;   // RoCE, good so far: the ICRC decides
 localparam CLASS_OTHER = 2'd1;  // not RoCE: the non-RoCE output
 localparam CLASS_DROP = 2'd2;   // dropped, m_entry_reason says why
 
-// Enough bytes for the longest header: Ethernet + tag, IPv4, UDP, BTH, AtomicETH
-localparam HDR_BYTES = 88;
+// The longest header: Ethernet + tag (18), IPv4 (20), UDP (8), BTH (12), AtomicETH (28)
+localparam HDR_BYTES = 86;
 localparam LANE_BITS = $clog2(KEEP_WIDTH);
 
 initial begin
@@ -181,41 +181,28 @@ always @(posedge clk) begin
     end
 end
 
-function [7:0] hdr_byte(input integer n);
-    hdr_byte = hdr_reg[n*8 +: 8];
-endfunction
+// byte n of the frame, and big-endian fields of the IP packet by byte offset
+`define RX_HDR8(n) hdr_reg[(n)*8 +: 8]
+`define RX_IP8(n) ip[(n)*8 +: 8]
+`define RX_IP16(n) {`RX_IP8(n), `RX_IP8((n) + 1)}
+`define RX_IP24(n) {`RX_IP8(n), `RX_IP16((n) + 1)}
+`define RX_IP32(n) {`RX_IP16(n), `RX_IP16((n) + 2)}
+`define RX_IP64(n) {`RX_IP32(n), `RX_IP32((n) + 4)}
 
 // The Ethernet header, and the IPv4 packet's bytes wherever the tag put it
-wire vlan = {hdr_byte(12), hdr_byte(13)} == `HROCE_ETH_TYPE_VLAN;
-wire [15:0] ethertype = vlan ? {hdr_byte(16), hdr_byte(17)} : {hdr_byte(12), hdr_byte(13)};
+wire vlan = {`RX_HDR8(12), `RX_HDR8(13)} == `HROCE_ETH_TYPE_VLAN;
+wire [15:0] ethertype = vlan ? {`RX_HDR8(16), `RX_HDR8(17)} : {`RX_HDR8(12), `RX_HDR8(13)};
 wire [15:0] l2_len = vlan ? 16'd18 : 16'd14;
 
 localparam IP_BYTES = HDR_BYTES - 18;
 reg [IP_BYTES*8-1:0] ip;
 always @* begin
     for (i = 0; i < IP_BYTES; i = i + 1) begin
-        ip[i*8 +: 8] = vlan ? hdr_byte(18 + i) : hdr_byte(14 + i);
+        ip[i*8 +: 8] = vlan ? `RX_HDR8(18 + i) : `RX_HDR8(14 + i);
     end
 end
 
-// fields of the IP packet, big-endian, by byte offset
-function [7:0] ip8(input integer n);
-    ip8 = ip[n*8 +: 8];
-endfunction
-function [15:0] ip16(input integer n);
-    ip16 = {ip8(n), ip8(n + 1)};
-endfunction
-function [23:0] ip24(input integer n);
-    ip24 = {ip8(n), ip16(n + 1)};
-endfunction
-function [31:0] ip32(input integer n);
-    ip32 = {ip16(n), ip16(n + 2)};
-endfunction
-function [63:0] ip64(input integer n);
-    ip64 = {ip32(n), ip32(n + 4)};
-endfunction
-
-wire [15:0] ip_total = ip16(2);
+wire [15:0] ip_total = `RX_IP16(2);
 
 /*
  * ICRC feed: coverage runs from the IP header to 4 bytes before the IP packet's end.
@@ -293,7 +280,7 @@ end
 /*
  * Header decode and checks, at the frame's last beat
  */
-wire [7:0] opcode = ip8(28);
+wire [7:0] opcode = `RX_IP8(28);
 
 wire op_valid, op_deth, op_reth, op_atomic, op_aeth, op_atomicack, op_immdt, op_ieth;
 wire op_payload;
@@ -316,15 +303,15 @@ roce_opcode opcode_inst (
 // the IPv4 header checksum, folded: all ones when right
 reg [19:0] csum_sum;
 always @* begin
-    csum_sum = {4'd0, ip16(0)} + {4'd0, ip16(2)} + {4'd0, ip16(4)} + {4'd0, ip16(6)} +
-               {4'd0, ip16(8)} + {4'd0, ip16(10)} + {4'd0, ip16(12)} + {4'd0, ip16(14)} +
-               {4'd0, ip16(16)} + {4'd0, ip16(18)};
+    csum_sum = {4'd0, `RX_IP16(0)} + {4'd0, `RX_IP16(2)} + {4'd0, `RX_IP16(4)} + {4'd0, `RX_IP16(6)} +
+               {4'd0, `RX_IP16(8)} + {4'd0, `RX_IP16(10)} + {4'd0, `RX_IP16(12)} + {4'd0, `RX_IP16(14)} +
+               {4'd0, `RX_IP16(16)} + {4'd0, `RX_IP16(18)};
 end
 wire [16:0] csum_fold1 = {1'b0, csum_sum[15:0]} + {13'd0, csum_sum[19:16]};
 wire [15:0] csum_fold2 = csum_fold1[15:0] + {15'd0, csum_fold1[16]};
 
-wire [7:0] ip_tos = ip8(1);
-wire [7:0] bth_flags = ip8(29);
+wire [7:0] ip_tos = `RX_IP8(1);
+wire [7:0] bth_flags = `RX_IP8(29);
 wire [1:0] bth_pad = bth_flags[5:4];
 wire [3:0] bth_tver = bth_flags[3:0];
 // extension headers start after IP (20), UDP (8) and BTH (12)
@@ -336,10 +323,10 @@ wire [15:0] payload_offset = l2_len + EXT + {11'd0, op_ext_len};
 wire [15:0] frame_len = s1_len_reg;
 
 wire is_ipv4 = ethertype == `HROCE_ETH_TYPE_IPV4;
-wire is_roce_port = ip8(9) == `HROCE_IP_PROTO_UDP && ip16(22) == `HROCE_ROCE_UDP_PORT;
-wire [15:0] ip_frag = ip16(6);
+wire is_roce_port = `RX_IP8(9) == `HROCE_IP_PROTO_UDP && `RX_IP16(22) == `HROCE_ROCE_UDP_PORT;
+wire [15:0] ip_frag = `RX_IP16(6);
 // not version 4 with a 20-byte header, or a fragment (MF set, or an offset)
-wire ip_header_bad = ip8(0) != 8'h45 || ip_frag[13] || ip_frag[12:0] != 13'd0;
+wire ip_header_bad = `RX_IP8(0) != 8'h45 || ip_frag[13] || ip_frag[12:0] != 13'd0;
 
 reg [1:0] frame_class;
 reg [`HROCE_ROCE_RX_DROP_WIDTH-1:0] reason;
@@ -367,7 +354,7 @@ always @* begin
         reason = `HROCE_ROCE_RX_DROP_IP_CHECKSUM;
     end else if (!op_valid || bth_tver != 4'd0) begin
         reason = `HROCE_ROCE_RX_DROP_BAD_OPCODE;
-    end else if (ip16(24) != ip_total - 16'd20 || payload_len_full[16:13] != 4'd0 ||
+    end else if (`RX_IP16(24) != ip_total - 16'd20 || payload_len_full[16:13] != 4'd0 ||
                  (frame_len != l2_len + ip_total && frame_len != `HROCE_ROCE_MIN_FRAME) ||
                  (!op_payload && payload_len != 13'd0)) begin
         reason = `HROCE_ROCE_RX_DROP_LENGTH;
@@ -380,58 +367,58 @@ end
 reg [`HROCE_ROCE_HDR_WIDTH-1:0] hdr;
 always @* begin
     hdr = {`HROCE_ROCE_HDR_WIDTH{1'b0}};
-    hdr[`HROCE_ROCE_HDR_ETH_DST] = {hdr_byte(0), hdr_byte(1), hdr_byte(2), hdr_byte(3), hdr_byte(4), hdr_byte(5)};
-    hdr[`HROCE_ROCE_HDR_ETH_SRC] = {hdr_byte(6), hdr_byte(7), hdr_byte(8), hdr_byte(9), hdr_byte(10), hdr_byte(11)};
+    hdr[`HROCE_ROCE_HDR_ETH_DST] = {`RX_HDR8(0), `RX_HDR8(1), `RX_HDR8(2), `RX_HDR8(3), `RX_HDR8(4), `RX_HDR8(5)};
+    hdr[`HROCE_ROCE_HDR_ETH_SRC] = {`RX_HDR8(6), `RX_HDR8(7), `RX_HDR8(8), `RX_HDR8(9), `RX_HDR8(10), `RX_HDR8(11)};
     hdr[`HROCE_ROCE_HDR_VLAN_VALID] = vlan;
-    hdr[`HROCE_ROCE_HDR_VLAN_TCI] = vlan ? {hdr_byte(14), hdr_byte(15)} : 16'd0;
+    hdr[`HROCE_ROCE_HDR_VLAN_TCI] = vlan ? {`RX_HDR8(14), `RX_HDR8(15)} : 16'd0;
     hdr[`HROCE_ROCE_HDR_IP_DSCP] = ip_tos[7:2];
     hdr[`HROCE_ROCE_HDR_IP_ECN] = ip_tos[1:0];
-    hdr[`HROCE_ROCE_HDR_IP_ID] = ip16(4);
+    hdr[`HROCE_ROCE_HDR_IP_ID] = `RX_IP16(4);
     hdr[`HROCE_ROCE_HDR_IP_FLAGS] = ip_frag[15:13];
-    hdr[`HROCE_ROCE_HDR_IP_TTL] = ip8(8);
-    hdr[`HROCE_ROCE_HDR_IP_SRC] = ip32(12);
-    hdr[`HROCE_ROCE_HDR_IP_DST] = ip32(16);
-    hdr[`HROCE_ROCE_HDR_UDP_SPORT] = ip16(20);
+    hdr[`HROCE_ROCE_HDR_IP_TTL] = `RX_IP8(8);
+    hdr[`HROCE_ROCE_HDR_IP_SRC] = `RX_IP32(12);
+    hdr[`HROCE_ROCE_HDR_IP_DST] = `RX_IP32(16);
+    hdr[`HROCE_ROCE_HDR_UDP_SPORT] = `RX_IP16(20);
     hdr[`HROCE_ROCE_HDR_BTH_OPCODE] = opcode;
     hdr[`HROCE_ROCE_HDR_BTH_SE] = bth_flags[7];
     hdr[`HROCE_ROCE_HDR_BTH_MIGREQ] = bth_flags[6];
     hdr[`HROCE_ROCE_HDR_BTH_PAD] = bth_pad;
     hdr[`HROCE_ROCE_HDR_BTH_TVER] = bth_tver;
-    hdr[`HROCE_ROCE_HDR_BTH_PKEY] = ip16(30);
+    hdr[`HROCE_ROCE_HDR_BTH_PKEY] = `RX_IP16(30);
     hdr[`HROCE_ROCE_HDR_BTH_FECN] = ip[32*8+7];
     hdr[`HROCE_ROCE_HDR_BTH_BECN] = ip[32*8+6];
-    hdr[`HROCE_ROCE_HDR_BTH_DQPN] = ip24(33);
+    hdr[`HROCE_ROCE_HDR_BTH_DQPN] = `RX_IP24(33);
     hdr[`HROCE_ROCE_HDR_BTH_ACKREQ] = ip[36*8+7];
-    hdr[`HROCE_ROCE_HDR_BTH_PSN] = ip24(37);
+    hdr[`HROCE_ROCE_HDR_BTH_PSN] = `RX_IP24(37);
     if (op_deth) begin
-        hdr[`HROCE_ROCE_HDR_DETH_QKEY] = ip32(EXT);
-        hdr[`HROCE_ROCE_HDR_DETH_SRC_QP] = ip24(EXT + 5);
+        hdr[`HROCE_ROCE_HDR_DETH_QKEY] = `RX_IP32(EXT);
+        hdr[`HROCE_ROCE_HDR_DETH_SRC_QP] = `RX_IP24(EXT + 5);
     end
     if (op_reth) begin
-        hdr[`HROCE_ROCE_HDR_RETH_VA] = ip64(EXT);
-        hdr[`HROCE_ROCE_HDR_RETH_RKEY] = ip32(EXT + 8);
-        hdr[`HROCE_ROCE_HDR_RETH_DMA_LEN] = ip32(EXT + 12);
+        hdr[`HROCE_ROCE_HDR_RETH_VA] = `RX_IP64(EXT);
+        hdr[`HROCE_ROCE_HDR_RETH_RKEY] = `RX_IP32(EXT + 8);
+        hdr[`HROCE_ROCE_HDR_RETH_DMA_LEN] = `RX_IP32(EXT + 12);
     end
     if (op_atomic) begin
-        hdr[`HROCE_ROCE_HDR_ATOMIC_VA] = ip64(EXT);
-        hdr[`HROCE_ROCE_HDR_ATOMIC_RKEY] = ip32(EXT + 8);
-        hdr[`HROCE_ROCE_HDR_ATOMIC_SWAP_ADD] = ip64(EXT + 12);
-        hdr[`HROCE_ROCE_HDR_ATOMIC_COMPARE] = ip64(EXT + 20);
+        hdr[`HROCE_ROCE_HDR_ATOMIC_VA] = `RX_IP64(EXT);
+        hdr[`HROCE_ROCE_HDR_ATOMIC_RKEY] = `RX_IP32(EXT + 8);
+        hdr[`HROCE_ROCE_HDR_ATOMIC_SWAP_ADD] = `RX_IP64(EXT + 12);
+        hdr[`HROCE_ROCE_HDR_ATOMIC_COMPARE] = `RX_IP64(EXT + 20);
     end
     if (op_aeth) begin
-        hdr[`HROCE_ROCE_HDR_AETH_SYNDROME] = ip8(EXT);
-        hdr[`HROCE_ROCE_HDR_AETH_MSN] = ip24(EXT + 1);
+        hdr[`HROCE_ROCE_HDR_AETH_SYNDROME] = `RX_IP8(EXT);
+        hdr[`HROCE_ROCE_HDR_AETH_MSN] = `RX_IP24(EXT + 1);
     end
     if (op_atomicack) begin
-        hdr[`HROCE_ROCE_HDR_ATOMICACK_ORIG] = ip64(EXT + 4);
+        hdr[`HROCE_ROCE_HDR_ATOMICACK_ORIG] = `RX_IP64(EXT + 4);
     end
     if (op_immdt) begin
         // after DETH or RETH when the opcode has one
-        hdr[`HROCE_ROCE_HDR_IMMDT] = op_deth ? ip32(EXT + 8) :
-                                     op_reth ? ip32(EXT + 16) : ip32(EXT);
+        hdr[`HROCE_ROCE_HDR_IMMDT] = op_deth ? `RX_IP32(EXT + 8) :
+                                     op_reth ? `RX_IP32(EXT + 16) : `RX_IP32(EXT);
     end
     if (op_ieth) begin
-        hdr[`HROCE_ROCE_HDR_IETH_RKEY] = ip32(EXT);
+        hdr[`HROCE_ROCE_HDR_IETH_RKEY] = `RX_IP32(EXT);
     end
     hdr[`HROCE_ROCE_HDR_PAYLOAD_LEN] = (frame_class == CLASS_ROCE) ? payload_len : 13'd0;
 end
@@ -472,5 +459,12 @@ assign m_entry_icrc = entry_icrc_reg;
 assign m_entry_valid = entry_valid_reg;
 
 endmodule
+
+`undef RX_HDR8
+`undef RX_IP8
+`undef RX_IP16
+`undef RX_IP24
+`undef RX_IP32
+`undef RX_IP64
 
 `resetall

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Synthesis estimates with Yosys synth_xilinx for UltraScale+ (xcup), per top and width.
+# usage: synth.sh OUTDIR TOP:WIDTH...
+# Prints one table row per top: LUTs (LUT1-6), FFs, LUTRAM LUTs, BRAM36 equivalents, DSPs,
+# and the time Yosys took. Logs are in OUTDIR/TOP_wWIDTH.log.
+set -euo pipefail
+out=$1
+shift
+mkdir -p "$out"
+rtl=$(echo rtl/lib/*.v rtl/net/*.v)
+printf '%-16s %6s %8s %8s %8s %6s %5s %7s\n' module width LUT FF LUTRAM BRAM36 DSP seconds
+for spec in "$@"; do
+	top=${spec%:*}
+	width=${spec#*:}
+	log=$out/${top}_w$width.log
+	start=$SECONDS
+	yosys -q -l "$log" -p "read_verilog -Ibuild/gen -Irtl/lib -Irtl/net $rtl;
+		chparam -set DATA_WIDTH $width $top;
+		synth_xilinx -family xcup -top $top -flatten;
+		tee -o $out/${top}_w$width.stat stat" >/dev/null
+	secs=$((SECONDS - start))
+	stat=$out/${top}_w$width.stat
+	cells() { awk -v re="$1" '$1 ~ re {n += $2} END {print n + 0}' "$stat"; }
+	lut=$(cells '^LUT[1-6]$')
+	ff=$(cells '^FD[A-Z]*$')
+	lutram=$(cells '^RAM(32|64|128|256)[MXS0-9]*$')
+	bram=$(awk '$1 == "RAMB36E2" {n += $2} $1 == "RAMB18E2" {n += $2 / 2} END {print n + 0}' "$stat")
+	dsp=$(cells '^DSP48E2$')
+	printf '%-16s %6s %8s %8s %8s %6s %5s %7s\n' "$top" "$width" "$lut" "$ff" "$lutram" "$bram" \
+		"$dsp" "$secs"
+done
