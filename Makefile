@@ -83,9 +83,10 @@ $(eval $(call model,roce_rx_w512,roce_rx,-GDATA_WIDTH=512))
 $(eval $(call model,roce_tx_w64,roce_tx,-GDATA_WIDTH=64))
 $(eval $(call model,roce_tx_w512,roce_tx,-GDATA_WIDTH=512))
 
-VRUNTIME := $(OBJ)/verilated.o $(OBJ)/verilated_threads.o $(if $(VTRACE),$(OBJ)/verilated_fst_c.o)
-$(OBJ)/verilated%.o: $(VERILATOR_INC)/verilated%.cpp | $(DEPS_STAMP)
-	@mkdir -p $(OBJ)
+VRUNTIME := $(addprefix $(OBJ)/runtime/,verilated.o verilated_threads.o \
+	$(if $(VTRACE),verilated_fst_c.o))
+$(OBJ)/runtime/%.o: $(VERILATOR_INC)/%.cpp | $(DEPS_STAMP)
+	@mkdir -p $(OBJ)/runtime
 	$(CXX) $(VCXXFLAGS) -c $< -o $@
 
 # ---------------------------------------------------------------------------------------

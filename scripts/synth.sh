@@ -8,6 +8,7 @@ out=$1
 shift
 mkdir -p "$out"
 rtl=$(echo rtl/lib/*.v rtl/net/*.v)
+echo "# Yosys synth_xilinx -family xcup -flatten; LUT = LUT1..LUT6, BRAM36 counts two RAMB18 as one"
 printf '%-16s %6s %8s %8s %8s %6s %5s %7s\n' module width LUT FF LUTRAM BRAM36 DSP seconds
 for spec in "$@"; do
 	top=${spec%:*}
@@ -17,7 +18,7 @@ for spec in "$@"; do
 	yosys -q -l "$log" -p "read_verilog -Ibuild/gen -Irtl/lib -Irtl/net $rtl;
 		chparam -set DATA_WIDTH $width $top;
 		synth_xilinx -family xcup -top $top -flatten;
-		tee -o $out/${top}_w$width.stat stat" >/dev/null
+		tee -o $out/${top}_w$width.stat stat" >/dev/null 2>&1
 	secs=$((SECONDS - start))
 	stat=$out/${top}_w$width.stat
 	cells() { awk -v re="$1" '$1 ~ re {n += $2} END {print n + 0}' "$stat"; }

@@ -29,10 +29,11 @@ module roce_rx #
     parameter KEEP_WIDTH = ((DATA_WIDTH+7)/8),
     // Largest frame accepted, in bytes (without FCS)
     parameter MAX_FRAME = `HROCE_ROCE_MAX_FRAME,
-    // log2 of the frame buffer's beats: at least one largest frame
-    parameter BUFFER_ADDR_WIDTH = $clog2((MAX_FRAME + KEEP_WIDTH - 1) / KEEP_WIDTH + 1),
-    // log2 of the frames whose verdict may wait in the buffer
-    parameter ENTRY_ADDR_WIDTH = 4
+    // log2 of the frame buffer's beats. While the largest frame leaves, as many beats can
+    // come in behind it: two of them, and the verdict's latency, keep the line moving
+    parameter BUFFER_ADDR_WIDTH = $clog2(2 * ((MAX_FRAME + KEEP_WIDTH - 1) / KEEP_WIDTH) + 32),
+    // log2 of the frames the buffer may hold: minimal frames behind a largest one
+    parameter ENTRY_ADDR_WIDTH = 7
 )
 (
     input  wire                          clk,

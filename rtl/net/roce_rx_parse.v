@@ -333,7 +333,8 @@ reg [`HROCE_ROCE_RX_DROP_WIDTH-1:0] reason;
 always @* begin
     frame_class = CLASS_DROP;
     reason = `HROCE_ROCE_RX_DROP_OK;
-    if (frame_len < 16'd14) begin
+    if (frame_len < l2_len) begin
+        // shorter than its Ethernet header (bytes 12-13 say whether it has a tag)
         reason = `HROCE_ROCE_RX_DROP_RUNT;
     end else if (s1_err_reg) begin
         reason = `HROCE_ROCE_RX_DROP_MAC_ERROR;
@@ -441,7 +442,7 @@ always @(posedge clk) begin
         entry_class_reg <= frame_class;
         entry_reason_reg <= reason;
         entry_offset_reg <= payload_offset[6:0];
-        entry_fed_reg <= cov_open;
+        entry_fed_reg <= cov_first || cov_state_reg != 2'd0;
         entry_icrc_reg <= icrc_found;
     end
 
