@@ -175,8 +175,9 @@ static void print_result(unsigned long index, size_t len, const struct result *r
 		       info ? info->name : "?", (unsigned long long)HROCE_ROCE_HDR_GET(h, BTH_DQPN),
 		       (unsigned long long)HROCE_ROCE_HDR_GET(h, BTH_PSN),
 		       (unsigned long long)HROCE_ROCE_HDR_GET(h, PAYLOAD_LEN),
-		       res->payload == HROCE_ROCE_HDR_GET(h, PAYLOAD_LEN) ? "" :
-									     " (payload stream differs!)");
+		       res->payload == HROCE_ROCE_HDR_GET(h, PAYLOAD_LEN)
+			       ? ""
+			       : " (payload stream differs!)");
 	} else if (res->verdict == HROCE_ROCE_RX_DROP_NOT_ROCE) {
 		printf("not RoCE\n");
 	} else {
@@ -213,7 +214,8 @@ static int check(bool w64, int argc, char **argv)
 
 			rx_frame(&r, pkt.data, pkt.len, &res);
 			print_result(++frames, pkt.len, &res);
-			counts[res.verdict < 0 ? HROCE_ROCE_RX_DROP_COUNT : (unsigned int)res.verdict]++;
+			counts[res.verdict < 0 ? HROCE_ROCE_RX_DROP_COUNT
+					       : (unsigned int)res.verdict]++;
 			dropped += res.verdict != HROCE_ROCE_RX_DROP_OK &&
 				   res.verdict != HROCE_ROCE_RX_DROP_NOT_ROCE;
 		}
@@ -358,7 +360,8 @@ static int generate(bool w64, unsigned long frames, const char *path)
 			vport_read(out_data, frame + out_len, k);
 			out_len += k;
 			if (vport_get(out_last)) {
-				pcap_write(pf, (uint64_t)(first_cycle * ns_per_cycle), frame, out_len);
+				pcap_write(pf, (uint64_t)(first_cycle * ns_per_cycle), frame,
+					   out_len);
 				out_len = 0;
 				built++;
 				in_off = 0;

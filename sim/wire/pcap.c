@@ -88,8 +88,12 @@ int pcap_read(struct pcap_file *pf, struct pcap_packet *pkt)
 struct pcap_file *pcap_open_write(const char *path, bool nanoseconds)
 {
 	struct pcap_file *pf = calloc(1, sizeof(*pf));
-	uint32_t hdr[6] = { nanoseconds ? PCAP_MAGIC_NS : PCAP_MAGIC_US, 2 | (4u << 16), 0, 0,
-			    PCAP_SNAPLEN, LINKTYPE_ETHERNET };
+	uint32_t hdr[6] = { nanoseconds ? PCAP_MAGIC_NS : PCAP_MAGIC_US,
+			    2 | (4u << 16),
+			    0,
+			    0,
+			    PCAP_SNAPLEN,
+			    LINKTYPE_ETHERNET };
 	int err;
 
 	if (!pf)

@@ -13,36 +13,46 @@
 #define BTH_OFF 28
 #define EXT_OFF 40 /* extension headers, from the IP header's start */
 
-#define RC(op, n, e, p) [op] = { "RC_" n, e, 0, p }
-#define UC(op, n, e, p) [0x20 | op] = { "UC_" n, e, 0, p }
-#define SENDS(X)                                                                          \
-	X(0x00, "SEND_FIRST", 0, true), X(0x01, "SEND_MIDDLE", 0, true),                  \
-		X(0x02, "SEND_LAST", 0, true),                                            \
-		X(0x03, "SEND_LAST_WITH_IMMEDIATE", ROCE_EXT_IMMDT, true),                \
-		X(0x04, "SEND_ONLY", 0, true),                                            \
-		X(0x05, "SEND_ONLY_WITH_IMMEDIATE", ROCE_EXT_IMMDT, true),                \
-		X(0x06, "RDMA_WRITE_FIRST", ROCE_EXT_RETH, true),                         \
-		X(0x07, "RDMA_WRITE_MIDDLE", 0, true), X(0x08, "RDMA_WRITE_LAST", 0, true), \
-		X(0x09, "RDMA_WRITE_LAST_WITH_IMMEDIATE", ROCE_EXT_IMMDT, true),          \
-		X(0x0a, "RDMA_WRITE_ONLY", ROCE_EXT_RETH, true),                          \
-		X(0x0b, "RDMA_WRITE_ONLY_WITH_IMMEDIATE", ROCE_EXT_RETH | ROCE_EXT_IMMDT, true)
+#define OP(op, n, e, p) [op] = { n, e, 0, p }
 
 static struct roce_opcode_info opcodes[256] = {
-	SENDS(RC),
-	SENDS(UC),
-	RC(0x0c, "RDMA_READ_REQUEST", ROCE_EXT_RETH, false),
-	RC(0x0d, "RDMA_READ_RESPONSE_FIRST", ROCE_EXT_AETH, true),
-	RC(0x0e, "RDMA_READ_RESPONSE_MIDDLE", 0, true),
-	RC(0x0f, "RDMA_READ_RESPONSE_LAST", ROCE_EXT_AETH, true),
-	RC(0x10, "RDMA_READ_RESPONSE_ONLY", ROCE_EXT_AETH, true),
-	RC(0x11, "ACKNOWLEDGE", ROCE_EXT_AETH, false),
-	RC(0x12, "ATOMIC_ACKNOWLEDGE", ROCE_EXT_AETH | ROCE_EXT_ATOMICACK, false),
-	RC(0x13, "COMPARE_SWAP", ROCE_EXT_ATOMIC, false),
-	RC(0x14, "FETCH_ADD", ROCE_EXT_ATOMIC, false),
-	RC(0x16, "SEND_LAST_WITH_INVALIDATE", ROCE_EXT_IETH, true),
-	RC(0x17, "SEND_ONLY_WITH_INVALIDATE", ROCE_EXT_IETH, true),
-	[0x64] = { "UD_SEND_ONLY", ROCE_EXT_DETH, 0, true },
-	[0x65] = { "UD_SEND_ONLY_WITH_IMMEDIATE", ROCE_EXT_DETH | ROCE_EXT_IMMDT, 0, true },
+	OP(0x00, "RC_SEND_FIRST", 0, true),
+	OP(0x01, "RC_SEND_MIDDLE", 0, true),
+	OP(0x02, "RC_SEND_LAST", 0, true),
+	OP(0x03, "RC_SEND_LAST_WITH_IMMEDIATE", ROCE_EXT_IMMDT, true),
+	OP(0x04, "RC_SEND_ONLY", 0, true),
+	OP(0x05, "RC_SEND_ONLY_WITH_IMMEDIATE", ROCE_EXT_IMMDT, true),
+	OP(0x06, "RC_RDMA_WRITE_FIRST", ROCE_EXT_RETH, true),
+	OP(0x07, "RC_RDMA_WRITE_MIDDLE", 0, true),
+	OP(0x08, "RC_RDMA_WRITE_LAST", 0, true),
+	OP(0x09, "RC_RDMA_WRITE_LAST_WITH_IMMEDIATE", ROCE_EXT_IMMDT, true),
+	OP(0x0a, "RC_RDMA_WRITE_ONLY", ROCE_EXT_RETH, true),
+	OP(0x0b, "RC_RDMA_WRITE_ONLY_WITH_IMMEDIATE", ROCE_EXT_RETH | ROCE_EXT_IMMDT, true),
+	OP(0x0c, "RC_RDMA_READ_REQUEST", ROCE_EXT_RETH, false),
+	OP(0x0d, "RC_RDMA_READ_RESPONSE_FIRST", ROCE_EXT_AETH, true),
+	OP(0x0e, "RC_RDMA_READ_RESPONSE_MIDDLE", 0, true),
+	OP(0x0f, "RC_RDMA_READ_RESPONSE_LAST", ROCE_EXT_AETH, true),
+	OP(0x10, "RC_RDMA_READ_RESPONSE_ONLY", ROCE_EXT_AETH, true),
+	OP(0x11, "RC_ACKNOWLEDGE", ROCE_EXT_AETH, false),
+	OP(0x12, "RC_ATOMIC_ACKNOWLEDGE", ROCE_EXT_AETH | ROCE_EXT_ATOMICACK, false),
+	OP(0x13, "RC_COMPARE_SWAP", ROCE_EXT_ATOMIC, false),
+	OP(0x14, "RC_FETCH_ADD", ROCE_EXT_ATOMIC, false),
+	OP(0x16, "RC_SEND_LAST_WITH_INVALIDATE", ROCE_EXT_IETH, true),
+	OP(0x17, "RC_SEND_ONLY_WITH_INVALIDATE", ROCE_EXT_IETH, true),
+	OP(0x20, "UC_SEND_FIRST", 0, true),
+	OP(0x21, "UC_SEND_MIDDLE", 0, true),
+	OP(0x22, "UC_SEND_LAST", 0, true),
+	OP(0x23, "UC_SEND_LAST_WITH_IMMEDIATE", ROCE_EXT_IMMDT, true),
+	OP(0x24, "UC_SEND_ONLY", 0, true),
+	OP(0x25, "UC_SEND_ONLY_WITH_IMMEDIATE", ROCE_EXT_IMMDT, true),
+	OP(0x26, "UC_RDMA_WRITE_FIRST", ROCE_EXT_RETH, true),
+	OP(0x27, "UC_RDMA_WRITE_MIDDLE", 0, true),
+	OP(0x28, "UC_RDMA_WRITE_LAST", 0, true),
+	OP(0x29, "UC_RDMA_WRITE_LAST_WITH_IMMEDIATE", ROCE_EXT_IMMDT, true),
+	OP(0x2a, "UC_RDMA_WRITE_ONLY", ROCE_EXT_RETH, true),
+	OP(0x2b, "UC_RDMA_WRITE_ONLY_WITH_IMMEDIATE", ROCE_EXT_RETH | ROCE_EXT_IMMDT, true),
+	OP(0x64, "UD_SEND_ONLY", ROCE_EXT_DETH, true),
+	OP(0x65, "UD_SEND_ONLY_WITH_IMMEDIATE", ROCE_EXT_DETH | ROCE_EXT_IMMDT, true),
 };
 
 static const unsigned int ext_sizes[] = { 8, 16, 28, 4, 8, 4, 4 };
@@ -61,10 +71,10 @@ const struct roce_opcode_info *roce_opcode_info(uint8_t opcode)
 
 const char *roce_verdict_name(enum roce_verdict v)
 {
-	static const char *const names[] = { "ok",	    "not_roce",	   "truncated",
-					     "ip_header",   "ip_checksum", "length",
-					     "bad_opcode",  "icrc",	   "runt",
-					     "giant" };
+	static const char *const names[] = {
+		"ok",	  "not_roce",	"truncated", "ip_header", "ip_checksum",
+		"length", "bad_opcode", "icrc",	     "runt",	  "giant",
+	};
 
 	return v < ROCE_VERDICTS ? names[v] : "unknown";
 }
@@ -155,12 +165,12 @@ size_t roce_hdr_len(const struct roce_hdr *h)
 /* Writes (or, with !write, reads) the extension headers the opcode carries at p. */
 static void ext_headers(struct roce_hdr *h, unsigned int ext, uint8_t *p, bool write)
 {
-#define FIELD(f, off, n)                                                                  \
-	do {                                                                              \
-		if (write)                                                                \
-			put_be(p + (off), h->f, n);                                       \
-		else                                                                      \
-			h->f = get_be(p + (off), n);                                      \
+#define FIELD(f, off, n)                             \
+	do {                                         \
+		if (write)                           \
+			put_be(p + (off), h->f, n);  \
+		else                                 \
+			h->f = get_be(p + (off), n); \
 	} while (0)
 	if (ext & ROCE_EXT_DETH) {
 		FIELD(deth_qkey, 0, 4);
@@ -200,8 +210,8 @@ static void ext_headers(struct roce_hdr *h, unsigned int ext, uint8_t *p, bool w
 #undef FIELD
 }
 
-int roce_build_frame(const struct roce_hdr *h, const void *payload, bool pad_to_min,
-		     uint8_t *frame, size_t cap, size_t *len)
+int roce_build_frame(const struct roce_hdr *h, const void *payload, bool pad_to_min, uint8_t *frame,
+		     size_t cap, size_t *len)
 {
 	const struct roce_opcode_info *o = roce_opcode_info(h->opcode);
 	unsigned int pad = (4 - h->payload_len % 4) % 4;
@@ -342,6 +352,6 @@ int roce_hdr_format(const struct roce_hdr *h, char *buf, size_t size)
 {
 	const struct roce_opcode_info *o = roce_opcode_info(h->opcode);
 
-	return snprintf(buf, size, "%-34s qpn %#08x psn %8u payload %4u B",
-			o ? o->name : "unknown", h->dqpn, h->psn, h->payload_len);
+	return snprintf(buf, size, "%-34s qpn %#08x psn %8u payload %4u B", o ? o->name : "unknown",
+			h->dqpn, h->psn, h->payload_len);
 }

@@ -15,8 +15,8 @@
 #include <stdint.h>
 
 #define ROCE_UDP_PORT 4791
-#define ROCE_MAX_FRAME 4224 /* bytes without FCS: 4096 B MTU, every header, one tag */
-#define ROCE_MIN_FRAME 60   /* Ethernet's minimum without FCS */
+#define ROCE_MAX_FRAME 4224	   /* bytes without FCS: 4096 B MTU, every header, one tag */
+#define ROCE_MIN_FRAME 60	   /* Ethernet's minimum without FCS */
 #define ROCE_ICRC_SEED 0xdebb20e3u /* CRC state after 0xffffffff and the masked LRH */
 
 /* Every header field, host byte order. Fields the opcode does not carry are zero. */
@@ -78,15 +78,15 @@ const struct roce_opcode_info *roce_opcode_info(uint8_t opcode);
 /* The same order as the RTL's counters (ROCE_RX_DROP); runt and giant are the RTL's too. */
 enum roce_verdict {
 	ROCE_OK,
-	ROCE_NOT_ROCE,	   /* not IPv4/UDP/4791: not an error */
-	ROCE_TRUNCATED,	   /* ends before its headers or its IP total length */
-	ROCE_IP_HEADER,	   /* not version 4 with IHL 5, or a fragment */
-	ROCE_IP_CHECKSUM,  /* IPv4 header checksum */
-	ROCE_LENGTH,	   /* IP, UDP, pad and frame lengths disagree */
-	ROCE_BAD_OPCODE,   /* unknown opcode or TVer not 0 */
-	ROCE_ICRC,	   /* invariant CRC */
-	ROCE_RUNT,	   /* shorter than its Ethernet header */
-	ROCE_GIANT,	   /* longer than ROCE_MAX_FRAME */
+	ROCE_NOT_ROCE,	  /* not IPv4/UDP/4791: not an error */
+	ROCE_TRUNCATED,	  /* ends before its headers or its IP total length */
+	ROCE_IP_HEADER,	  /* not version 4 with IHL 5, or a fragment */
+	ROCE_IP_CHECKSUM, /* IPv4 header checksum */
+	ROCE_LENGTH,	  /* IP, UDP, pad and frame lengths disagree */
+	ROCE_BAD_OPCODE,  /* unknown opcode or TVer not 0 */
+	ROCE_ICRC,	  /* invariant CRC */
+	ROCE_RUNT,	  /* shorter than its Ethernet header */
+	ROCE_GIANT,	  /* longer than ROCE_MAX_FRAME */
 	ROCE_VERDICTS
 };
 
@@ -100,8 +100,8 @@ size_t roce_hdr_len(const struct roce_hdr *h);
  * checksum 0; padded with zeros to ROCE_MIN_FRAME if pad_to_min. 0, or EINVAL for an
  * unknown opcode or a payload over 8191 bytes, or ENOSPC if cap is too small.
  */
-int roce_build_frame(const struct roce_hdr *h, const void *payload, bool pad_to_min,
-		     uint8_t *frame, size_t cap, size_t *len);
+int roce_build_frame(const struct roce_hdr *h, const void *payload, bool pad_to_min, uint8_t *frame,
+		     size_t cap, size_t *len);
 static inline int roce_build(const struct roce_hdr *h, const void *payload, uint8_t *frame,
 			     size_t cap, size_t *len)
 {

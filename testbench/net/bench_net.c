@@ -43,8 +43,7 @@ struct figure {
 	uint64_t bytes, cycles;
 };
 
-static void print_figure(const char *path, unsigned int width, unsigned int size,
-			 struct figure f)
+static void print_figure(const char *path, unsigned int width, unsigned int size, struct figure f)
 {
 	double mhz = width == 512 ? 250.0 : 156.25;
 	double bpc = (double)f.bytes / (double)f.cycles;
@@ -54,8 +53,8 @@ static void print_figure(const char *path, unsigned int width, unsigned int size
 	       path, width, size, bpc, bpc * 8 * mhz / 1000, mhz, 100.0 * bpc / (width / 8));
 }
 
-static struct figure rx_throughput(struct bench *b, const struct vmodel_ops *ops,
-				   unsigned int size, unsigned int frames)
+static struct figure rx_throughput(struct bench *b, const struct vmodel_ops *ops, unsigned int size,
+				   unsigned int frames)
 {
 	static uint8_t payload[4096], frame[4300];
 	struct dut d;
@@ -92,8 +91,8 @@ static struct figure rx_throughput(struct bench *b, const struct vmodel_ops *ops
 	return f;
 }
 
-static struct figure tx_throughput(struct bench *b, const struct vmodel_ops *ops,
-				   unsigned int size, unsigned int frames)
+static struct figure tx_throughput(struct bench *b, const struct vmodel_ops *ops, unsigned int size,
+				   unsigned int frames)
 {
 	static uint8_t payload[4096], frame[4300];
 	struct dut d;
@@ -218,10 +217,12 @@ int main(int argc, char **argv)
 			unsigned int frames = b.quick ? 20 : 200;
 
 			print_figure("RX", width, sizes[i],
-				     rx_throughput(&b, w ? &vmodel_Vroce_rx_w512 : &vmodel_Vroce_rx_w64,
+				     rx_throughput(&b,
+						   w ? &vmodel_Vroce_rx_w512 : &vmodel_Vroce_rx_w64,
 						   sizes[i], frames));
 			print_figure("TX", width, sizes[i],
-				     tx_throughput(&b, w ? &vmodel_Vroce_tx_w512 : &vmodel_Vroce_tx_w64,
+				     tx_throughput(&b,
+						   w ? &vmodel_Vroce_tx_w512 : &vmodel_Vroce_tx_w64,
 						   sizes[i], frames));
 		}
 	}

@@ -183,10 +183,11 @@ static bool check(struct rx_env *e, char *why, size_t whylen)
 				struct roce_hdr h;
 
 				roce_hdr_from_bus(got, &h, NULL);
-				snprintf(why, whylen,
-					 "frame %zu: header differs (opcode %#x/%#x psn %u/%u len %u/%u)",
-					 i, h.opcode, x->hdr.opcode, h.psn, x->hdr.psn, h.payload_len,
-					 x->hdr.payload_len);
+				snprintf(
+					why, whylen,
+					"frame %zu: header differs (opcode %#x/%#x psn %u/%u len %u/%u)",
+					i, h.opcode, x->hdr.opcode, h.psn, x->hdr.psn,
+					h.payload_len, x->hdr.payload_len);
 				return false;
 			}
 			if (!x->hdr.payload_len)
@@ -198,12 +199,14 @@ static bool check(struct rx_env *e, char *why, size_t whylen)
 			ok = f.len == x->hdr.payload_len &&
 			     !memcmp(f.data, x->frame + x->payload_off, f.len);
 			if (!ok)
-				snprintf(why, whylen, "frame %zu: payload differs (%zu bytes, want %u)",
-					 i, f.len, x->hdr.payload_len);
+				snprintf(why, whylen,
+					 "frame %zu: payload differs (%zu bytes, want %u)", i,
+					 f.len, x->hdr.payload_len);
 			free(f.data);
 		} else if (x->verdict == HROCE_ROCE_RX_DROP_NOT_ROCE) {
 			if (!axis_sink_pop(&e->other, &f)) {
-				snprintf(why, whylen, "frame %zu: non-RoCE frame did not come out", i);
+				snprintf(why, whylen, "frame %zu: non-RoCE frame did not come out",
+					 i);
 				return false;
 			}
 			ok = f.len == x->len && !memcmp(f.data, x->frame, f.len);
@@ -223,14 +226,15 @@ static bool check(struct rx_env *e, char *why, size_t whylen)
 	vport_read(e->stat, stat, sizeof(stat));
 	for (unsigned int v = 0; v < HROCE_ROCE_RX_DROP_COUNT; v++) {
 		if (stat[v] != e->counts[v]) {
-			snprintf(why, whylen, "counter %s is %u, want %llu", verdict_name(v), stat[v],
-				 (unsigned long long)e->counts[v]);
+			snprintf(why, whylen, "counter %s is %u, want %llu", verdict_name(v),
+				 stat[v], (unsigned long long)e->counts[v]);
 			return false;
 		}
 	}
 	if (e->hdr.protocol_errors + e->pay.protocol_errors + e->other.protocol_errors) {
-		const struct axis_sink *k = e->hdr.protocol_errors ? &e->hdr :
-					    e->pay.protocol_errors ? &e->pay : &e->other;
+		const struct axis_sink *k = e->hdr.protocol_errors   ? &e->hdr
+					    : e->pay.protocol_errors ? &e->pay
+								     : &e->other;
 
 		snprintf(why, whylen, "AXI-Stream protocol: %.160s", k->first_error);
 		return false;
@@ -284,8 +288,8 @@ static void test_pcap(struct bench *b, const struct vmodel_ops *ops, const char 
 	}
 	free(list);
 	bench_log(b, "%s: %zu frames, %u RoCE", name, e.nexpect, roce);
-	if (!roce || e.counts[HROCE_ROCE_RX_DROP_OK] + e.counts[HROCE_ROCE_RX_DROP_NOT_ROCE] !=
-			     e.nexpect) {
+	if (!roce ||
+	    e.counts[HROCE_ROCE_RX_DROP_OK] + e.counts[HROCE_ROCE_RX_DROP_NOT_ROCE] != e.nexpect) {
 		bench_result(b, name, false, "the captures hold %u good RoCE frames of %zu", roce,
 			     e.nexpect);
 		env_close(&e);
