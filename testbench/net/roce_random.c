@@ -42,6 +42,7 @@ void roce_random_hdr(struct bench *b, struct roce_hdr *h, uint8_t opcode, unsign
 	memset(h, 0, sizeof(*h));
 	bench_fill(b, h->eth_dst, sizeof(h->eth_dst));
 	bench_fill(b, h->eth_src, sizeof(h->eth_src));
+	h->eth_src[0] &= 0xfe; /* a source address is never a group address */
 	h->vlan_valid = bench_chance(b, 30);
 	h->vlan_tci = (uint16_t)bench_rand(b);
 	h->ip_dscp = (uint8_t)bench_range(b, 0, 63);
@@ -51,7 +52,8 @@ void roce_random_hdr(struct bench *b, struct roce_hdr *h, uint8_t opcode, unsign
 	h->ip_ttl = (uint8_t)bench_rand(b);
 	h->ip_src = (uint32_t)bench_rand(b);
 	h->ip_dst = (uint32_t)bench_rand(b);
-	h->udp_sport = (uint16_t)bench_range(b, 1, 0xffff);
+	/* RoCEv2 source ports come from the flow label: 0xc000 and up */
+	h->udp_sport = (uint16_t)bench_range(b, 0xc000, 0xffff);
 	h->opcode = opcode;
 	h->se = bench_chance(b, 50);
 	h->migreq = bench_chance(b, 50);
@@ -77,4 +79,35 @@ void roce_random_hdr(struct bench *b, struct roce_hdr *h, uint8_t opcode, unsign
 	h->deth_qkey = (uint32_t)bench_rand(b);
 	h->deth_src_qp = (uint32_t)bench_rand(b) & 0xffffff;
 	h->payload_len = info && info->has_payload ? random_len(b, beat_bytes, max_len) : 0;
+}
+
+void roce_hdr_canonical(struct roce_hdr *h)
+{
+	const struct roce_opcode_info *info = roce_opcode_info(h->opcode);
+	unsigned int ext = info ? info->ext : 0;
+
+	h->pad = (uint8_t)((4 - h->payload_len % 4) % 4);
+	h->udp_csum = 0;
+	if (!h->vlan_valid)
+		h->vlan_tci = 0;
+	if (!(ext & ROCE_EXT_DETH))
+		h->deth_qkey = h->deth_src_qp = 0;
+	if (!(ext & ROCE_EXT_RETH)) {
+		h->reth_va = 0;
+		h->reth_rkey = h->reth_dma_len = 0;
+	}
+	if (!(ext & ROCE_EXT_ATOMIC)) {
+		h->atomic_va = h->atomic_swap_add = h->atomic_compare = 0;
+		h->atomic_rkey = 0;
+	}
+	if (!(ext & ROCE_EXT_AETH)) {
+		h->aeth_syndrome = 0;
+		h->aeth_msn = 0;
+	}
+	if (!(ext & ROCE_EXT_ATOMICACK))
+		h->atomicack_orig = 0;
+	if (!(ext & ROCE_EXT_IMMDT))
+		h->immdt = 0;
+	if (!(ext & ROCE_EXT_IETH))
+		h->ieth_rkey = 0;
 }

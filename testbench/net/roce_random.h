@@ -18,4 +18,10 @@ uint8_t roce_random_opcode(struct bench *b);
 void roce_random_hdr(struct bench *b, struct roce_hdr *h, uint8_t opcode, unsigned int beat_bytes,
 		     unsigned int max_len);
 
+/*
+ * Zeroes the fields the opcode does not carry and sets the pad count, as roce_parse()
+ * returns a header.
+ */
+void roce_hdr_canonical(struct roce_hdr *h);
+
 #endif /* HROCE_ROCE_RANDOM_H */

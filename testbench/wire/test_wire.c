@@ -1,0 +1,400 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Tests of the C wire-format library (sim/wire), against the Linux Soft-RoCE captures and
+ * two independent decoders: scapy's RoCE layer (scripts/roce_oracle.py) for the ICRC, and
+ * tshark's InfiniBand dissector for the headers.
+ */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+#include "pcap.h"
+#include "roce_bus.h"
+#include "roce_random.h"
+#include "roce_wire.h"
+
+#define DATA_DIR "testbench/data"
+#define ORACLE "scripts/roce_oracle.py"
+#define SAMPLE "build/test-wire-sample.pcap"
+
+struct frame {
+	uint8_t *data;
+	size_t len;
+};
+
+struct capture {
+	struct frame *frames;
+	size_t count;
+};
+
+static void load(const char *path, struct capture *c)
+{
+	struct pcap_file *pf = pcap_open_read(path);
+	static struct pcap_packet pkt;
+
+	memset(c, 0, sizeof(*c));
+	if (!pf) {
+		perror(path);
+		exit(1);
+	}
+	while (pcap_read(pf, &pkt) == 0) {
+		c->frames = realloc(c->frames, (c->count + 1) * sizeof(*c->frames));
+		c->frames[c->count].data = malloc(pkt.len);
+		memcpy(c->frames[c->count].data, pkt.data, pkt.len);
+		c->frames[c->count++].len = pkt.len;
+	}
+	pcap_close(pf);
+}
+
+static void unload(struct capture *c)
+{
+	for (size_t i = 0; i < c->count; i++)
+		free(c->frames[i].data);
+	free(c->frames);
+}
+
+static bool equal_hdr(const struct roce_hdr *a, const struct roce_hdr *b)
+{
+	roce_bus_t x, y;
+
+	roce_hdr_to_bus(a, 0, x);
+	roce_hdr_to_bus(b, 0, y);
+	return !memcmp(x, y, sizeof(x));
+}
+
+/* Every RoCE frame parses with a good ICRC and is rebuilt byte for byte from its fields. */
+static unsigned int check_capture(struct bench *b, const char *name, const struct capture *c)
+{
+	unsigned int roce = 0;
+
+	for (size_t i = 0; i < c->count; i++) {
+		const struct frame *f = &c->frames[i];
+		struct roce_hdr h;
+		const uint8_t *payload;
+		uint8_t again[ROCE_MAX_FRAME];
+		size_t len;
+		enum roce_verdict v = roce_parse(f->data, f->len, &h, &payload);
+
+		if (v == ROCE_NOT_ROCE)
+			continue;
+		if (v != ROCE_OK) {
+			bench_result(b, name, false, "frame %zu: %s", i + 1, roce_verdict_name(v));
+			return 0;
+		}
+		roce++;
+		if (roce_build(&h, payload, again, sizeof(again), &len) || len != f->len ||
+		    memcmp(again, f->data, len)) {
+			bench_result(b, name, false, "frame %zu: rebuilt differently", i + 1);
+			return 0;
+		}
+	}
+	bench_result(b, name, roce > 0, "no RoCE frame in the capture");
+	return roce;
+}
+
+/*
+ * The Linux flow-label hash: A's frames to QP B carry sport(A's QPN, B). A's QPN is a
+ * destination QP of some frame going the other way. A lone frame (a late ACK of an earlier
+ * connection, say) has no such frame and is skipped.
+ */
+static void check_sport(struct bench *b, const char *name, const struct capture *c)
+{
+	unsigned int checked = 0;
+
+	for (size_t i = 0; i < c->count; i++) {
+		struct roce_hdr h, r;
+		const uint8_t *p;
+		bool found = false;
+
+		unsigned int same = 0;
+
+		if (roce_parse(c->frames[i].data, c->frames[i].len, &h, &p) != ROCE_OK)
+			continue;
+		for (size_t j = 0; j < c->count; j++)
+			same += roce_parse(c->frames[j].data, c->frames[j].len, &r, &p) ==
+					ROCE_OK &&
+				r.ip_src == h.ip_src && r.dqpn == h.dqpn;
+		if (same < 2)
+			continue;
+		for (size_t j = 0; j < c->count && !found; j++)
+			found = roce_parse(c->frames[j].data, c->frames[j].len, &r, &p) ==
+					ROCE_OK &&
+				r.ip_src == h.ip_dst && r.ip_dst == h.ip_src &&
+				roce_udp_sport(r.dqpn, h.dqpn) == h.udp_sport;
+		if (!found) {
+			bench_result(b, name, false, "frame %zu: no QP pair hashes to sport %#x",
+				     i + 1, h.udp_sport);
+			return;
+		}
+		checked++;
+	}
+	bench_result(b, name, checked > 0, "no RoCE frame");
+}
+
+/* scapy's ICRC and header reading agree with ours on every RoCE frame of the file. */
+static void check_oracle(struct bench *b, const char *name, const char *path)
+{
+	char cmd[600], line[256];
+	struct capture c;
+	unsigned int agreed = 0;
+	bool ok = true;
+	FILE *p;
+
+	load(path, &c);
+	snprintf(cmd, sizeof(cmd), "/usr/bin/python3 %s %s 2>&1", ORACLE, path);
+	p = popen(cmd, "r");
+	while (ok && p && fgets(line, sizeof(line), p)) {
+		unsigned long idx, op, qpn, psn;
+		char icrc[16], found[16], want[16];
+		struct roce_hdr h;
+		const uint8_t *payload;
+		const struct frame *f;
+		size_t ip_end;
+
+		if (sscanf(line, "%lu %lu %lu %lu %15s %15s", &idx, &op, &qpn, &psn, icrc, found) !=
+		    6)
+			continue;
+		if (idx < 1 || idx > c.count) {
+			ok = bench_result(b, name, false, "oracle: %s", line);
+			break;
+		}
+		f = &c.frames[idx - 1];
+		if (roce_parse(f->data, f->len, &h, &payload) != ROCE_OK)
+			continue;
+		ip_end = (h.vlan_valid ? 18 : 14) + (payload - f->data) - (h.vlan_valid ? 18 : 14) +
+			 h.payload_len + h.pad + 4;
+		snprintf(want, sizeof(want), "%02x%02x%02x%02x", f->data[ip_end - 4],
+			 f->data[ip_end - 3], f->data[ip_end - 2], f->data[ip_end - 1]);
+		if (op != h.opcode || qpn != h.dqpn || psn != h.psn || strcmp(icrc, want) ||
+		    strcmp(found, want)) {
+			ok = bench_result(
+				b, name, false,
+				"frame %lu: scapy says opcode %lu qpn %lu psn %lu icrc %s, "
+				"we say %u %u %u %s",
+				idx, op, qpn, psn, icrc, h.opcode, h.dqpn, h.psn, want);
+			break;
+		}
+		agreed++;
+	}
+	if (!p || (pclose(p) != 0 && ok))
+		ok = bench_result(b, name, false,
+				  "%s failed: is python3-scapy installed? run make deps", ORACLE);
+	if (ok)
+		bench_result(b, name, agreed > 0,
+			     "scapy found no RoCE frame (is python3-scapy there?)");
+	unload(&c);
+}
+
+/*
+ * tshark decodes every frame as InfiniBand over UDP, with our fields, and nothing malformed.
+ * Its RPC-over-RDMA heuristic is off: it reads random SEND payloads as broken RPC calls.
+ */
+static void check_tshark(struct bench *b, const char *name, const char *path)
+{
+	char cmd[600], line[512];
+	struct capture c;
+	unsigned int decoded = 0, roce = 0;
+	bool ok = true;
+	FILE *p;
+
+	load(path, &c);
+	for (size_t i = 0; i < c.count; i++) {
+		struct roce_hdr h;
+		const uint8_t *payload;
+
+		roce += roce_parse(c.frames[i].data, c.frames[i].len, &h, &payload) == ROCE_OK;
+	}
+	snprintf(cmd, sizeof(cmd),
+		 "tshark -r %s -o ip.check_checksum:TRUE --disable-protocol rpcordma "
+		 "-Y udp.dstport==4791 -T fields "
+		 "-E separator=/t "
+		 "-e frame.number -e frame.protocols -e infiniband.bth.opcode "
+		 "-e infiniband.bth.destqp -e infiniband.bth.psn -e ip.checksum.status "
+		 "-e _ws.expert.severity 2>/dev/null",
+		 path);
+	p = popen(cmd, "r");
+	while (ok && p && fgets(line, sizeof(line), p)) {
+		unsigned long idx, op, qpn, psn;
+		char protos[128], rest[128] = "";
+		unsigned int csum = 0;
+		struct roce_hdr h;
+		const uint8_t *payload;
+
+		if (sscanf(line, "%lu\t%127s\t%lu\t%lx\t%lu\t%u\t%127[^\n]", &idx, protos, &op,
+			   &qpn, &psn, &csum, rest) < 6) {
+			ok = bench_result(b, name, false, "tshark: %s", line);
+			break;
+		}
+		if (idx < 1 || idx > c.count ||
+		    roce_parse(c.frames[idx - 1].data, c.frames[idx - 1].len, &h, &payload) !=
+			    ROCE_OK) {
+			ok = bench_result(b, name, false, "frame %lu: not ours", idx);
+			break;
+		}
+		/*
+		 * ip.checksum.status 1 is good; expert info of warning (0x600000) or error
+		 * (0x800000) severity is a complaint, notes (a low TTL, say) are not
+		 */
+		if (strncmp(protos, "eth:ethertype:ip:udp:infiniband", 31) &&
+		    strncmp(protos, "eth:ethertype:vlan:ethertype:ip:udp:infiniband", 46)) {
+			ok = bench_result(b, name, false, "frame %lu: decoded as %s", idx, protos);
+		} else if (op != h.opcode || qpn != h.dqpn || psn != h.psn || csum != 1 ||
+			   strtoul(rest, NULL, 0) >= 0x600000) {
+			ok = bench_result(b, name, false,
+					  "frame %lu: tshark says opcode %lu qpn %#lx psn %lu ip "
+					  "checksum status %u expert '%s'",
+					  idx, op, qpn, psn, csum, rest);
+		}
+		decoded++;
+	}
+	if (!p || (pclose(p) != 0 && ok))
+		ok = bench_result(b, name, false, "tshark failed: is it installed? run make deps");
+	if (ok)
+		bench_result(b, name, decoded == roce, "tshark decoded %u of %u RoCE frames",
+			     decoded, roce);
+	unload(&c);
+}
+
+/* Random frames of every opcode: parse(build(h)) == h; single-bit damage is caught. */
+static void check_random(struct bench *b)
+{
+	unsigned int n = b->quick ? 2000 : 20000, bad_roundtrip = 0, missed = 0;
+	static uint8_t payload[8192], f[ROCE_MAX_FRAME + 64];
+	struct pcap_file *out = pcap_open_write(SAMPLE, true);
+
+	for (unsigned int i = 0; i < n; i++) {
+		struct roce_hdr h, g;
+		const uint8_t *p;
+		size_t len, l2, at;
+
+		roce_random_hdr(b, &h, roce_random_opcode(b), 64, 4096);
+		roce_hdr_canonical(&h);
+		bench_fill(b, payload, h.payload_len);
+		/* tshark guesses at payloads (Ethernet, RPC, ...): give it nothing to guess from */
+		memset(payload, 0, h.payload_len < 16 ? h.payload_len : 16);
+		if (roce_build(&h, payload, f, sizeof(f), &len) ||
+		    roce_parse(f, len, &g, &p) != ROCE_OK || !equal_hdr(&h, &g) ||
+		    memcmp(p, payload, h.payload_len)) {
+			bad_roundtrip++;
+			continue;
+		}
+		if (out && i < 300)
+			pcap_write(out, i * 1000ull, f, len);
+		/* one bit flipped anywhere the IPv4 checksum or the ICRC covers */
+		l2 = h.vlan_valid ? 18 : 14;
+		do {
+			at = (size_t)bench_range(b, l2, len - 1);
+		} while (at == l2 + 1 || at == l2 + 8 || at == l2 + 26 || at == l2 + 27 ||
+			 at == l2 + 32);
+		f[at] ^= (uint8_t)(1u << bench_range(b, 0, 7));
+		missed += roce_parse(f, len, &g, &p) == ROCE_OK;
+	}
+	if (out)
+		pcap_close(out);
+	bench_result(b, "wire_random_roundtrip", !bad_roundtrip, "%u of %u frames differ",
+		     bad_roundtrip, n);
+	bench_result(b, "wire_random_damage", !missed, "%u damaged frames passed as good", missed);
+	check_oracle(b, "wire_sample_scapy", SAMPLE);
+	check_tshark(b, "wire_sample_tshark", SAMPLE);
+}
+
+/* Directed verdicts, one each, in the order of precedence the RTL shares. */
+static void check_verdicts(struct bench *b)
+{
+	static const uint8_t payload[64];
+	uint8_t f[256];
+	struct roce_hdr h, g;
+	const uint8_t *p;
+	size_t len;
+	bool ok = true;
+
+	memset(&h, 0, sizeof(h));
+	h.opcode = 0x04;
+	h.ip_ttl = 64;
+	h.payload_len = 5;
+	roce_build(&h, payload, f, sizeof(f), &len);
+#define EXPECT(v, what)                                                                       \
+	do {                                                                                  \
+		enum roce_verdict got = roce_parse(f, len, &g, &p);                           \
+		if (got != (v) && ok)                                                         \
+			ok = bench_result(b, "wire_verdicts", false, "%s: %s, want %s", what, \
+					  roce_verdict_name(got), roce_verdict_name(v));      \
+	} while (0)
+	EXPECT(ROCE_OK, "good");
+	f[14 + 28 + 1] ^= 0x01; /* TVer 1 */
+	EXPECT(ROCE_BAD_OPCODE, "transport version");
+	f[14 + 28 + 1] ^= 0x01;
+	f[14 + 28] = 0x15;
+	EXPECT(ROCE_BAD_OPCODE, "opcode 0x15");
+	f[14 + 28] = 0x04;
+	f[len - 1] ^= 0x80;
+	EXPECT(ROCE_ICRC, "ICRC");
+	f[len - 1] ^= 0x80;
+	f[14 + 32] = 0xc0; /* FECN and BECN: masked from the ICRC */
+	EXPECT(ROCE_OK, "FECN/BECN set");
+	f[14 + 10] ^= 0x01;
+	EXPECT(ROCE_IP_CHECKSUM, "IP checksum");
+	f[14 + 10] ^= 0x01;
+	f[14] = 0x46;
+	EXPECT(ROCE_IP_HEADER, "IHL 6");
+	f[14] = 0x45;
+	len -= 1;
+	EXPECT(ROCE_TRUNCATED, "cut by one");
+	len += 1;
+	f[len++] = 0;
+	EXPECT(ROCE_LENGTH, "a byte after the ICRC");
+	h.payload_len = 0;
+	roce_build_frame(&h, payload, true, f, sizeof(f), &len);
+	EXPECT(ROCE_OK, "Ethernet padding");
+	f[len++] = 0;
+	EXPECT(ROCE_LENGTH, "padding past the Ethernet minimum");
+	len = 13;
+	EXPECT(ROCE_RUNT, "13 bytes");
+	f[12] = 0x08;
+	f[13] = 0x06;
+	len = 60;
+	EXPECT(ROCE_NOT_ROCE, "ARP");
+#undef EXPECT
+	if (ok)
+		bench_result(b, "wire_verdicts", true, "%s", "");
+}
+
+int main(int argc, char **argv)
+{
+	struct dirent **list;
+	struct bench b;
+	int n;
+
+	bench_init(&b, "test_wire", argc, argv);
+	n = scandir(DATA_DIR, &list, NULL, alphasort);
+	if (n <= 0)
+		bench_result(&b, "wire_captures", false, "no captures in %s", DATA_DIR);
+	for (int i = 0; i < n; i++) {
+		char path[512], name[300];
+		struct capture c;
+
+		if (!strstr(list[i]->d_name, ".pcap")) {
+			free(list[i]);
+			continue;
+		}
+		snprintf(path, sizeof(path), "%s/%s", DATA_DIR, list[i]->d_name);
+		load(path, &c);
+		snprintf(name, sizeof(name), "wire_capture_%s", list[i]->d_name);
+		bench_log(&b, "%s: %zu frames, %u RoCE", path, c.count,
+			  check_capture(&b, name, &c));
+		snprintf(name, sizeof(name), "wire_sport_%s", list[i]->d_name);
+		check_sport(&b, name, &c);
+		snprintf(name, sizeof(name), "wire_scapy_%s", list[i]->d_name);
+		check_oracle(&b, name, path);
+		snprintf(name, sizeof(name), "wire_tshark_%s", list[i]->d_name);
+		check_tshark(&b, name, path);
+		unload(&c);
+		free(list[i]);
+	}
+	free(list);
+	check_verdicts(&b);
+	check_random(&b);
+	return bench_finish(&b);
+}
