@@ -110,10 +110,10 @@ $(BIN)/$(1): $(call cobjs,$(2)) $(foreach m,$(3),$(MODEL_$(m))) $(if $(3),$(VRUN
 PROGRAMS += $(BIN)/$(1)
 endef
 
-$(eval $(call program,test_wire,testbench/wire/test_wire.c testbench/net/roce_random.c $(WIRE_SRCS) testbench/lib/bench.c sim/vmodel/vmodel.c))
+$(eval $(call program,test_wire,testbench/wire/test_wire.c testbench/net/roce_random.c testbench/net/roce_oracle.c $(WIRE_SRCS) testbench/lib/bench.c sim/vmodel/vmodel.c))
 $(eval $(call program,test_icrc,testbench/net/test_icrc.c $(WIRE_SRCS) $(BENCH_SRCS),roce_icrc_w64 roce_icrc_w512))
 $(eval $(call program,test_rx,testbench/net/test_rx.c testbench/net/roce_random.c $(WIRE_SRCS) $(BENCH_SRCS),roce_rx_w64 roce_rx_w512))
-$(eval $(call program,test_tx,testbench/net/test_tx.c $(WIRE_SRCS) $(BENCH_SRCS),roce_tx_w64 roce_tx_w512))
+$(eval $(call program,test_tx,testbench/net/test_tx.c testbench/net/roce_random.c testbench/net/roce_oracle.c $(WIRE_SRCS) $(BENCH_SRCS),roce_tx_w64 roce_tx_w512))
 
 # Tests in the order they run; each prints "ok NAME" / "not ok NAME: why" lines.
 TESTS := test_wire test_icrc test_rx test_tx

@@ -112,7 +112,7 @@ static struct figure tx_throughput(struct bench *b, const struct vmodel_ops *ops
 	for (unsigned int i = 0; i < frames; i++) {
 		send_only(b, &h, size);
 		roce_hdr_to_bus(&h, 0, bus);
-		axis_source_push(&hdr, bus, sizeof(bus), -1);
+		axis_source_push(&hdr, bus, ROCE_BUS_BYTES, -1);
 		axis_source_push(&pay, payload, size, -1);
 		roce_build(&h, payload, frame, sizeof(frame), &len);
 		f.bytes += len;
@@ -166,7 +166,7 @@ static double loop_speed(struct bench *b, unsigned int frames, uint64_t *cycles_
 	for (unsigned int i = 0; i < frames; i++) {
 		roce_random_hdr(b, &h, roce_random_opcode(b), 64, 4096);
 		roce_hdr_to_bus(&h, (uint32_t)bench_rand(b) & 0xffffff, bus);
-		axis_source_push(&hdr, bus, sizeof(bus), -1);
+		axis_source_push(&hdr, bus, ROCE_BUS_BYTES, -1);
 		if (h.payload_len)
 			axis_source_push(&pay, payload, h.payload_len, -1);
 	}

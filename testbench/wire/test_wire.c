@@ -12,48 +12,12 @@
 #include "bench.h"
 #include "pcap.h"
 #include "roce_bus.h"
+#include "roce_oracle.h"
 #include "roce_random.h"
 #include "roce_wire.h"
 
 #define DATA_DIR "testbench/data"
-#define ORACLE "scripts/roce_oracle.py"
 #define SAMPLE "build/test-wire-sample.pcap"
-
-struct frame {
-	uint8_t *data;
-	size_t len;
-};
-
-struct capture {
-	struct frame *frames;
-	size_t count;
-};
-
-static void load(const char *path, struct capture *c)
-{
-	struct pcap_file *pf = pcap_open_read(path);
-	static struct pcap_packet pkt;
-
-	memset(c, 0, sizeof(*c));
-	if (!pf) {
-		perror(path);
-		exit(1);
-	}
-	while (pcap_read(pf, &pkt) == 0) {
-		c->frames = realloc(c->frames, (c->count + 1) * sizeof(*c->frames));
-		c->frames[c->count].data = malloc(pkt.len);
-		memcpy(c->frames[c->count].data, pkt.data, pkt.len);
-		c->frames[c->count++].len = pkt.len;
-	}
-	pcap_close(pf);
-}
-
-static void unload(struct capture *c)
-{
-	for (size_t i = 0; i < c->count; i++)
-		free(c->frames[i].data);
-	free(c->frames);
-}
 
 static bool equal_hdr(const struct roce_hdr *a, const struct roce_hdr *b)
 {
@@ -65,12 +29,12 @@ static bool equal_hdr(const struct roce_hdr *a, const struct roce_hdr *b)
 }
 
 /* Every RoCE frame parses with a good ICRC and is rebuilt byte for byte from its fields. */
-static unsigned int check_capture(struct bench *b, const char *name, const struct capture *c)
+static unsigned int check_capture(struct bench *b, const char *name, const struct roce_capture *c)
 {
 	unsigned int roce = 0;
 
 	for (size_t i = 0; i < c->count; i++) {
-		const struct frame *f = &c->frames[i];
+		const struct roce_frame *f = &c->frames[i];
 		struct roce_hdr h;
 		const uint8_t *payload;
 		uint8_t again[ROCE_MAX_FRAME];
@@ -99,7 +63,7 @@ static unsigned int check_capture(struct bench *b, const char *name, const struc
  * destination QP of some frame going the other way. A lone frame (a late ACK of an earlier
  * connection, say) has no such frame and is skipped.
  */
-static void check_sport(struct bench *b, const char *name, const struct capture *c)
+static void check_sport(struct bench *b, const char *name, const struct roce_capture *c)
 {
 	unsigned int checked = 0;
 
@@ -131,130 +95,6 @@ static void check_sport(struct bench *b, const char *name, const struct capture 
 		checked++;
 	}
 	bench_result(b, name, checked > 0, "no RoCE frame");
-}
-
-/* scapy's ICRC and header reading agree with ours on every RoCE frame of the file. */
-static void check_oracle(struct bench *b, const char *name, const char *path)
-{
-	char cmd[600], line[256];
-	struct capture c;
-	unsigned int agreed = 0;
-	bool ok = true;
-	FILE *p;
-
-	load(path, &c);
-	snprintf(cmd, sizeof(cmd), "/usr/bin/python3 %s %s 2>&1", ORACLE, path);
-	p = popen(cmd, "r");
-	while (ok && p && fgets(line, sizeof(line), p)) {
-		unsigned long idx, op, qpn, psn;
-		char icrc[16], found[16], want[16];
-		struct roce_hdr h;
-		const uint8_t *payload;
-		const struct frame *f;
-		size_t ip_end;
-
-		if (sscanf(line, "%lu %lu %lu %lu %15s %15s", &idx, &op, &qpn, &psn, icrc, found) !=
-		    6)
-			continue;
-		if (idx < 1 || idx > c.count) {
-			ok = bench_result(b, name, false, "oracle: %s", line);
-			break;
-		}
-		f = &c.frames[idx - 1];
-		if (roce_parse(f->data, f->len, &h, &payload) != ROCE_OK)
-			continue;
-		ip_end = (h.vlan_valid ? 18 : 14) + (payload - f->data) - (h.vlan_valid ? 18 : 14) +
-			 h.payload_len + h.pad + 4;
-		snprintf(want, sizeof(want), "%02x%02x%02x%02x", f->data[ip_end - 4],
-			 f->data[ip_end - 3], f->data[ip_end - 2], f->data[ip_end - 1]);
-		if (op != h.opcode || qpn != h.dqpn || psn != h.psn || strcmp(icrc, want) ||
-		    strcmp(found, want)) {
-			ok = bench_result(
-				b, name, false,
-				"frame %lu: scapy says opcode %lu qpn %lu psn %lu icrc %s, "
-				"we say %u %u %u %s",
-				idx, op, qpn, psn, icrc, h.opcode, h.dqpn, h.psn, want);
-			break;
-		}
-		agreed++;
-	}
-	if (!p || (pclose(p) != 0 && ok))
-		ok = bench_result(b, name, false,
-				  "%s failed: is python3-scapy installed? run make deps", ORACLE);
-	if (ok)
-		bench_result(b, name, agreed > 0,
-			     "scapy found no RoCE frame (is python3-scapy there?)");
-	unload(&c);
-}
-
-/*
- * tshark decodes every frame as InfiniBand over UDP, with our fields, and nothing malformed.
- * Its RPC-over-RDMA heuristic is off: it reads random SEND payloads as broken RPC calls.
- */
-static void check_tshark(struct bench *b, const char *name, const char *path)
-{
-	char cmd[600], line[512];
-	struct capture c;
-	unsigned int decoded = 0, roce = 0;
-	bool ok = true;
-	FILE *p;
-
-	load(path, &c);
-	for (size_t i = 0; i < c.count; i++) {
-		struct roce_hdr h;
-		const uint8_t *payload;
-
-		roce += roce_parse(c.frames[i].data, c.frames[i].len, &h, &payload) == ROCE_OK;
-	}
-	snprintf(cmd, sizeof(cmd),
-		 "tshark -r %s -o ip.check_checksum:TRUE --disable-protocol rpcordma "
-		 "-Y udp.dstport==4791 -T fields "
-		 "-E separator=/t "
-		 "-e frame.number -e frame.protocols -e infiniband.bth.opcode "
-		 "-e infiniband.bth.destqp -e infiniband.bth.psn -e ip.checksum.status "
-		 "-e _ws.expert.severity 2>/dev/null",
-		 path);
-	p = popen(cmd, "r");
-	while (ok && p && fgets(line, sizeof(line), p)) {
-		unsigned long idx, op, qpn, psn;
-		char protos[128], rest[128] = "";
-		unsigned int csum = 0;
-		struct roce_hdr h;
-		const uint8_t *payload;
-
-		if (sscanf(line, "%lu\t%127s\t%lu\t%lx\t%lu\t%u\t%127[^\n]", &idx, protos, &op,
-			   &qpn, &psn, &csum, rest) < 6) {
-			ok = bench_result(b, name, false, "tshark: %s", line);
-			break;
-		}
-		if (idx < 1 || idx > c.count ||
-		    roce_parse(c.frames[idx - 1].data, c.frames[idx - 1].len, &h, &payload) !=
-			    ROCE_OK) {
-			ok = bench_result(b, name, false, "frame %lu: not ours", idx);
-			break;
-		}
-		/*
-		 * ip.checksum.status 1 is good; expert info of warning (0x600000) or error
-		 * (0x800000) severity is a complaint, notes (a low TTL, say) are not
-		 */
-		if (strncmp(protos, "eth:ethertype:ip:udp:infiniband", 31) &&
-		    strncmp(protos, "eth:ethertype:vlan:ethertype:ip:udp:infiniband", 46)) {
-			ok = bench_result(b, name, false, "frame %lu: decoded as %s", idx, protos);
-		} else if (op != h.opcode || qpn != h.dqpn || psn != h.psn || csum != 1 ||
-			   strtoul(rest, NULL, 0) >= 0x600000) {
-			ok = bench_result(b, name, false,
-					  "frame %lu: tshark says opcode %lu qpn %#lx psn %lu ip "
-					  "checksum status %u expert '%s'",
-					  idx, op, qpn, psn, csum, rest);
-		}
-		decoded++;
-	}
-	if (!p || (pclose(p) != 0 && ok))
-		ok = bench_result(b, name, false, "tshark failed: is it installed? run make deps");
-	if (ok)
-		bench_result(b, name, decoded == roce, "tshark decoded %u of %u RoCE frames",
-			     decoded, roce);
-	unload(&c);
 }
 
 /* Random frames of every opcode: parse(build(h)) == h; single-bit damage is caught. */
@@ -296,8 +136,8 @@ static void check_random(struct bench *b)
 	bench_result(b, "wire_random_roundtrip", !bad_roundtrip, "%u of %u frames differ",
 		     bad_roundtrip, n);
 	bench_result(b, "wire_random_damage", !missed, "%u damaged frames passed as good", missed);
-	check_oracle(b, "wire_sample_scapy", SAMPLE);
-	check_tshark(b, "wire_sample_tshark", SAMPLE);
+	roce_oracle_scapy(b, "wire_sample_scapy", SAMPLE);
+	roce_oracle_tshark(b, "wire_sample_tshark", SAMPLE);
 }
 
 /* Directed verdicts, one each, in the order of precedence the RTL shares. */
@@ -373,24 +213,24 @@ int main(int argc, char **argv)
 		bench_result(&b, "wire_captures", false, "no captures in %s", DATA_DIR);
 	for (int i = 0; i < n; i++) {
 		char path[512], name[300];
-		struct capture c;
+		struct roce_capture c;
 
 		if (!strstr(list[i]->d_name, ".pcap")) {
 			free(list[i]);
 			continue;
 		}
 		snprintf(path, sizeof(path), "%s/%s", DATA_DIR, list[i]->d_name);
-		load(path, &c);
+		roce_capture_load(path, &c);
 		snprintf(name, sizeof(name), "wire_capture_%s", list[i]->d_name);
 		bench_log(&b, "%s: %zu frames, %u RoCE", path, c.count,
 			  check_capture(&b, name, &c));
 		snprintf(name, sizeof(name), "wire_sport_%s", list[i]->d_name);
 		check_sport(&b, name, &c);
 		snprintf(name, sizeof(name), "wire_scapy_%s", list[i]->d_name);
-		check_oracle(&b, name, path);
+		roce_oracle_scapy(&b, name, path);
 		snprintf(name, sizeof(name), "wire_tshark_%s", list[i]->d_name);
-		check_tshark(&b, name, path);
-		unload(&c);
+		roce_oracle_tshark(&b, name, path);
+		roce_capture_free(&c);
 		free(list[i]);
 	}
 	free(list);

@@ -1,0 +1,169 @@
+// SPDX-License-Identifier: MIT
+#include "roce_oracle.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pcap.h"
+#include "roce_wire.h"
+
+#define ORACLE "scripts/roce_oracle.py"
+/*
+ * tshark guesses at InfiniBand payloads (RPC, iSER, EoIB, ...) and calls a random payload
+ * a malformed RPC: those guessers are off, so that its verdict is on our headers.
+ */
+#define PAYLOAD_GUESSERS                                                                      \
+	"--disable-protocol rpcordma --disable-protocol infiniband.eoib "                     \
+	"--disable-protocol fcoib --disable-protocol infiniband_sdp --disable-protocol iser " \
+	"--disable-protocol lnet --disable-protocol nvme-rdma --disable-protocol smb_direct " \
+	"--disable-protocol smc "
+
+void roce_capture_load(const char *path, struct roce_capture *c)
+{
+	struct pcap_file *pf = pcap_open_read(path);
+	static struct pcap_packet pkt;
+
+	memset(c, 0, sizeof(*c));
+	if (!pf) {
+		perror(path);
+		exit(1);
+	}
+	while (pcap_read(pf, &pkt) == 0) {
+		c->frames = realloc(c->frames, (c->count + 1) * sizeof(*c->frames));
+		c->frames[c->count].data = malloc(pkt.len);
+		memcpy(c->frames[c->count].data, pkt.data, pkt.len);
+		c->frames[c->count++].len = pkt.len;
+	}
+	pcap_close(pf);
+}
+
+void roce_capture_free(struct roce_capture *c)
+{
+	for (size_t i = 0; i < c->count; i++)
+		free(c->frames[i].data);
+	free(c->frames);
+}
+
+/* scapy's ICRC and header reading agree with ours on every RoCE frame of the file. */
+void roce_oracle_scapy(struct bench *b, const char *name, const char *path)
+{
+	char cmd[600], line[256];
+	struct roce_capture c;
+	unsigned int agreed = 0;
+	bool ok = true;
+	FILE *p;
+
+	roce_capture_load(path, &c);
+	snprintf(cmd, sizeof(cmd), "/usr/bin/python3 %s %s 2>&1", ORACLE, path);
+	p = popen(cmd, "r");
+	while (ok && p && fgets(line, sizeof(line), p)) {
+		unsigned long idx, op, qpn, psn;
+		char icrc[16], found[16], want[16];
+		struct roce_hdr h;
+		const uint8_t *payload;
+		const struct roce_frame *f;
+		size_t ip_end;
+
+		if (sscanf(line, "%lu %lu %lu %lu %15s %15s", &idx, &op, &qpn, &psn, icrc, found) !=
+		    6)
+			continue;
+		if (idx < 1 || idx > c.count) {
+			ok = bench_result(b, name, false, "oracle: %s", line);
+			break;
+		}
+		f = &c.frames[idx - 1];
+		if (roce_parse(f->data, f->len, &h, &payload) != ROCE_OK)
+			continue;
+		ip_end = (h.vlan_valid ? 18 : 14) + (payload - f->data) - (h.vlan_valid ? 18 : 14) +
+			 h.payload_len + h.pad + 4;
+		snprintf(want, sizeof(want), "%02x%02x%02x%02x", f->data[ip_end - 4],
+			 f->data[ip_end - 3], f->data[ip_end - 2], f->data[ip_end - 1]);
+		if (op != h.opcode || qpn != h.dqpn || psn != h.psn || strcmp(icrc, want) ||
+		    strcmp(found, want)) {
+			ok = bench_result(
+				b, name, false,
+				"frame %lu: scapy says opcode %lu qpn %lu psn %lu icrc %s, "
+				"we say %u %u %u %s",
+				idx, op, qpn, psn, icrc, h.opcode, h.dqpn, h.psn, want);
+			break;
+		}
+		agreed++;
+	}
+	if (!p || (pclose(p) != 0 && ok))
+		ok = bench_result(b, name, false,
+				  "%s failed: is python3-scapy installed? run make deps", ORACLE);
+	if (ok)
+		bench_result(b, name, agreed > 0,
+			     "scapy found no RoCE frame (is python3-scapy there?)");
+	roce_capture_free(&c);
+}
+
+/*
+ * tshark decodes every frame as InfiniBand over UDP, with our fields, and nothing malformed.
+ */
+void roce_oracle_tshark(struct bench *b, const char *name, const char *path)
+{
+	char cmd[600], line[512];
+	struct roce_capture c;
+	unsigned int decoded = 0, roce = 0;
+	bool ok = true;
+	FILE *p;
+
+	roce_capture_load(path, &c);
+	for (size_t i = 0; i < c.count; i++) {
+		struct roce_hdr h;
+		const uint8_t *payload;
+
+		roce += roce_parse(c.frames[i].data, c.frames[i].len, &h, &payload) == ROCE_OK;
+	}
+	snprintf(cmd, sizeof(cmd),
+		 "tshark -r %s -o ip.check_checksum:TRUE " PAYLOAD_GUESSERS
+		 "-Y udp.dstport==4791 -T fields "
+		 "-E separator=/t "
+		 "-e frame.number -e frame.protocols -e infiniband.bth.opcode "
+		 "-e infiniband.bth.destqp -e infiniband.bth.psn -e ip.checksum.status "
+		 "-e _ws.expert.severity 2>/dev/null",
+		 path);
+	p = popen(cmd, "r");
+	while (ok && p && fgets(line, sizeof(line), p)) {
+		unsigned long idx, op, qpn, psn;
+		char protos[128], rest[128] = "";
+		unsigned int csum = 0;
+		struct roce_hdr h;
+		const uint8_t *payload;
+
+		if (sscanf(line, "%lu\t%127s\t%lu\t%lx\t%lu\t%u\t%127[^\n]", &idx, protos, &op,
+			   &qpn, &psn, &csum, rest) < 6) {
+			ok = bench_result(b, name, false, "tshark: %s", line);
+			break;
+		}
+		if (idx < 1 || idx > c.count ||
+		    roce_parse(c.frames[idx - 1].data, c.frames[idx - 1].len, &h, &payload) !=
+			    ROCE_OK) {
+			ok = bench_result(b, name, false, "frame %lu: not ours", idx);
+			break;
+		}
+		/*
+		 * ip.checksum.status 1 is good; expert info of warning (0x600000) or error
+		 * (0x800000) severity is a complaint, notes (a low TTL, say) are not
+		 */
+		if (strncmp(protos, "eth:ethertype:ip:udp:infiniband", 31) &&
+		    strncmp(protos, "eth:ethertype:vlan:ethertype:ip:udp:infiniband", 46)) {
+			ok = bench_result(b, name, false, "frame %lu: decoded as %s", idx, protos);
+		} else if (op != h.opcode || qpn != h.dqpn || psn != h.psn || csum != 1 ||
+			   strtoul(rest, NULL, 0) >= 0x600000) {
+			ok = bench_result(b, name, false,
+					  "frame %lu: tshark says opcode %lu qpn %#lx psn %lu ip "
+					  "checksum status %u expert '%s'",
+					  idx, op, qpn, psn, csum, rest);
+		}
+		decoded++;
+	}
+	if (!p || (pclose(p) != 0 && ok))
+		ok = bench_result(b, name, false, "tshark failed: is it installed? run make deps");
+	if (ok)
+		bench_result(b, name, decoded == roce, "tshark decoded %u of %u RoCE frames",
+			     decoded, roce);
+	roce_capture_free(&c);
+}
