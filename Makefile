@@ -92,7 +92,7 @@ $(OBJ)/runtime/%.o: $(VERILATOR_INC)/%.cpp | $(DEPS_STAMP)
 # ---------------------------------------------------------------------------------------
 # C libraries and programs
 
-WIRE_SRCS := sim/wire/roce_wire.c sim/wire/pcap.c testbench/net/roce_bus.c
+WIRE_SRCS := sim/wire/roce_wire.c sim/wire/pcap.c sim/wire/roce_bus.c
 BENCH_SRCS := testbench/lib/bench.c testbench/lib/axis.c sim/vmodel/vmodel.c
 C_HDRS = $(GEN_H) $(wildcard sim/*/*.h testbench/*/*.h)
 
@@ -115,8 +115,13 @@ $(eval $(call program,test_icrc,testbench/net/test_icrc.c $(WIRE_SRCS) $(BENCH_S
 $(eval $(call program,test_rx,testbench/net/test_rx.c testbench/net/roce_random.c $(WIRE_SRCS) $(BENCH_SRCS),roce_rx_w64 roce_rx_w512))
 $(eval $(call program,test_tx,testbench/net/test_tx.c testbench/net/roce_random.c testbench/net/roce_oracle.c $(WIRE_SRCS) $(BENCH_SRCS),roce_tx_w64 roce_tx_w512))
 
+$(eval $(call program,hroce-pcap,sim/tools/hroce-pcap.c sim/vmodel/vmodel.c $(WIRE_SRCS),roce_rx_w64 roce_rx_w512 roce_tx_w64 roce_tx_w512))
+$(eval $(call program,bench_net,testbench/net/bench_net.c testbench/net/roce_random.c $(WIRE_SRCS) $(BENCH_SRCS),roce_rx_w64 roce_rx_w512 roce_tx_w64 roce_tx_w512))
+$(eval $(call program,test_hroce_pcap,testbench/tools/test_hroce_pcap.c testbench/net/roce_oracle.c $(WIRE_SRCS) testbench/lib/bench.c sim/vmodel/vmodel.c))
+$(BIN)/test_hroce_pcap: | $(BIN)/hroce-pcap
+
 # Tests in the order they run; each prints "ok NAME" / "not ok NAME: why" lines.
-TESTS := test_wire test_icrc test_rx test_tx
+TESTS := test_wire test_icrc test_rx test_tx test_hroce_pcap
 
 .PHONY: all test lint synth bench demo clean
 all: $(PROGRAMS)
@@ -145,7 +150,6 @@ lint: $(GEN_VH) $(GEN_H)
 clean:
 	rm -rf build
 
-$(eval $(call program,bench_net,testbench/net/bench_net.c testbench/net/roce_random.c $(WIRE_SRCS) $(BENCH_SRCS),roce_rx_w64 roce_rx_w512 roce_tx_w64 roce_tx_w512))
 
 bench: $(BIN)/bench_net
 	@$(BIN)/bench_net
@@ -153,7 +157,6 @@ bench: $(BIN)/bench_net
 synth: $(GEN_VH) | $(DEPS_STAMP)
 	@scripts/synth.sh build/synth roce_icrc:64 roce_icrc:512 roce_rx:64 roce_rx:512 roce_tx:64 roce_tx:512
 
-$(eval $(call program,hroce-pcap,sim/tools/hroce-pcap.c sim/vmodel/vmodel.c $(WIRE_SRCS),roce_rx_w64 roce_rx_w512 roce_tx_w64 roce_tx_w512))
 
 demo: $(BIN)/hroce-pcap
 	@mkdir -p build/demo

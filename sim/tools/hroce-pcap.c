@@ -276,7 +276,7 @@ static void sample_hdr(unsigned long n, struct roce_hdr *h)
 	h->atomicack_orig = 42;
 	h->deth_qkey = 0x11111111;
 	h->deth_src_qp = 0x10;
-	h->payload_len = info->has_payload ? sizes[(n / nknown) % 10] : 0;
+	h->payload_len = info->has_payload ? sizes[n % 10] : 0;
 }
 
 static int generate(bool w64, unsigned long frames, const char *path)
