@@ -125,12 +125,24 @@ void dut_open(struct dut *d, struct bench *b, const struct vmodel_ops *ops)
 				b->name, ops->name);
 			exit(1);
 		}
-		err = ops->trace_open(d->vm.model, b->trace_path);
+		/* one file per model opened: FILE.fst, then FILE-2.fst, FILE-3.fst, ... */
+		char path[512];
+		const char *dot = strrchr(b->trace_path, '.');
+		int stem = dot ? (int)(dot - b->trace_path) : (int)strlen(b->trace_path);
+
+		if (++b->traces == 1)
+			snprintf(path, sizeof(path), "%s", b->trace_path);
+		else
+			snprintf(path, sizeof(path), "%.*s-%u%s", stem, b->trace_path, b->traces,
+				 dot ? dot : "");
+		err = ops->trace_open(d->vm.model, path);
 		if (err) {
-			fprintf(stderr, "%s: cannot open trace %s: %s\n", b->name, b->trace_path,
+			fprintf(stderr, "%s: cannot open trace %s: %s\n", b->name, path,
 				strerror(err));
 			exit(1);
 		}
+		bench_log(b, "tracing %s (cycle %llu) into %s", ops->name,
+			  (unsigned long long)d->cycle, path);
 		d->vm.tracing = true;
 	}
 }

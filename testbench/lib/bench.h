@@ -23,6 +23,7 @@ struct bench {
 	uint64_t rng;
 	const char *trace_path;
 	bool quick;
+	unsigned int traces; /* models traced so far */
 	unsigned int passed, failed;
 };
 

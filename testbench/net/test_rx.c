@@ -385,7 +385,7 @@ static void random_frame(struct rx_env *e)
 static void test_random(struct bench *b, const struct vmodel_ops *ops, const char *name)
 {
 	struct rx_env e;
-	unsigned int frames = b->quick ? 300 : 2000;
+	unsigned int frames = b->quick ? 300 : 10000;
 
 	env_open(&e, b, ops, 20, 20);
 	for (unsigned int i = 0; i < frames; i++)

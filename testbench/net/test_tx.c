@@ -212,7 +212,7 @@ static void test_random(struct bench *b, const struct vmodel_ops *ops, const cha
 	struct tx_env e;
 
 	env_open(&e, b, ops, 20, 20);
-	for (unsigned int i = 0; i < (b->quick ? 300 : 2000); i++)
+	for (unsigned int i = 0; i < (b->quick ? 300 : 10000); i++)
 		random_frame(&e, 4096);
 	finish(&e, name);
 	env_close(&e);
