@@ -84,7 +84,7 @@ localparam LANE_BITS = $clog2(KEEP_WIDTH);
 localparam HDR_WIDTH = `HROCE_ROCE_HDR_WIDTH;
 localparam REASON_WIDTH = `HROCE_ROCE_RX_DROP_WIDTH;
 localparam BEAT_WIDTH = DATA_WIDTH + KEEP_WIDTH + 1;
-localparam ENTRY_WIDTH = HDR_WIDTH + 2 + REASON_WIDTH + 7 + 1 + 32;
+localparam ENTRY_WIDTH = HDR_WIDTH + 2 + REASON_WIDTH + 5 + 1 + 32;
 
 localparam CLASS_ROCE = 2'd0;
 localparam CLASS_OTHER = 2'd1;
@@ -104,7 +104,7 @@ wire buffer_ready;
 wire [HDR_WIDTH-1:0] entry_hdr;
 wire [1:0] entry_class;
 wire [REASON_WIDTH-1:0] entry_reason;
-wire [6:0] entry_offset;
+wire [6:2] entry_offset;
 wire entry_fed;
 wire [31:0] entry_icrc;
 wire entry_valid;
@@ -194,7 +194,7 @@ buffer_inst (
 wire [HDR_WIDTH-1:0] e_hdr;
 wire [1:0] e_class;
 wire [REASON_WIDTH-1:0] e_reason;
-wire [6:0] e_offset;
+wire [6:2] e_offset;
 wire e_fed;
 wire [31:0] e_icrc;
 wire e_valid, e_ready;
@@ -240,7 +240,7 @@ icrc_fifo_inst (
 reg next_valid_reg = 1'b0, next_valid_next;
 reg [1:0] next_mode_reg = MODE_DROP, next_mode_next;
 reg [HDR_WIDTH-1:0] next_hdr_reg = {HDR_WIDTH{1'b0}}, next_hdr_next;
-reg [6:0] next_offset_reg = 7'd0, next_offset_next;
+reg [6:2] next_offset_reg = 5'd0, next_offset_next;
 
 reg [31:0] count_reg [0:`HROCE_ROCE_RX_DROP_COUNT-1];
 reg [REASON_WIDTH-1:0] verdict;
@@ -321,13 +321,13 @@ endgenerate
  */
 reg cur_valid_reg = 1'b0, cur_valid_next;
 reg [1:0] cur_mode_reg = MODE_DROP, cur_mode_next;
-reg [LANE_BITS-1:0] cur_shift_reg = 0, cur_shift_next;
+reg [LANE_BITS-1:2] cur_shift_reg = 0, cur_shift_next;
 reg [6:0] cur_skip_reg = 7'd0, cur_skip_next;   // beats before the first payload beat is formed
 reg [12:0] cur_rem_reg = 13'd0, cur_rem_next;   // payload bytes still to send
 
 reg [DATA_WIDTH-1:0] prev_data_reg = {DATA_WIDTH{1'b0}}, prev_data_next;
 reg flush_valid_reg = 1'b0, flush_valid_next;
-reg [LANE_BITS-1:0] flush_shift_reg = 0, flush_shift_next;
+reg [LANE_BITS-1:2] flush_shift_reg = 0, flush_shift_next;
 reg [LANE_BITS:0] flush_rem_reg = 0, flush_rem_next;
 
 wire pay_ready, other_ready, hdr_ready;
@@ -349,7 +349,8 @@ assign consume = cur_valid_reg && buf_tvalid && (!flush_valid_reg || pay_ready) 
 assign buf_tready = consume;
 
 wire [2*DATA_WIDTH-1:0] window = {flush_valid_reg ? {DATA_WIDTH{1'b0}} : buf_tdata, prev_data_reg};
-wire [LANE_BITS-1:0] shift = flush_valid_reg ? flush_shift_reg : cur_shift_reg;
+// every RoCE header is 2 mod 4 bytes long (IPv4 without options): so is the shift
+wire [LANE_BITS-1:0] shift = {flush_valid_reg ? flush_shift_reg : cur_shift_reg, 2'b10};
 reg [DATA_WIDTH-1:0] shifted;
 integer i;
 always @* begin
@@ -413,7 +414,7 @@ always @* begin
     if (take) begin
         cur_valid_next = 1'b1;
         cur_mode_next = next_mode_reg;
-        cur_shift_next = next_offset_reg[LANE_BITS-1:0];
+        cur_shift_next = next_offset_reg[LANE_BITS-1:2];
         cur_skip_next = {{LANE_BITS{1'b0}}, next_offset_reg[6:LANE_BITS]} + 7'd1;
         cur_rem_next = next_mode_reg == MODE_GOOD ? next_payload_len : 13'd0;
     end

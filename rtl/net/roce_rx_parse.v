@@ -60,7 +60,7 @@ module roce_rx_parse #
     output wire [`HROCE_ROCE_HDR_WIDTH-1:0] m_entry_hdr,
     output wire [1:0]                    m_entry_class,    // CLASS_*
     output wire [`HROCE_ROCE_RX_DROP_WIDTH-1:0] m_entry_reason, // for CLASS_DROP
-    output wire [6:0]                    m_entry_payload_offset, // first payload byte
+    output wire [6:2]                    m_entry_payload_offset, // first payload byte (2 mod 4)
     output wire                          m_entry_icrc_fed, // the ICRC engine has a result for it
     output wire [31:0]                   m_entry_icrc,     // the ICRC the frame carries
     output wire                          m_entry_valid,
@@ -242,7 +242,8 @@ always @* begin
     icrc_found = icrc_reg;
     for (i = 0; i < 4; i = i + 1) begin
         if ({14'd0, end_off + i[17:0]} < KEEP_WIDTH) begin
-            icrc_found[i*8 +: 8] = s1_data_reg[(end_off[LANE_BITS-1:0] + i[LANE_BITS-1:0])*8 +: 8];
+            // a frame whose ICRC is compared has it 2 mod 4 bytes into the frame
+            icrc_found[i*8 +: 8] = s1_data_reg[({end_off[LANE_BITS-1:2], 2'b10} + i[LANE_BITS-1:0])*8 +: 8];
         end
     end
 end
@@ -356,6 +357,7 @@ always @* begin
     end else if (!op_valid || bth_tver != 4'd0) begin
         reason = `HROCE_ROCE_RX_DROP_BAD_OPCODE;
     end else if (`RX_IP16(24) != ip_total - 16'd20 || payload_len_full[16:13] != 4'd0 ||
+                 ip_total[1:0] != 2'd0 ||  // the pad count must align the payload
                  (frame_len != l2_len + ip_total && frame_len != `HROCE_ROCE_MIN_FRAME) ||
                  (!op_payload && payload_len != 13'd0)) begin
         reason = `HROCE_ROCE_RX_DROP_LENGTH;
@@ -431,7 +433,7 @@ reg entry_valid_reg = 1'b0;
 reg [`HROCE_ROCE_HDR_WIDTH-1:0] entry_hdr_reg = {`HROCE_ROCE_HDR_WIDTH{1'b0}};
 reg [1:0] entry_class_reg = 2'd0;
 reg [`HROCE_ROCE_RX_DROP_WIDTH-1:0] entry_reason_reg = 0;
-reg [6:0] entry_offset_reg = 7'd0;
+reg [6:2] entry_offset_reg = 5'd0;
 reg entry_fed_reg = 1'b0;
 reg [31:0] entry_icrc_reg = 32'd0;
 
@@ -441,7 +443,7 @@ always @(posedge clk) begin
         entry_hdr_reg <= hdr;
         entry_class_reg <= frame_class;
         entry_reason_reg <= reason;
-        entry_offset_reg <= payload_offset[6:0];
+        entry_offset_reg <= payload_offset[6:2];
         entry_fed_reg <= cov_first || cov_state_reg != 2'd0;
         entry_icrc_reg <= icrc_found;
     end

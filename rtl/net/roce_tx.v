@@ -339,7 +339,8 @@ wire pay_short = pay_take && s_axis_tlast && !pay_last_beat;
 wire pay_long = pay_take && !s_axis_tlast && pay_last_beat;
 wire pay_keep_bad = pay_take && pay_last_beat && s_axis_tkeep != ctx_pay_keep_reg;
 
-wire [LANE_BITS-1:0] sh = ctx_hdr_len_reg[LANE_BITS-1:0];
+// every RoCE header is 2 mod 4 bytes long (IPv4 without options)
+wire [LANE_BITS-1:0] sh = {ctx_hdr_len_reg[LANE_BITS-1:2], 2'b10};
 wire [2*DATA_WIDTH-1:0] window = {pay_now, prev_reg};
 
 // lane offsets of the frame's boundaries in this beat (negative: already behind)

@@ -336,7 +336,8 @@ enum roce_verdict roce_parse(const uint8_t *f, size_t len, struct roce_hdr *h,
 	if (!o || h->tver)
 		return ROCE_BAD_OPCODE;
 	payload_len = (long)ip_total - EXT_OFF - (long)ext_len - pad - ICRC_LEN;
-	if (get_be(ip + UDP_OFF + 4, 2) != ip_total - UDP_OFF || payload_len < 0 ||
+	/* the pad count aligns the payload: the IP packet is a multiple of 4 bytes */
+	if (get_be(ip + UDP_OFF + 4, 2) != ip_total - UDP_OFF || payload_len < 0 || ip_total % 4 ||
 	    payload_len > 8191 || (len != l2 + ip_total && len != ROCE_MIN_FRAME) ||
 	    (!o->has_payload && payload_len))
 		return ROCE_LENGTH;
