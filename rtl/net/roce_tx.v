@@ -358,7 +358,13 @@ genvar g;
 generate
     for (g = 0; g < KEEP_WIDTH; g = g + 1) begin : lane
         localparam [16:0] LANE = g;
-        wire [15:0] rel = mask_rel + LANE[15:0];
+        // lane g is byte mask_rel + g of the IP packet: compare mask_rel with K - g, no adder
+        localparam [15:0] K1 = 16'd1 - LANE[15:0], K8 = 16'd8 - LANE[15:0];
+        localparam [15:0] K10 = 16'd10 - LANE[15:0], K11 = 16'd11 - LANE[15:0];
+        localparam [15:0] K26 = 16'd26 - LANE[15:0], K27 = 16'd27 - LANE[15:0];
+        localparam [15:0] K32 = 16'd32 - LANE[15:0];
+        wire masked = mask_rel == K1 || mask_rel == K8 || mask_rel == K10 ||
+                      mask_rel == K11 || mask_rel == K26 || mask_rel == K27 || mask_rel == K32;
         wire in_hdr = !off_hdr[16] && off_hdr > LANE;
         wire in_pay = !off_pay[16] && off_pay > LANE;
         reg [7:0] hdr_byte;
@@ -377,9 +383,7 @@ generate
             gen_keep[g] = !off_end[16] && off_end > LANE;
             crc_keep[g] = (off_l2[16] || off_l2 <= LANE) && !off_icrc[16] && off_icrc > LANE;
             // the invariant-masked fields: TOS, TTL, IP checksum, UDP checksum, BTH byte 4
-            crc_data[g*8 +: 8] = (rel == 16'd1 || rel == 16'd8 || rel == 16'd10 ||
-                                  rel == 16'd11 || rel == 16'd26 || rel == 16'd27 ||
-                                  rel == 16'd32) ? 8'hff : gen_data[g*8 +: 8];
+            crc_data[g*8 +: 8] = masked ? 8'hff : gen_data[g*8 +: 8];
         end
     end
 endgenerate
