@@ -110,6 +110,7 @@ static void source_sample(void *ctx)
 	s->offering = false;
 	f = queue_head(&s->q);
 	s->beats++;
+	s->dut->transfers++;
 	s->beat++;
 	s->offset += s->p.bytes;
 	if (s->offset >= f->len) {
@@ -118,6 +119,7 @@ static void source_sample(void *ctx)
 		s->offset = 0;
 		s->beat = 0;
 		s->frames++;
+		s->dut->pending--;
 	}
 }
 
@@ -140,10 +142,12 @@ void axis_source_push(struct axis_source *s, const void *data, size_t len, int e
 	f.data = xrealloc(NULL, len ? len : 1);
 	memcpy(f.data, data, len);
 	queue_push(&s->q, f);
+	s->dut->pending++;
 }
 
 void axis_source_free(struct axis_source *s)
 {
+	s->dut->pending -= s->q.count;
 	queue_free(&s->q);
 }
 
@@ -205,6 +209,7 @@ static void sink_sample(void *ctx)
 	if (k->p.tuser)
 		k->cur.user |= (uint32_t)vport_get(k->p.tuser);
 	k->beats++;
+	k->dut->transfers++;
 	if (last) {
 		k->cur.last_cycle = k->dut->cycle;
 		k->cur.err_beat = -1;

@@ -208,3 +208,18 @@ void dut_reset(struct dut *d, unsigned int cycles)
 	if (d->rst)
 		vport_set(d->rst, 0);
 }
+
+bool dut_run(struct dut *d, unsigned int settle, unsigned int hang)
+{
+	uint64_t quiet = 0, last = d->transfers;
+
+	for (;;) {
+		dut_step(d);
+		quiet = d->transfers != last ? 0 : quiet + 1;
+		last = d->transfers;
+		if (!d->pending && quiet >= settle)
+			return true;
+		if (quiet > hang)
+			return false;
+	}
+}

@@ -59,6 +59,8 @@ struct dut {
 	uint64_t cycle;
 	struct dut_agent agents[DUT_MAX_AGENTS];
 	unsigned int nagents;
+	uint64_t transfers; /* beats the agents moved, all streams together */
+	uint64_t pending;   /* frames the agents still have to send */
 };
 
 /* Opens the model and its trace if the bench asked for one; exits on failure. */
@@ -72,5 +74,10 @@ void dut_add_agent(struct dut *d, void (*drive)(void *), void (*sample)(void *),
 /* One clock cycle: agents drive, model settles, agents sample, rising edge. */
 void dut_step(struct dut *d);
 void dut_reset(struct dut *d, unsigned int cycles);
+/*
+ * Steps until the agents have sent everything and no beat has moved for settle cycles:
+ * true. False if no beat moved for hang cycles while frames were still to be sent.
+ */
+bool dut_run(struct dut *d, unsigned int settle, unsigned int hang);
 
 #endif /* HROCE_BENCH_H */

@@ -131,26 +131,6 @@ static void send_frame(struct rx_env *e, const uint8_t *f, size_t len, int err_b
 	axis_source_push(&e->in, f, len, err_beat);
 }
 
-/* Runs until every frame went in and the outputs fell quiet; false on a hang. */
-static bool run(struct rx_env *e)
-{
-	uint64_t quiet = 0, last = 0;
-
-	for (;;) {
-		uint64_t progress;
-
-		dut_step(&e->dut);
-		progress = e->in.beats + e->hdr.beats + e->pay.beats + e->other.beats;
-		quiet = progress != last ? 0 : quiet + 1;
-		last = progress;
-		/* quiet for longer than it takes to drop a largest frame unseen */
-		if (!axis_source_pending(&e->in) && quiet >= 3 * MAX_FRAME / e->bytes + 100)
-			return true;
-		if (quiet > HANG_CYCLES)
-			return false;
-	}
-}
-
 static const char *verdict_name(unsigned int v)
 {
 	return hroce_roce_rx_drop_name(v);
@@ -245,7 +225,8 @@ static bool check(struct rx_env *e, char *why, size_t whylen)
 static void finish(struct rx_env *e, const char *name)
 {
 	char why[256];
-	bool ok = run(e);
+	/* quiet for longer than it takes to drop a largest frame unseen */
+	bool ok = dut_run(&e->dut, 3 * MAX_FRAME / e->bytes + 100, HANG_CYCLES);
 
 	if (!ok)
 		snprintf(why, sizeof(why), "hang: no progress for %d cycles", HANG_CYCLES);

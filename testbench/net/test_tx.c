@@ -38,7 +38,7 @@ struct tx_env {
 	unsigned int bytes;
 	struct expect_frame *expect;
 	size_t nexpect, cap;
-	uint64_t frames_seen, errors_seen, out_first, out_last;
+	uint64_t frames_seen, errors_seen;
 };
 
 static void count_stats(void *ctx)
@@ -118,28 +118,6 @@ static void send_frame(struct tx_env *e, const struct roce_hdr *h, uint32_t src_
 		axis_source_push(&e->pay, payload, sent_len, -1);
 }
 
-static bool run(struct tx_env *e)
-{
-	uint64_t quiet = 0, last = 0;
-
-	for (;;) {
-		uint64_t progress;
-
-		dut_step(&e->dut);
-		progress = e->hdr.beats + e->pay.beats + e->out.beats;
-		if (e->out.beats != last - e->hdr.beats - e->pay.beats) {
-			if (!e->out_first && e->out.beats)
-				e->out_first = e->dut.cycle;
-		}
-		quiet = progress != last ? 0 : quiet + 1;
-		last = progress;
-		if (!axis_source_pending(&e->hdr) && !axis_source_pending(&e->pay) && quiet >= 200)
-			return true;
-		if (quiet > HANG_CYCLES)
-			return false;
-	}
-}
-
 static bool check(struct tx_env *e, char *why, size_t whylen)
 {
 	struct axis_frame f;
@@ -186,7 +164,7 @@ static bool check(struct tx_env *e, char *why, size_t whylen)
 static void finish(struct tx_env *e, const char *name)
 {
 	char why[256] = "";
-	bool ok = run(e);
+	bool ok = dut_run(&e->dut, 200, HANG_CYCLES);
 
 	if (!ok)
 		snprintf(why, sizeof(why), "hang: no progress for %d cycles", HANG_CYCLES);
@@ -321,7 +299,7 @@ static void test_pcap_rebuild(struct bench *b, const struct vmodel_ops *ops, con
 		}
 		roce_capture_free(&c);
 	}
-	ok = run(&e);
+	ok = dut_run(&e.dut, 200, HANG_CYCLES);
 	if (!ok)
 		snprintf(why, sizeof(why), "hang: no progress for %d cycles", HANG_CYCLES);
 	else
@@ -350,7 +328,7 @@ static void test_decoders(struct bench *b, const struct vmodel_ops *ops, const c
 		memset(payload, 0, sizeof(payload));
 		send_frame(&e, &h, (uint32_t)bench_range(b, 1, 0xffffff), payload, h.payload_len);
 	}
-	run(&e);
+	dut_run(&e.dut, 200, HANG_CYCLES);
 	pf = pcap_open_write(SAMPLE, true);
 	while (pf && axis_sink_pop(&e.out, &f)) {
 		pcap_write(pf, f.first_cycle * 4, f.data, f.len);
