@@ -220,22 +220,24 @@ reg [31:0] icrc_found;
 reg [31:0] icrc_reg = 32'd0;
 // the invariant-masked fields: TOS, TTL, IP checksum, UDP checksum, BTH byte 4
 wire [15:0] mask_rel = s1_pos_reg - l2_len;
+wire [KEEP_WIDTH-1:0] masked;
+
+roce_icrc_mask #(
+    .KEEP_WIDTH(KEEP_WIDTH)
+)
+icrc_mask_inst (
+    .ip_offset(mask_rel),
+    .mask(masked)
+);
 
 generate
     for (g = 0; g < KEEP_WIDTH; g = g + 1) begin : lane
         localparam [17:0] LANE = g;
-        // lane g is byte mask_rel + g of the IP packet: compare mask_rel with K - g, no adder
-        localparam [15:0] K1 = 16'd1 - LANE[15:0], K8 = 16'd8 - LANE[15:0];
-        localparam [15:0] K10 = 16'd10 - LANE[15:0], K11 = 16'd11 - LANE[15:0];
-        localparam [15:0] K26 = 16'd26 - LANE[15:0], K27 = 16'd27 - LANE[15:0];
-        localparam [15:0] K32 = 16'd32 - LANE[15:0];
-        wire masked = mask_rel == K1 || mask_rel == K8 || mask_rel == K10 ||
-                      mask_rel == K11 || mask_rel == K26 || mask_rel == K27 || mask_rel == K32;
         always @* begin
             cov_keep[g] = s1_keep_reg[g] && (start_off[17] || start_off <= LANE) &&
                           !end_off[17] && end_off > LANE;
             cov_data[g*8 +: 8] = s1_data_reg[g*8 +: 8];
-            if (masked) begin
+            if (masked[g]) begin
                 cov_data[g*8 +: 8] = 8'hff;
             end
         end

@@ -350,6 +350,15 @@ wire [16:0] off_pay = {1'b0, ctx_pay_end_reg} - {1'b0, pos_reg};
 wire [16:0] off_icrc = {1'b0, ctx_icrc_reg} - {1'b0, pos_reg};
 wire [16:0] off_end = {1'b0, ctx_out_len_reg} - {1'b0, pos_reg};
 wire [15:0] mask_rel = pos_reg - ctx_l2_reg;
+wire [KEEP_WIDTH-1:0] masked;
+
+roce_icrc_mask #(
+    .KEEP_WIDTH(KEEP_WIDTH)
+)
+icrc_mask_inst (
+    .ip_offset(mask_rel),
+    .mask(masked)
+);
 
 reg [DATA_WIDTH-1:0] gen_data, crc_data;
 reg [KEEP_WIDTH-1:0] gen_keep, crc_keep;
@@ -358,13 +367,6 @@ genvar g;
 generate
     for (g = 0; g < KEEP_WIDTH; g = g + 1) begin : lane
         localparam [16:0] LANE = g;
-        // lane g is byte mask_rel + g of the IP packet: compare mask_rel with K - g, no adder
-        localparam [15:0] K1 = 16'd1 - LANE[15:0], K8 = 16'd8 - LANE[15:0];
-        localparam [15:0] K10 = 16'd10 - LANE[15:0], K11 = 16'd11 - LANE[15:0];
-        localparam [15:0] K26 = 16'd26 - LANE[15:0], K27 = 16'd27 - LANE[15:0];
-        localparam [15:0] K32 = 16'd32 - LANE[15:0];
-        wire masked = mask_rel == K1 || mask_rel == K8 || mask_rel == K10 ||
-                      mask_rel == K11 || mask_rel == K26 || mask_rel == K27 || mask_rel == K32;
         wire in_hdr = !off_hdr[16] && off_hdr > LANE;
         wire in_pay = !off_pay[16] && off_pay > LANE;
         reg [7:0] hdr_byte;
@@ -383,7 +385,7 @@ generate
             gen_keep[g] = !off_end[16] && off_end > LANE;
             crc_keep[g] = (off_l2[16] || off_l2 <= LANE) && !off_icrc[16] && off_icrc > LANE;
             // the invariant-masked fields: TOS, TTL, IP checksum, UDP checksum, BTH byte 4
-            crc_data[g*8 +: 8] = masked ? 8'hff : gen_data[g*8 +: 8];
+            crc_data[g*8 +: 8] = masked[g] ? 8'hff : gen_data[g*8 +: 8];
         end
     end
 endgenerate
