@@ -119,7 +119,7 @@ endgenerate
 /*
  * Stage 1: partial sums of D over the covered lanes; the first beat's starting state
  */
-reg [32*CHUNKS-1:0] s1_part_reg = {32*CHUNKS{1'b0}}, s1_part_next;
+reg [32*CHUNKS-1:0] s1_part_reg = {32*CHUNKS{1'b0}};
 reg [31:0] s1_seed_reg = 32'd0, s1_seed_next;
 reg [LANE_BITS-1:0] s1_trail_reg = {LANE_BITS{1'b0}}, s1_trail_next;
 reg s1_valid_reg = 1'b0, s1_valid_next;
@@ -184,7 +184,6 @@ integer k;
 
 always @* begin
     // stage 1
-    s1_part_next = part;
     s1_seed_next = 32'd0;
     if (s_first) begin
         s1_seed_next = |s_keep ? first_state : `ROCE_ICRC_SEED;
@@ -251,7 +250,10 @@ generate
 endgenerate
 
 always @(posedge clk) begin
-    s1_part_reg <= s1_part_next;
+    // only a beat's partial sums are worth a register load (and, in simulation, the work)
+    if (s_valid) begin
+        s1_part_reg <= part;
+    end
     s1_seed_reg <= s1_seed_next;
     s1_trail_reg <= s1_trail_next;
     s1_valid_reg <= s1_valid_next;
