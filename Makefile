@@ -64,7 +64,7 @@ $(GEN)/roce_icrc_tables.vh: scripts/gen_crc32.py | $(DEPS_STAMP)
 # archive exporting vmodel_VNAME (see sim/vmodel/vmodel.h).
 
 define model
-$(OBJ)/$(1)/V$(1).h: $(RTL_SRCS) $(GEN_VH) | $(DEPS_STAMP)
+$(OBJ)/$(1)/V$(1).h: $(RTL_SRCS) rtl/hroce.vlt $(GEN_VH) | $(DEPS_STAMP)
 	@mkdir -p $(OBJ)/$(1)
 	verilator $(VFLAGS) $(VTRACE) --prefix V$(1) --top-module $(2) $(3) -Mdir $(OBJ)/$(1) \
 		$(RTL_SRCS)
