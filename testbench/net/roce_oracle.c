@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "roce_oracle.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -166,4 +167,45 @@ void roce_oracle_tshark(struct bench *b, const char *name, const char *path)
 		bench_result(b, name, decoded == roce, "tshark decoded %u of %u RoCE frames",
 			     decoded, roce);
 	roce_capture_free(&c);
+}
+
+/*
+ * tshark's full decode (-V) of a capture: every frame InfiniBand, a good IPv4 checksum,
+ * nothing malformed and no expert error.
+ */
+void roce_oracle_tshark_verbose(struct bench *b, const char *name, const char *path, size_t nframes)
+{
+	char cmd[600], line[512], bad[300] = "";
+	size_t frames = 0, ib = 0, csum_good = 0;
+	FILE *p;
+	int status;
+
+	snprintf(cmd, sizeof(cmd),
+		 "tshark -r %s -o ip.check_checksum:TRUE " PAYLOAD_GUESSERS "-V 2>&1", path);
+	p = popen(cmd, "r");
+	if (!p) {
+		bench_result(b, name, false, "popen: %s", strerror(errno));
+		return;
+	}
+	while (fgets(line, sizeof(line), p)) {
+		if (!strncmp(line, "Frame ", 6) && strstr(line, " bytes on wire"))
+			frames++;
+		else if (!strcmp(line, "InfiniBand\n"))
+			ib++;
+		else if (strstr(line, "[Header checksum status: Good]"))
+			csum_good++;
+		if (!bad[0] && (strstr(line, "Malformed") || strstr(line, "[Expert Info (Error")))
+			snprintf(bad, sizeof(bad), "frame %zu: %.200s", frames, line);
+	}
+	status = pclose(p);
+	if (status)
+		bench_result(b, name, false, "tshark exited with status %d: is it installed?",
+			     status);
+	else
+		bench_result(
+			b, name,
+			nframes && !bad[0] && frames == nframes && ib == nframes &&
+				csum_good == nframes,
+			"%s%zu frames of %zu decoded, %zu as InfiniBand, %zu good IPv4 checksums",
+			bad, frames, nframes, ib, csum_good);
 }

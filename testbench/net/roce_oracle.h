@@ -32,5 +32,11 @@ void roce_oracle_scapy(struct bench *b, const char *name, const char *path);
  * and PSN, a good IPv4 checksum, and no warning or error (malformed packets included).
  */
 void roce_oracle_tshark(struct bench *b, const char *name, const char *path);
+/*
+ * tshark's full decode (-V) of a capture of nframes frames: every frame InfiniBand, a good
+ * IPv4 checksum, nothing malformed and no expert error.
+ */
+void roce_oracle_tshark_verbose(struct bench *b, const char *name, const char *path,
+				size_t nframes);
 
 #endif /* HROCE_ROCE_ORACLE_H */

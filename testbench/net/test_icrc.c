@@ -3,7 +3,7 @@
  * Bench of roce_icrc, the pipelined ICRC engine, at 64 and 512 bits.
  *
  * The C wire library is the scoreboard: each frame's result must be the CRC of its covered
- * bytes from the ICRC seed, ~roce_crc32_update(ICRC_SEED, bytes, n), come exactly
+ * bytes from the ICRC seed, ~roce_crc32_update(ROCE_ICRC_SEED, bytes, n), come exactly
  * 3 + log2(lanes) cycles after the frame's last beat, in frame order, and no result may
  * come without a frame. Uncovered lanes carry random bytes (or the frame's own), which the
  * engine must ignore; so do all inputs but s_valid on idle cycles.
@@ -19,9 +19,9 @@
 
 extern const struct vmodel_ops vmodel_Vroce_icrc_w64, vmodel_Vroce_icrc_w512;
 
-/* CRC-32 state after the initial 0xFFFFFFFF has run over the 8 masked LRH bytes (0xFF) */
-#define ICRC_SEED 0xDEBB20E3u
 #define MAX_COVERED 4200
+/* the engine takes a beat whenever one is offered: only a bench bug could stall it */
+#define HANG_CYCLES 1000
 #define PCAP_NAME "rxe-send.pcap"
 /* the capture, in the repository, or where the project's captures come from */
 static const char *const pcap_dirs[] = { "testbench/data", "../shared/pcap" };
@@ -114,12 +114,14 @@ static void drive(void *ctx)
 	vport_set(e->last, last);
 	vport_set(e->valid, 1);
 	e->beats++;
+	e->dut.transfers++;
 	e->beat++;
 	if (last) {
 		f->last_cycle = e->dut.cycle;
 		free(f->buf);
 		f->buf = NULL;
 		e->next++;
+		e->dut.pending--;
 		e->started = false;
 	}
 }
@@ -134,6 +136,7 @@ static void sample(void *ctx)
 	if (!vport_get(e->m_valid))
 		return;
 	got = (uint32_t)vport_get(e->m_icrc);
+	e->dut.transfers++;
 	if (e->results == e->next) {
 		fail(e, "a result (%08x) in cycle %llu, %zu frames in, all answered", got,
 		     (unsigned long long)cycle, e->next);
@@ -183,6 +186,7 @@ static void env_clear(struct icrc_env *e)
 	for (size_t i = 0; i < e->nfeeds; i++)
 		free(e->feeds[i].buf);
 	e->nfeeds = e->next = e->results = 0;
+	e->dut.pending = 0;
 	e->started = false;
 	e->error[0] = 0;
 }
@@ -224,9 +228,10 @@ static void push(struct icrc_env *e, const uint8_t *src, size_t src_len, size_t 
 	bench_fill(e->b, f->buf, len);
 	if (src)
 		memcpy(f->buf, src, src_len < len ? src_len : len);
-	f->icrc = ~roce_crc32_update(ICRC_SEED, f->buf + begin, end - begin);
+	f->icrc = ~roce_crc32_update(ROCE_ICRC_SEED, f->buf + begin, end - begin);
 	e->nfeeds++;
 	e->frames++;
+	e->dut.pending++;
 }
 
 /* A random frame of n covered bytes from lane lead of its first beat. */
@@ -239,11 +244,10 @@ static void push_random(struct icrc_env *e, size_t lead, size_t n, bool empty_la
 static bool run(struct icrc_env *e, unsigned int idle_pct)
 {
 	e->idle_pct = idle_pct;
-	while (e->next < e->nfeeds)
-		dut_step(&e->dut);
-	/* long enough for every result, and for one that should not be there */
-	for (unsigned int i = 0; i < 2 * e->latency + 8; i++)
-		dut_step(&e->dut);
+	/* quiet long enough for every result, and for one that should not be there */
+	if (!dut_run(&e->dut, 2 * e->latency + 8, HANG_CYCLES))
+		fail(e, "no beat went in for %u cycles, %zu frames to go", HANG_CYCLES,
+		     e->nfeeds - e->next);
 	if (!e->error[0] && e->results != e->nfeeds)
 		fail(e, "%zu results for %zu frames", e->results, e->nfeeds);
 	return !e->error[0];
