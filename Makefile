@@ -25,8 +25,10 @@ OBJ := $(BUILD)/obj
 BIN := $(BUILD)/bin
 
 VERILATOR_INC := /usr/share/verilator/include
-RTL_DIRS := rtl/lib rtl/net
-RTL_SRCS := $(foreach d,$(RTL_DIRS),$(wildcard $(d)/*.v))
+RTL_DIRS := rtl/lib rtl/net rtl/mem rtl/host rtl/transport
+RTL_SRCS := $(foreach d,rtl $(RTL_DIRS),$(wildcard $(d)/*.v))
+# the network blocks' models are built from these alone, so that core work does not rebuild them
+NET_RTL_SRCS := $(wildcard rtl/lib/*.v rtl/net/*.v)
 GEN_VH := $(GEN)/hroce_contract.vh $(GEN)/roce_icrc_tables.vh
 GEN_H := $(GEN)/hroce_contract.h
 
@@ -60,14 +62,14 @@ $(GEN)/roce_icrc_tables.vh: scripts/gen_crc32.py | $(DEPS_STAMP)
 	python3 scripts/gen_crc32.py $@
 
 # ---------------------------------------------------------------------------------------
-# Verilated models: $(call model,NAME,TOP,PARAMS) makes $(OBJ)/NAME/model.a, a C-callable
+# Verilated models: $(call model,NAME,TOP,PARAMS,SOURCES) makes $(OBJ)/NAME/model.a, a C-callable
 # archive exporting vmodel_VNAME (see sim/vmodel/vmodel.h).
 
 define model
-$(OBJ)/$(1)/V$(1).h: $(RTL_SRCS) rtl/hroce.vlt $(GEN_VH) | $(DEPS_STAMP)
+$(OBJ)/$(1)/V$(1).h: $(4) rtl/hroce.vlt $(GEN_VH) | $(DEPS_STAMP)
 	@mkdir -p $(OBJ)/$(1)
 	verilator $(VFLAGS) $(VTRACE) --prefix V$(1) --top-module $(2) $(3) -Mdir $(OBJ)/$(1) \
-		$(RTL_SRCS)
+		$(4)
 $(OBJ)/$(1)/V$(1)__ALL.a: $(OBJ)/$(1)/V$(1).h
 	$(MAKE) -s -C $(OBJ)/$(1) -f V$(1).mk OPT_FAST=-O2 V$(1)__ALL.a >/dev/null
 $(OBJ)/$(1)/adapter.o: $(OBJ)/$(1)/V$(1).h scripts/gen_vadapter.py
@@ -76,12 +78,13 @@ $(OBJ)/$(1)/adapter.o: $(OBJ)/$(1)/V$(1).h scripts/gen_vadapter.py
 MODEL_$(1) := $(OBJ)/$(1)/adapter.o $(OBJ)/$(1)/V$(1)__ALL.a
 endef
 
-$(eval $(call model,roce_icrc_w64,roce_icrc,-GDATA_WIDTH=64))
-$(eval $(call model,roce_icrc_w512,roce_icrc,-GDATA_WIDTH=512))
-$(eval $(call model,roce_rx_w64,roce_rx,-GDATA_WIDTH=64))
-$(eval $(call model,roce_rx_w512,roce_rx,-GDATA_WIDTH=512))
-$(eval $(call model,roce_tx_w64,roce_tx,-GDATA_WIDTH=64))
-$(eval $(call model,roce_tx_w512,roce_tx,-GDATA_WIDTH=512))
+$(eval $(call model,roce_icrc_w64,roce_icrc,-GDATA_WIDTH=64,$(NET_RTL_SRCS)))
+$(eval $(call model,roce_icrc_w512,roce_icrc,-GDATA_WIDTH=512,$(NET_RTL_SRCS)))
+$(eval $(call model,roce_rx_w64,roce_rx,-GDATA_WIDTH=64,$(NET_RTL_SRCS)))
+$(eval $(call model,roce_rx_w512,roce_rx,-GDATA_WIDTH=512,$(NET_RTL_SRCS)))
+$(eval $(call model,roce_tx_w64,roce_tx,-GDATA_WIDTH=64,$(NET_RTL_SRCS)))
+$(eval $(call model,roce_tx_w512,roce_tx,-GDATA_WIDTH=512,$(NET_RTL_SRCS)))
+$(eval $(call model,hroce_core,hroce_core,,$(RTL_SRCS)))
 
 VRUNTIME := $(addprefix $(OBJ)/runtime/,verilated.o verilated_threads.o \
 	$(if $(VTRACE),verilated_fst_c.o))

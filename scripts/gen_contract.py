@@ -30,7 +30,16 @@ def parse(path):
                     block = None
                 elif block[0] == 'enum' and len(words) == 1:
                     block[2]['values'].append((words[0], doc))
-                elif block[0] == 'bus' and len(words) == 2:
+                elif block[0] in ('bus', 'struct') and len(words) == 2:
+                    block[2]['fields'].append((words[0], int(words[1], 0), doc))
+                elif block[0] == 'struct' and len(words) == 3 and words[2][0] == '@':
+                    # a field that must start at a given bit: the gap before it is reserved
+                    at = int(words[2][1:], 0)
+                    used = sum(w for _, w, _ in block[2]['fields'])
+                    if at < used:
+                        raise ContractError(f'{where}: {words[0]} @{at}: bit {used} is taken')
+                    if at > used:
+                        block[2]['fields'].append(('_', at - used, ''))
                     block[2]['fields'].append((words[0], int(words[1], 0), doc))
                 else:
                     raise ContractError(f'{where}: cannot read "{raw.strip()}"')
@@ -41,26 +50,46 @@ def parse(path):
                 block = ('enum', words[1], {'width': int(words[2]), 'values': []}, doc)
             elif words[0] == 'bus' and len(words) == 2:
                 block = ('bus', words[1], {'fields': []}, doc)
+            elif words[0] == 'struct' and len(words) == 3:
+                block = ('struct', words[1], {'fields': [], 'bytes': int(words[2], 0)}, doc)
             else:
                 raise ContractError(f'{where}: cannot read "{raw.strip()}"')
     if block is not None:
         raise ContractError(f'{path}: "{block[1]}" has no "end"')
     names = set()
     for kind, name, payload, _ in items:
-        if name in names:
-            raise ContractError(f'{path}: {name} defined twice')
-        names.add(name)
+        derived = [name] + ([f'{name}_BYTES', f'{name}_BITS'] if kind == 'struct' else [])
+        for n in derived:
+            if n in names:
+                raise ContractError(f'{path}: {n} defined twice')
+            names.add(n)
         if kind == 'const' and payload[1] and payload[0] >= 1 << payload[1]:
             raise ContractError(f'{path}: {name} does not fit in {payload[1]} bits')
         if kind == 'enum' and len(payload['values']) > 1 << payload['width']:
             raise ContractError(f'{path}: {name} has more values than {payload["width"]} bits')
+        if kind in ('bus', 'struct'):
+            seen = set()
+            for fname, _, _ in payload['fields']:
+                if fname != '_' and fname in seen:
+                    raise ContractError(f'{path}: {name}.{fname} defined twice')
+                seen.add(fname)
+        if kind == 'struct':
+            total = sum(w for _, w, _ in payload['fields'])
+            if total > payload['bytes'] * 8:
+                raise ContractError(f'{path}: {name} needs {total} bits, more than '
+                                    f'{payload["bytes"]} bytes')
+            for fname, lsb, width, _ in bus_layout(payload['fields']):
+                if width > 64 and fname != '_':
+                    raise ContractError(f'{path}: {name}.{fname} is wider than 64 bits')
     return items
 
 
 def bus_layout(fields):
+    """Fields from bit 0 upward; '_' is a reserved gap and is not emitted."""
     lsb = 0
     for name, width, doc in fields:
-        yield name, lsb, width, doc
+        if name != '_':
+            yield name, lsb, width, doc
         lsb += width
 
 
@@ -101,6 +130,17 @@ def emit_c(items, src):
             out.append(f'\throce_bus_get(bus, HROCE_{name}_##f##_LSB, HROCE_{name}_##f##_WIDTH)')
             out.append(f'#define HROCE_{name}_SET(bus, f, v) \\')
             out.append(f'\throce_bus_set(bus, HROCE_{name}_##f##_LSB, HROCE_{name}_##f##_WIDTH, v)')
+        elif kind == 'struct':
+            out.append(f'#define HROCE_{name}_BYTES {payload["bytes"]}')
+            for fname, lsb, width, fdoc in bus_layout(payload['fields']):
+                if fdoc:
+                    out.append(f'/* {fdoc} */')
+                out.append(f'#define HROCE_{name}_{fname}_LSB {lsb}')
+                out.append(f'#define HROCE_{name}_{fname}_WIDTH {width}')
+            out.append(f'#define HROCE_{name}_GET(p, f) \\')
+            out.append(f'\throce_mem_get(p, HROCE_{name}_##f##_LSB, HROCE_{name}_##f##_WIDTH)')
+            out.append(f'#define HROCE_{name}_SET(p, f, v) \\')
+            out.append(f'\throce_mem_set(p, HROCE_{name}_##f##_LSB, HROCE_{name}_##f##_WIDTH, v)')
         out.append('')
     out += ['/* Read a field of at most 64 bits from a bus held as 32-bit words, LSB first. */',
             'static inline uint64_t hroce_bus_get(const uint32_t *bus, unsigned int lsb,',
@@ -123,6 +163,34 @@ def emit_c(items, src):
             '\t\t\tbus[(lsb + i) / 32] |= bit;',
             '\t\telse',
             '\t\t\tbus[(lsb + i) / 32] &= ~bit;',
+            '\t}',
+            '}',
+            '',
+            '/*',
+            ' * Host-memory structures are little-endian bit strings: bit k is bit k % 8 of byte',
+            ' * k / 8, whatever the CPU. These read and write a field of at most 64 bits.',
+            ' */',
+            'static inline uint64_t hroce_mem_get(const void *p, unsigned int lsb, unsigned int width)',
+            '{',
+            '\tconst uint8_t *b = p;',
+            '\tuint64_t v = 0;',
+            '',
+            '\tfor (unsigned int i = 0; i < width; i++)',
+            '\t\tv |= (uint64_t)((b[(lsb + i) / 8] >> ((lsb + i) % 8)) & 1) << i;',
+            '\treturn v;',
+            '}',
+            '',
+            'static inline void hroce_mem_set(void *p, unsigned int lsb, unsigned int width, uint64_t v)',
+            '{',
+            '\tuint8_t *b = p;',
+            '',
+            '\tfor (unsigned int i = 0; i < width; i++) {',
+            '\t\tuint8_t bit = (uint8_t)(1u << ((lsb + i) % 8));',
+            '',
+            '\t\tif ((v >> i) & 1)',
+            '\t\t\tb[(lsb + i) / 8] |= bit;',
+            '\t\telse',
+            '\t\t\tb[(lsb + i) / 8] &= (uint8_t)~bit;',
             '\t}',
             '}',
             '',
@@ -150,6 +218,12 @@ def emit_vh(items, src):
         elif kind == 'bus':
             total = sum(w for _, w, _ in payload['fields'])
             out.append(f'`define HROCE_{name}_WIDTH {total}')
+            for fname, lsb, width, fdoc in bus_layout(payload['fields']):
+                out.append(f'`define HROCE_{name}_{fname} {lsb + width - 1}:{lsb}' +
+                           (f'  // {fdoc}' if fdoc else ''))
+        elif kind == 'struct':
+            out.append(f'`define HROCE_{name}_BYTES {payload["bytes"]}')
+            out.append(f'`define HROCE_{name}_BITS {payload["bytes"] * 8}')
             for fname, lsb, width, fdoc in bus_layout(payload['fields']):
                 out.append(f'`define HROCE_{name}_{fname} {lsb + width - 1}:{lsb}' +
                            (f'  // {fdoc}' if fdoc else ''))

@@ -7,7 +7,7 @@ set -euo pipefail
 out=$1
 shift
 mkdir -p "$out"
-rtl=$(echo rtl/lib/*.v rtl/net/*.v)
+rtl=$(echo rtl/*.v rtl/lib/*.v rtl/net/*.v rtl/mem/*.v rtl/host/*.v rtl/transport/*.v | tr " " "\n" | grep -v "\*" | tr "\n" " ")
 echo "# Yosys synth_xilinx -family xcup -flatten; LUT = LUT1..LUT6, BRAM36 counts two RAMB18 as one"
 printf '%-16s %6s %8s %8s %8s %6s %5s %7s\n' module width LUT FF LUTRAM BRAM36 DSP seconds
 for spec in "$@"; do
@@ -15,7 +15,7 @@ for spec in "$@"; do
 	width=${spec#*:}
 	log=$out/${top}_w$width.log
 	start=$SECONDS
-	yosys -q -l "$log" -p "read_verilog -Ibuild/gen -Irtl/lib -Irtl/net $rtl;
+	yosys -q -l "$log" -p "read_verilog -Ibuild/gen -Irtl/lib -Irtl/net -Irtl/mem -Irtl/host -Irtl/transport $rtl;
 		chparam -set DATA_WIDTH $width $top;
 		synth_xilinx -family xcup -top $top -flatten;
 		tee -o $out/${top}_w$width.stat stat" >/dev/null 2>&1

@@ -1,0 +1,313 @@
+/*
+
+Register file of BAR0: an AXI4-Lite slave with 64-bit registers.
+
+Configuration registers are held here and given to the core as plain outputs; commands
+leave as a one-cycle start pulse; doorbells leave as a stream (a doorbell write waits,
+with its B response, until the stream takes it, so that no doorbell is ever lost). The
+WQE push window is eight 64-bit words that an SQ doorbell with PUSH set carries along.
+Reads of counters come from flat vectors of 64-bit counters. Every register offset comes
+from the contract (build/gen/hroce_contract.vh).
+
+*/
+
+`resetall
+`timescale 1ns / 1ps
+`default_nettype none
+
+`include "hroce_contract.vh"
+
+module host_regs #
+(
+    // Address bits of BAR0
+    parameter AXIL_ADDR_WIDTH = `HROCE_AXIL_ADDR_WIDTH,
+    // Number of RX counters (ROCE_RX_DROP order) and core counters (CORE_COUNTER order)
+    parameter RX_COUNTERS = `HROCE_ROCE_RX_DROP_COUNT,
+    parameter CORE_COUNTERS = `HROCE_CORE_COUNTER_COUNT,
+    // What REG_CAPS reads (a CAPS bus)
+    parameter [63:0] CAPS = 64'd0
+)
+(
+    input  wire                          clk,
+    input  wire                          rst,
+
+    /*
+     * AXI4-Lite slave (64-bit data)
+     */
+    input  wire [AXIL_ADDR_WIDTH-1:0]    s_axil_awaddr,
+    input  wire                          s_axil_awvalid,
+    output wire                          s_axil_awready,
+    input  wire [63:0]                   s_axil_wdata,
+    input  wire [7:0]                    s_axil_wstrb,
+    input  wire                          s_axil_wvalid,
+    output wire                          s_axil_wready,
+    output wire [1:0]                    s_axil_bresp,
+    output wire                          s_axil_bvalid,
+    input  wire                          s_axil_bready,
+    input  wire [AXIL_ADDR_WIDTH-1:0]    s_axil_araddr,
+    input  wire                          s_axil_arvalid,
+    output wire                          s_axil_arready,
+    output wire [63:0]                   s_axil_rdata,
+    output wire [1:0]                    s_axil_rresp,
+    output wire                          s_axil_rvalid,
+    input  wire                          s_axil_rready,
+
+    /*
+     * Configuration
+     */
+    output wire [47:0]                   cfg_mac,
+    output wire [31:0]                   cfg_ipv4,
+    output wire [63:0]                   cfg_qpc_base,
+    output wire [4:0]                    cfg_qpc_log,
+    output wire [63:0]                   cfg_cqc_base,
+    output wire [4:0]                    cfg_cqc_log,
+    output wire [63:0]                   cfg_mrc_base,
+    output wire [4:0]                    cfg_mrc_log,
+    output wire [63:0]                   cfg_mailbox,
+
+    /*
+     * Commands: a start pulse, and the engine's status
+     */
+    output wire                          cmd_start,
+    output wire [7:0]                    cmd_op,
+    output wire [23:0]                   cmd_num,
+    output wire [63:0]                   cmd_arg,
+    input  wire                          cmd_busy,
+    input  wire [7:0]                    cmd_result,
+    input  wire [15:0]                   cmd_seq,
+
+    /*
+     * Doorbells: kind 0 = SQ, 1 = RQ, 2 = CQ; value is a DOORBELL bus; push_data is the
+     * push window (valid with an SQ doorbell that has PUSH set)
+     */
+    output wire [1:0]                    m_db_kind,
+    output wire [63:0]                   m_db_value,
+    output wire [511:0]                  m_db_push_data,
+    output wire                          m_db_valid,
+    input  wire                          m_db_ready,
+
+    /*
+     * Status
+     */
+    input  wire [63:0]                   time_now,
+    input  wire [RX_COUNTERS*64-1:0]     rx_counters,
+    input  wire [CORE_COUNTERS*64-1:0]   core_counters
+);
+
+localparam [AXIL_ADDR_WIDTH-1:0] PUSH_BASE = `HROCE_REG_WQE_PUSH;
+
+reg [47:0] mac_reg = 48'd0, mac_next;
+reg [31:0] ipv4_reg = 32'd0, ipv4_next;
+reg [63:0] qpc_base_reg = 64'd0, qpc_base_next;
+reg [4:0] qpc_log_reg = 5'd0, qpc_log_next;
+reg [63:0] cqc_base_reg = 64'd0, cqc_base_next;
+reg [4:0] cqc_log_reg = 5'd0, cqc_log_next;
+reg [63:0] mrc_base_reg = 64'd0, mrc_base_next;
+reg [4:0] mrc_log_reg = 5'd0, mrc_log_next;
+reg [63:0] mailbox_reg = 64'd0, mailbox_next;
+reg [63:0] cmd_arg_reg = 64'd0, cmd_arg_next;
+reg cmd_start_reg = 1'b0, cmd_start_next;
+reg [7:0] cmd_op_reg = 8'd0, cmd_op_next;
+reg [23:0] cmd_num_reg = 24'd0, cmd_num_next;
+reg [511:0] push_reg = 512'd0, push_next;
+
+reg [1:0] db_kind_reg = 2'd0, db_kind_next;
+reg [63:0] db_value_reg = 64'd0, db_value_next;
+reg db_valid_reg = 1'b0, db_valid_next;
+
+reg bvalid_reg = 1'b0, bvalid_next;
+reg rvalid_reg = 1'b0, rvalid_next;
+reg [63:0] rdata_reg = 64'd0, rdata_next;
+
+// a write completes when both halves are here, no response is waiting, and the doorbell
+// stream has room (a doorbell write holds its B response until the doorbell is taken)
+wire write = s_axil_awvalid && s_axil_wvalid && !bvalid_reg && !db_valid_reg;
+wire read = s_axil_arvalid && !rvalid_reg;
+
+wire [AXIL_ADDR_WIDTH-1:0] waddr = {s_axil_awaddr[AXIL_ADDR_WIDTH-1:3], 3'b000};
+wire [AXIL_ADDR_WIDTH-1:0] raddr = {s_axil_araddr[AXIL_ADDR_WIDTH-1:3], 3'b000};
+wire full_word = &s_axil_wstrb;
+
+// the push window accepts any byte strobes; everything else only whole 64-bit writes
+wire in_push = waddr >= PUSH_BASE && waddr < PUSH_BASE + `HROCE_WQE_PUSH_BYTES;
+wire [2:0] push_word = waddr[5:3] - PUSH_BASE[5:3];
+
+integer i;
+
+always @* begin
+    mac_next = mac_reg;
+    ipv4_next = ipv4_reg;
+    qpc_base_next = qpc_base_reg;
+    qpc_log_next = qpc_log_reg;
+    cqc_base_next = cqc_base_reg;
+    cqc_log_next = cqc_log_reg;
+    mrc_base_next = mrc_base_reg;
+    mrc_log_next = mrc_log_reg;
+    mailbox_next = mailbox_reg;
+    cmd_arg_next = cmd_arg_reg;
+    cmd_start_next = 1'b0;
+    cmd_op_next = cmd_op_reg;
+    cmd_num_next = cmd_num_reg;
+    push_next = push_reg;
+    db_kind_next = db_kind_reg;
+    db_value_next = db_value_reg;
+    db_valid_next = db_valid_reg && !m_db_ready;
+    bvalid_next = bvalid_reg && !s_axil_bready;
+    rvalid_next = rvalid_reg && !s_axil_rready;
+    rdata_next = rdata_reg;
+
+    if (write) begin
+        bvalid_next = 1'b1;
+        if (in_push) begin
+            for (i = 0; i < 8; i = i + 1) begin
+                if (s_axil_wstrb[i]) begin
+                    push_next[push_word*64 + i*8 +: 8] = s_axil_wdata[i*8 +: 8];
+                end
+            end
+        end else if (full_word) begin
+            case (waddr)
+                `HROCE_REG_MAC: mac_next = s_axil_wdata[47:0];
+                `HROCE_REG_IPV4: ipv4_next = s_axil_wdata[31:0];
+                `HROCE_REG_QPC_BASE: qpc_base_next = s_axil_wdata;
+                `HROCE_REG_QPC_LOG: qpc_log_next = s_axil_wdata[4:0];
+                `HROCE_REG_CQC_BASE: cqc_base_next = s_axil_wdata;
+                `HROCE_REG_CQC_LOG: cqc_log_next = s_axil_wdata[4:0];
+                `HROCE_REG_MRC_BASE: mrc_base_next = s_axil_wdata;
+                `HROCE_REG_MRC_LOG: mrc_log_next = s_axil_wdata[4:0];
+                `HROCE_REG_CMD_MAILBOX: mailbox_next = s_axil_wdata;
+                `HROCE_REG_CMD_ARG: cmd_arg_next = s_axil_wdata;
+                `HROCE_REG_CMD: begin
+                    // a command written while one runs is ignored: the driver polls BUSY
+                    if (!cmd_busy) begin
+                        cmd_start_next = 1'b1;
+                        cmd_op_next = s_axil_wdata[`HROCE_CMD_OP];
+                        cmd_num_next = s_axil_wdata[`HROCE_CMD_NUM];
+                    end
+                end
+                `HROCE_REG_DB_SQ: begin
+                    db_kind_next = 2'd0;
+                    db_value_next = s_axil_wdata;
+                    db_valid_next = 1'b1;
+                end
+                `HROCE_REG_DB_RQ: begin
+                    db_kind_next = 2'd1;
+                    db_value_next = s_axil_wdata;
+                    db_valid_next = 1'b1;
+                end
+                `HROCE_REG_DB_CQ: begin
+                    db_kind_next = 2'd2;
+                    db_value_next = s_axil_wdata;
+                    db_valid_next = 1'b1;
+                end
+                default: begin
+                end
+            endcase
+        end
+    end
+
+    if (read) begin
+        rvalid_next = 1'b1;
+        rdata_next = 64'd0;
+        if (raddr >= `HROCE_REG_RX_COUNTERS && raddr < `HROCE_REG_RX_COUNTERS + RX_COUNTERS*8) begin
+            rdata_next = rx_counters[(raddr - `HROCE_REG_RX_COUNTERS) / 8 * 64 +: 64];
+        end else if (raddr >= `HROCE_REG_CORE_COUNTERS &&
+                     raddr < `HROCE_REG_CORE_COUNTERS + CORE_COUNTERS*8) begin
+            rdata_next = core_counters[(raddr - `HROCE_REG_CORE_COUNTERS) / 8 * 64 +: 64];
+        end else begin
+            case (raddr)
+                `HROCE_REG_ID: rdata_next = {32'd0, `HROCE_CORE_ID};
+                `HROCE_REG_VERSION: rdata_next = {32'd0, `HROCE_CORE_VERSION};
+                `HROCE_REG_CAPS: rdata_next = CAPS;
+                `HROCE_REG_TIME: rdata_next = time_now;
+                `HROCE_REG_MAC: rdata_next = {16'd0, mac_reg};
+                `HROCE_REG_IPV4: rdata_next = {32'd0, ipv4_reg};
+                `HROCE_REG_QPC_BASE: rdata_next = qpc_base_reg;
+                `HROCE_REG_QPC_LOG: rdata_next = {59'd0, qpc_log_reg};
+                `HROCE_REG_CQC_BASE: rdata_next = cqc_base_reg;
+                `HROCE_REG_CQC_LOG: rdata_next = {59'd0, cqc_log_reg};
+                `HROCE_REG_MRC_BASE: rdata_next = mrc_base_reg;
+                `HROCE_REG_MRC_LOG: rdata_next = {59'd0, mrc_log_reg};
+                `HROCE_REG_CMD_MAILBOX: rdata_next = mailbox_reg;
+                `HROCE_REG_CMD_ARG: rdata_next = cmd_arg_reg;
+                `HROCE_REG_CMD: begin
+                    rdata_next = 64'd0;
+                    rdata_next[0] = cmd_busy || cmd_start_reg;
+                    rdata_next[15:8] = cmd_result;
+                    rdata_next[31:16] = cmd_seq;
+                end
+                default: rdata_next = 64'd0;
+            endcase
+        end
+    end
+end
+
+always @(posedge clk) begin
+    mac_reg <= mac_next;
+    ipv4_reg <= ipv4_next;
+    qpc_base_reg <= qpc_base_next;
+    qpc_log_reg <= qpc_log_next;
+    cqc_base_reg <= cqc_base_next;
+    cqc_log_reg <= cqc_log_next;
+    mrc_base_reg <= mrc_base_next;
+    mrc_log_reg <= mrc_log_next;
+    mailbox_reg <= mailbox_next;
+    cmd_arg_reg <= cmd_arg_next;
+    cmd_start_reg <= cmd_start_next;
+    cmd_op_reg <= cmd_op_next;
+    cmd_num_reg <= cmd_num_next;
+    push_reg <= push_next;
+    db_kind_reg <= db_kind_next;
+    db_value_reg <= db_value_next;
+    db_valid_reg <= db_valid_next;
+    bvalid_reg <= bvalid_next;
+    rvalid_reg <= rvalid_next;
+    rdata_reg <= rdata_next;
+
+    if (rst) begin
+        mac_reg <= 48'd0;
+        ipv4_reg <= 32'd0;
+        qpc_log_reg <= 5'd0;
+        cqc_log_reg <= 5'd0;
+        mrc_log_reg <= 5'd0;
+        qpc_base_reg <= 64'd0;
+        cqc_base_reg <= 64'd0;
+        mrc_base_reg <= 64'd0;
+        cmd_start_reg <= 1'b0;
+        db_valid_reg <= 1'b0;
+        bvalid_reg <= 1'b0;
+        rvalid_reg <= 1'b0;
+    end
+end
+
+assign s_axil_awready = write;
+assign s_axil_wready = write;
+assign s_axil_bresp = 2'b00;
+assign s_axil_bvalid = bvalid_reg;
+assign s_axil_arready = read;
+assign s_axil_rdata = rdata_reg;
+assign s_axil_rresp = 2'b00;
+assign s_axil_rvalid = rvalid_reg;
+
+assign cfg_mac = mac_reg;
+assign cfg_ipv4 = ipv4_reg;
+assign cfg_qpc_base = qpc_base_reg;
+assign cfg_qpc_log = qpc_log_reg;
+assign cfg_cqc_base = cqc_base_reg;
+assign cfg_cqc_log = cqc_log_reg;
+assign cfg_mrc_base = mrc_base_reg;
+assign cfg_mrc_log = mrc_log_reg;
+assign cfg_mailbox = mailbox_reg;
+
+assign cmd_start = cmd_start_reg;
+assign cmd_op = cmd_op_reg;
+assign cmd_num = cmd_num_reg;
+assign cmd_arg = cmd_arg_reg;
+
+assign m_db_kind = db_kind_reg;
+assign m_db_value = db_value_reg;
+assign m_db_push_data = push_reg;
+assign m_db_valid = db_valid_reg;
+
+endmodule
+
+`resetall
