@@ -136,6 +136,8 @@ test: lint all
 # Lint: Verilator -Wall and Icarus on every top at both widths, clang-format, cppcheck
 
 LINT_TOPS := roce_icrc roce_rx roce_tx
+# the core's blocks, at the product width only
+CORE_LINT_TOPS := hroce_core host_regs cmd_engine inval_fanout req_engine rx_dispatch tx_arbiter
 C_LINT := $(filter-out $(GEN)/%,$(wildcard sim/*/*.[ch] testbench/*/*.[ch] tools/*.[ch]))
 
 lint: $(GEN_VH) $(GEN_H)
@@ -145,10 +147,16 @@ lint: $(GEN_VH) $(GEN_H)
 		iverilog -g2005 -Wall -Wno-timescale -o /dev/null $(addprefix -I,$(RTL_DIRS)) -I$(GEN) \
 			-s $$top -P$$top.DATA_WIDTH=$$w $(RTL_SRCS); \
 	done; done
+	@set -e; for top in $(CORE_LINT_TOPS); do \
+		verilator --lint-only -Wall rtl/hroce.vlt $(addprefix -I,$(RTL_DIRS)) -I$(GEN) \
+			--top-module $$top $(RTL_SRCS); \
+		iverilog -g2005 -Wall -Wno-timescale -o /dev/null $(addprefix -I,$(RTL_DIRS)) -I$(GEN) \
+			-s $$top $(RTL_SRCS); \
+	done
 	@clang-format --dry-run --Werror $(C_LINT)
 	@cppcheck -q --error-exitcode=1 --enable=warning,portability --inline-suppr \
 		-I$(GEN) -Isim/vmodel -Isim/wire -Itestbench/lib $(C_LINT)
-	@echo "lint: clean ($(words $(LINT_TOPS)) tops x 2 widths, $(words $(C_LINT)) C files)"
+	@echo "lint: clean ($(words $(LINT_TOPS)) tops x 2 widths, $(words $(CORE_LINT_TOPS)) core tops, $(words $(C_LINT)) C files)"
 
 clean:
 	rm -rf build

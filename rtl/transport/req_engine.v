@@ -1,0 +1,1198 @@
+/*
+
+RC requester: turns posted send WQEs into request packets, and the responses that come
+back (ACK, NAK, READ responses) into completions.
+
+    SQ doorbell --> context: SQ_PI --> work FIFO (QPNs with WQEs to send)
+    work FIFO ---> context --> WQE (pushed copy, or DMA read) --> per packet:
+                   SGE pieces -> mr_translate -> chunk FIFO --(commit)--> payload DMA reads
+                   header --------------------------------------------> m_hdr
+                   payload (DMA byte stream, or inline bytes) ---------> m_axis
+    responses ---> context --> WQE at SQ_CC --> complete the WQEs a PSN covers (CQEs)
+                   READ response payload -> SGE pieces -> mr_translate -> chunk FIFO
+                                         --(commit)--> DMA writes <-- s_axis payload
+
+One control FSM handles one event at a time (a doorbell, a WQE, a response); the payload
+moves beside it in three decoupled paths (chunk FIFO to the DMA clients, payload out to
+m_axis, response payload to the DMA writer), so that a packet's data streams at one beat
+per cycle while the FSM prepares the next packet. A packet's DMA chunks are committed only
+once every piece of it translated without a violation: a violation never reaches memory,
+and a packet header never leaves without its payload.
+
+PSNs: a message takes max(1, ceil(LENGTH / MTU)) PSNs, a READ as many as its responses.
+UNA_PSN is the first PSN of the WQE at SQ_CC, so every WQE's PSN range follows from the
+WQEs' lengths: nothing is written back into the ring. A sequence NAK rewinds SQ_CI to
+SQ_CC and NPSN to UNA_PSN (go-back-N from host memory); an RNR NAK or an error NAK
+completes the WQE with its error and moves the QP to error; the requester then flushes
+every WQE still posted (WR_FLUSH_ERR).
+
+The payload outputs are pass-throughs of the DMA read stream (m_axis) and of the response
+payload (to the DMA writer): their ready inputs reach the other side combinationally.
+
+*/
+
+`resetall
+`timescale 1ns / 1ps
+`default_nettype none
+
+`include "hroce_contract.vh"
+
+module req_engine #
+(
+    // Datapath width (a WQE beat is 64 bytes)
+    parameter DATA_WIDTH = 512,
+    parameter KEEP_WIDTH = ((DATA_WIDTH+7)/8),
+    // log2 of the QPNs the work FIFO holds
+    parameter WORK_ADDR_WIDTH = 6,
+    // log2 of the DMA chunks in flight between translation and the DMA clients
+    parameter CHUNK_ADDR_WIDTH = 6
+)
+(
+    input  wire                          clk,
+    input  wire                          rst,
+
+    /*
+     * Configuration and control
+     */
+    input  wire [47:0]                   cfg_mac,
+    input  wire                          hold,
+    input  wire [63:0]                   time_now,
+
+    /*
+     * SQ doorbells (push_data valid when push is set)
+     */
+    input  wire [23:0]                   s_db_qpn,
+    input  wire [15:0]                   s_db_index,
+    input  wire                          s_db_push,
+    input  wire [511:0]                  s_db_push_data,
+    input  wire                          s_db_valid,
+    output wire                          s_db_ready,
+
+    /*
+     * Responses in (ACK, NAK, READ responses) with their payload
+     */
+    input  wire [`HROCE_ROCE_HDR_WIDTH-1:0] s_hdr_data,
+    input  wire                          s_hdr_valid,
+    output wire                          s_hdr_ready,
+    input  wire [DATA_WIDTH-1:0]         s_axis_tdata,
+    input  wire [KEEP_WIDTH-1:0]         s_axis_tkeep,
+    input  wire                          s_axis_tvalid,
+    output wire                          s_axis_tready,
+    input  wire                          s_axis_tlast,
+
+    /*
+     * QP context (requester cache: this engine owns bytes 64..95)
+     */
+    output wire [23:0]                   m_ctx_lookup_index,
+    output wire                          m_ctx_lookup_valid,
+    input  wire                          m_ctx_lookup_ready,
+    input  wire [1023:0]                 s_ctx_lookup_data,
+    input  wire [1:0]                    s_ctx_lookup_status,
+    input  wire                          s_ctx_lookup_valid,
+    output wire                          s_ctx_lookup_ready,
+    output wire [23:0]                   m_ctx_update_index,
+    output wire [1023:0]                 m_ctx_update_data,
+    output wire                          m_ctx_update_valid,
+    input  wire                          m_ctx_update_ready,
+
+    /*
+     * MR translation (local keys)
+     */
+    output wire [31:0]                   m_mr_req_key,
+    output wire [23:0]                   m_mr_req_pd,
+    output wire [63:0]                   m_mr_req_va,
+    output wire [31:0]                   m_mr_req_len,
+    output wire [3:0]                    m_mr_req_access,
+    output wire                          m_mr_req_valid,
+    input  wire                          m_mr_req_ready,
+    input  wire [63:0]                   s_mr_resp_iova,
+    input  wire [15:0]                   s_mr_resp_len,
+    input  wire                          s_mr_resp_last,
+    input  wire [2:0]                    s_mr_resp_status,
+    input  wire                          s_mr_resp_valid,
+    output wire                          s_mr_resp_ready,
+
+    /*
+     * DMA read client, aligned: WQEs
+     */
+    output wire [63:0]                   m_wqe_rd_req_addr,
+    output wire [15:0]                   m_wqe_rd_req_len,
+    output wire                          m_wqe_rd_req_valid,
+    input  wire                          m_wqe_rd_req_ready,
+    input  wire [DATA_WIDTH-1:0]         s_wqe_rd_axis_tdata,
+    input  wire                          s_wqe_rd_axis_tvalid,
+    output wire                          s_wqe_rd_axis_tready,
+    input  wire                          s_wqe_rd_axis_tlast,
+    input  wire                          s_wqe_rd_axis_tuser,
+
+    /*
+     * DMA read client, byte stream: payload (one segment per packet)
+     */
+    output wire [63:0]                   m_pay_rd_req_addr,
+    output wire [15:0]                   m_pay_rd_req_len,
+    output wire                          m_pay_rd_req_last,
+    output wire                          m_pay_rd_req_valid,
+    input  wire                          m_pay_rd_req_ready,
+    input  wire [DATA_WIDTH-1:0]         s_pay_rd_axis_tdata,
+    input  wire [KEEP_WIDTH-1:0]         s_pay_rd_axis_tkeep,
+    input  wire                          s_pay_rd_axis_tvalid,
+    output wire                          s_pay_rd_axis_tready,
+    input  wire                          s_pay_rd_axis_tlast,
+    input  wire                          s_pay_rd_axis_tuser,
+
+    /*
+     * DMA write client, byte stream: READ response data
+     */
+    output wire [63:0]                   m_wr_req_addr,
+    output wire [15:0]                   m_wr_req_len,
+    output wire                          m_wr_req_valid,
+    input  wire                          m_wr_req_ready,
+    output wire [DATA_WIDTH-1:0]         m_wr_axis_tdata,
+    output wire [KEEP_WIDTH-1:0]         m_wr_axis_tkeep,
+    output wire                          m_wr_axis_tvalid,
+    input  wire                          m_wr_axis_tready,
+    output wire                          m_wr_axis_tlast,
+    input  wire                          s_wr_done_valid,
+    input  wire                          s_wr_done_error,
+
+    /*
+     * Request packets out: header, then payload (for PAYLOAD_LEN > 0), in order
+     */
+    output wire [`HROCE_ROCE_HDR_WIDTH-1:0] m_hdr_data,
+    output wire                          m_hdr_valid,
+    input  wire                          m_hdr_ready,
+    output wire [DATA_WIDTH-1:0]         m_axis_tdata,
+    output wire [KEEP_WIDTH-1:0]         m_axis_tkeep,
+    output wire                          m_axis_tvalid,
+    input  wire                          m_axis_tready,
+    output wire                          m_axis_tlast,
+    output wire                          m_axis_tuser,
+
+    /*
+     * Completions
+     */
+    output wire [23:0]                   m_cqe_cqn,
+    output wire [255:0]                  m_cqe_data,
+    output wire                          m_cqe_valid,
+    input  wire                          m_cqe_ready,
+
+    /*
+     * Status
+     */
+    output wire                          stat_rx_bad_response,
+    output wire                          stat_rx_nak,
+    output wire                          stat_dma_error
+);
+
+initial begin
+    if (DATA_WIDTH != 512) begin
+        $error("Error: %m: WQE beats are 512 bits (DATA_WIDTH=%0d)", DATA_WIDTH);
+        $finish;
+    end
+end
+
+localparam HDR_WIDTH = `HROCE_ROCE_HDR_WIDTH;
+localparam WORK_DEPTH = 2**WORK_ADDR_WIDTH;
+localparam CHUNK_DEPTH = 2**CHUNK_ADDR_WIDTH;
+
+// RC opcodes (IBTA table 38)
+localparam [7:0]
+    OP_SEND_FIRST = 8'h00, OP_SEND_MIDDLE = 8'h01, OP_SEND_LAST = 8'h02,
+    OP_SEND_LAST_IMM = 8'h03, OP_SEND_ONLY = 8'h04, OP_SEND_ONLY_IMM = 8'h05,
+    OP_WRITE_FIRST = 8'h06, OP_WRITE_MIDDLE = 8'h07, OP_WRITE_LAST = 8'h08,
+    OP_WRITE_LAST_IMM = 8'h09, OP_WRITE_ONLY = 8'h0a, OP_WRITE_ONLY_IMM = 8'h0b,
+    OP_READ_REQUEST = 8'h0c, OP_READ_RESP_FIRST = 8'h0d, OP_READ_RESP_LAST = 8'h0f,
+    OP_READ_RESP_ONLY = 8'h10, OP_ACK = 8'h11;
+
+localparam [7:0]
+    WR_WRITE = `HROCE_WR_OPCODE_RDMA_WRITE,
+    WR_WRITE_IMM = `HROCE_WR_OPCODE_RDMA_WRITE_WITH_IMM,
+    WR_SEND = `HROCE_WR_OPCODE_SEND,
+    WR_SEND_IMM = `HROCE_WR_OPCODE_SEND_WITH_IMM,
+    WR_READ = `HROCE_WR_OPCODE_RDMA_READ;
+
+localparam [3:0] QPS_RTS = `HROCE_QP_STATE_RTS, QPS_SQD = `HROCE_QP_STATE_SQD,
+    QPS_ERR = `HROCE_QP_STATE_ERR;
+
+localparam [7:0]
+    WC_SUCCESS = `HROCE_WC_STATUS_SUCCESS,
+    WC_LOC_LEN_ERR = `HROCE_WC_STATUS_LOC_LEN_ERR,
+    WC_LOC_QP_OP_ERR = `HROCE_WC_STATUS_LOC_QP_OP_ERR,
+    WC_LOC_PROT_ERR = `HROCE_WC_STATUS_LOC_PROT_ERR,
+    WC_WR_FLUSH_ERR = `HROCE_WC_STATUS_WR_FLUSH_ERR,
+    WC_BAD_RESP_ERR = `HROCE_WC_STATUS_BAD_RESP_ERR,
+    WC_REM_INV_REQ_ERR = `HROCE_WC_STATUS_REM_INV_REQ_ERR,
+    WC_REM_ACCESS_ERR = `HROCE_WC_STATUS_REM_ACCESS_ERR,
+    WC_REM_OP_ERR = `HROCE_WC_STATUS_REM_OP_ERR,
+    WC_RNR_RETRY_EXC_ERR = `HROCE_WC_STATUS_RNR_RETRY_EXC_ERR;
+
+localparam [5:0]
+    S_IDLE = 6'd0,
+    S_LOOKUP_WAIT = 6'd2,
+    S_DB = 6'd3,
+    S_UPDATE = 6'd4,
+    S_SQ = 6'd5,
+    S_FETCH = 6'd6,
+    S_FETCH_DATA = 6'd7,
+    S_PARSE = 6'd8,
+    S_PKT = 6'd9,
+    S_PIECE = 6'd10,
+    S_XL_REQ = 6'd11,
+    S_XL_RESP = 6'd12,
+    S_COMMIT = 6'd13,
+    S_INLINE = 6'd14,
+    S_SQ_DONE = 6'd15,
+    S_FLUSH = 6'd16,
+    S_RX = 6'd17,
+    S_RX_EVAL = 6'd18,
+    S_RX_FINAL = 6'd19,
+    S_SEEK = 6'd20,
+    S_PLACE_COMMIT = 6'd21,
+    S_RD_COMPLETE = 6'd22,
+    S_RX_DROP = 6'd24,
+    S_REQUEUE = 6'd25;
+
+/*
+ * Control state
+ */
+reg [5:0] state_reg = S_IDLE, state_next;
+reg [5:0] return_reg = S_IDLE, return_next;  // where a lookup, fetch or CQE returns to
+reg [23:0] qpn_reg = 24'd0, qpn_next;
+reg [1023:0] ctx_reg = 1024'd0, ctx_next;
+reg ctx_ok_reg = 1'b0, ctx_ok_next;
+reg lookup_valid_reg = 1'b0, lookup_valid_next;
+reg update_valid_reg = 1'b0, update_valid_next;
+
+reg [15:0] db_index_reg = 16'd0, db_index_next;
+
+// the one pushed WQE the core holds (from the last doorbell that carried one)
+reg push_valid_reg = 1'b0, push_valid_next;
+reg [23:0] push_qpn_reg = 24'd0, push_qpn_next;
+reg [15:0] push_index_reg = 16'd0, push_index_next;
+reg [511:0] push_data_reg = 512'd0, push_data_next;
+
+// the current WQE: up to 8 beats (stride 512 bytes)
+reg [511:0] wqe_mem [0:7];
+reg [511:0] wqe_wr_data;
+reg [2:0] wqe_wr_addr;
+reg wqe_wr_en;
+reg [2:0] wqe_beat_reg = 3'd0, wqe_beat_next;
+reg wqe_error_reg = 1'b0, wqe_error_next;
+reg wqe_rx_reg = 1'b0, wqe_rx_next;  // the WQE was fetched for a response (at SQ_CC)
+reg rd_req_valid_reg = 1'b0, rd_req_valid_next;
+
+// the current message
+reg [31:0] msg_left_reg = 32'd0, msg_left_next;   // bytes not yet packetized
+reg [24:0] pkt_reg = 25'd0, pkt_next;             // packet index within the message
+reg [4:0] sge_idx_reg = 5'd0, sge_idx_next;
+reg [31:0] sge_off_reg = 32'd0, sge_off_next;
+reg [31:0] piece_reg = 32'd0, piece_next;         // bytes of the translation in flight
+reg [12:0] pkt_left_reg = 13'd0, pkt_left_next;   // bytes of the packet not yet translated
+reg [2:0] inline_beat_reg = 3'd0, inline_beat_next;
+
+// the response being handled
+reg [HDR_WIDTH-1:0] rxh_reg = {HDR_WIDTH{1'b0}}, rxh_next;
+
+// completion out, and the error a flush reports first
+reg [23:0] cqe_cqn_reg = 24'd0, cqe_cqn_next;
+reg [255:0] cqe_data_reg = 256'd0, cqe_data_next;
+reg cqe_valid_reg = 1'b0, cqe_valid_next;
+reg err_valid_reg = 1'b0, err_valid_next;
+reg [15:0] err_index_reg = 16'd0, err_index_next;
+reg [7:0] err_status_reg = 8'd0, err_status_next;
+
+// chunk FIFO ({is_write, last, length[12:0], IOVA}) with a commit pointer
+reg [78:0] chunk_mem [0:CHUNK_DEPTH-1];
+reg [CHUNK_ADDR_WIDTH:0] chunk_wr_ptr_reg = 0, chunk_wr_ptr_next;
+reg [CHUNK_ADDR_WIDTH:0] chunk_commit_ptr_reg = 0, chunk_commit_ptr_next;
+reg [CHUNK_ADDR_WIDTH:0] chunk_rd_ptr_reg = 0, chunk_rd_ptr_next;
+reg chunk_wr_en;
+reg [78:0] chunk_wr_data;
+reg [15:0] writes_pending_reg = 16'd0, writes_pending_next;
+
+reg stat_rx_bad_response_reg = 1'b0, stat_rx_bad_response_next;
+reg stat_rx_nak_reg = 1'b0, stat_rx_nak_next;
+reg stat_dma_error_reg = 1'b0, stat_dma_error_next;
+
+/*
+ * FIFOs
+ */
+wire [23:0] work_out_qpn;
+wire work_out_valid;
+reg work_out_ready;
+reg [23:0] work_in_qpn;
+reg work_in_valid;
+wire [WORK_ADDR_WIDTH+1:0] work_count;
+
+reg [HDR_WIDTH-1:0] hdr_in_data;
+reg hdr_in_valid;
+wire [4:0] hdr_count;
+
+// payload source per packet with payload: 1 = inline beats, 0 = DMA stream
+reg src_in_data;
+reg src_in_valid;
+wire src_out_data;
+wire src_out_valid;
+wire src_out_ready;
+wire [4:0] src_count;
+
+reg [DATA_WIDTH+KEEP_WIDTH:0] inl_in_data;
+reg inl_in_valid;
+wire [DATA_WIDTH+KEEP_WIDTH:0] inl_out_data;
+wire inl_out_valid;
+wire inl_out_ready;
+wire [5:0] inl_count;
+
+// what to do with each response payload: 1 = write it (committed chunks), 0 = drop it
+reg act_in_data;
+reg act_in_valid;
+wire act_out_data;
+wire act_out_valid;
+wire act_out_ready;
+wire [4:0] act_count;
+
+fifo_sync #(.WIDTH(24), .ADDR_WIDTH(WORK_ADDR_WIDTH))
+work_fifo (
+    .clk(clk), .rst(rst),
+    .s_data(work_in_qpn), .s_valid(work_in_valid), .s_ready(),
+    .m_data(work_out_qpn), .m_valid(work_out_valid), .m_ready(work_out_ready),
+    .count(work_count)
+);
+
+fifo_sync #(.WIDTH(HDR_WIDTH), .ADDR_WIDTH(3))
+hdr_fifo (
+    .clk(clk), .rst(rst),
+    .s_data(hdr_in_data), .s_valid(hdr_in_valid), .s_ready(),
+    .m_data(m_hdr_data), .m_valid(m_hdr_valid), .m_ready(m_hdr_ready),
+    .count(hdr_count)
+);
+
+fifo_sync #(.WIDTH(1), .ADDR_WIDTH(3))
+src_fifo (
+    .clk(clk), .rst(rst),
+    .s_data(src_in_data), .s_valid(src_in_valid), .s_ready(),
+    .m_data(src_out_data), .m_valid(src_out_valid), .m_ready(src_out_ready),
+    .count(src_count)
+);
+
+fifo_sync #(.WIDTH(DATA_WIDTH+KEEP_WIDTH+1), .ADDR_WIDTH(4))
+inline_fifo (
+    .clk(clk), .rst(rst),
+    .s_data(inl_in_data), .s_valid(inl_in_valid), .s_ready(),
+    .m_data(inl_out_data), .m_valid(inl_out_valid), .m_ready(inl_out_ready),
+    .count(inl_count)
+);
+
+fifo_sync #(.WIDTH(1), .ADDR_WIDTH(3))
+act_fifo (
+    .clk(clk), .rst(rst),
+    .s_data(act_in_data), .s_valid(act_in_valid), .s_ready(),
+    .m_data(act_out_data), .m_valid(act_out_valid), .m_ready(act_out_ready),
+    .count(act_count)
+);
+
+/*
+ * Fields of the context, the WQE and the response
+ */
+wire [3:0] qp_state = ctx_reg[`HROCE_QPC_STATE];
+wire qp_err = ctx_reg[`HROCE_QPC_REQ_ERR] || qp_state == QPS_ERR;
+wire [15:0] sq_pi = ctx_reg[`HROCE_QPC_SQ_PI];
+wire [15:0] sq_ci = ctx_reg[`HROCE_QPC_SQ_CI];
+wire [15:0] sq_cc = ctx_reg[`HROCE_QPC_SQ_CC];
+wire [23:0] npsn = ctx_reg[`HROCE_QPC_NPSN];
+wire [23:0] una = ctx_reg[`HROCE_QPC_UNA_PSN];
+wire [7:0] rd_inflight = ctx_reg[`HROCE_QPC_RD_INFLIGHT];
+wire [7:0] max_rd = ctx_reg[`HROCE_QPC_MAX_RD_ATOMIC] == 8'd0 ? 8'd1 :
+                    ctx_reg[`HROCE_QPC_MAX_RD_ATOMIC];
+wire [1:0] sq_stride = ctx_reg[`HROCE_QPC_LOG_SQ_STRIDE];
+wire [3:0] log_sq = ctx_reg[`HROCE_QPC_LOG_SQ_SIZE];
+wire [3:0] log_mtu = {1'b0, ctx_reg[`HROCE_QPC_PATH_MTU]} + 4'd7;
+wire [12:0] mtu = 13'd1 << log_mtu;
+
+// the WQE slot of a ring counter
+function [63:0] wqe_addr(input [63:0] base, input [15:0] index, input [3:0] log_size,
+                         input [1:0] stride);
+    reg [15:0] slot;
+    begin
+        slot = index & ((16'd1 << log_size) - 16'd1);
+        wqe_addr = base + ({48'd0, slot} << (6 + stride));
+    end
+endfunction
+
+wire [511:0] wqe0 = wqe_mem[0];
+wire [7:0] wqe_opcode = wqe0[`HROCE_SQ_WQE_OPCODE];
+wire [7:0] wqe_flags = wqe0[`HROCE_SQ_WQE_FLAGS];
+wire [7:0] wqe_num_sge = wqe0[`HROCE_SQ_WQE_NUM_SGE];
+wire [31:0] wqe_len = wqe0[`HROCE_SQ_WQE_LENGTH];
+wire [31:0] wqe_imm = wqe0[`HROCE_SQ_WQE_IMM];
+wire [63:0] wqe_raddr = wqe0[`HROCE_SQ_WQE_RADDR];
+wire [31:0] wqe_rkey = wqe0[`HROCE_SQ_WQE_RKEY];
+wire wqe_inline = (wqe_flags & `HROCE_WR_INLINE) != 8'd0;
+wire wqe_signaled = (wqe_flags & `HROCE_WR_SIGNALED) != 8'd0;
+wire wqe_solicited = (wqe_flags & `HROCE_WR_SOLICITED) != 8'd0;
+wire wqe_fence = (wqe_flags & `HROCE_WR_FENCE) != 8'd0;
+wire wqe_is_read = wqe_opcode == WR_READ;
+wire wqe_is_send = wqe_opcode == WR_SEND || wqe_opcode == WR_SEND_IMM;
+wire wqe_has_imm = wqe_opcode == WR_SEND_IMM || wqe_opcode == WR_WRITE_IMM;
+wire [31:0] wqe_pkts_m1 = (wqe_len - 32'd1) >> log_mtu;
+wire [24:0] wqe_npkts = wqe_len == 32'd0 ? 25'd1 : wqe_pkts_m1[24:0] + 25'd1;
+wire [23:0] wqe_last_psn = una + wqe_npkts[23:0] - 24'd1;
+wire [9:0] wqe_bytes = 10'd64 << sq_stride;
+wire [7:0] wqe_max_sge = (8'd4 << sq_stride) - 8'd2;
+
+// SGE i of the WQE: byte 32 + 16 i
+wire [8:0] sge_byte = 9'd32 + {sge_idx_reg, 4'd0};
+wire [511:0] sge_beat = wqe_mem[sge_byte[8:6]];
+wire [127:0] sge = sge_beat[{sge_byte[5:4], 7'd0} +: 128];
+wire [63:0] sge_addr = sge[`HROCE_SGE_ADDR];
+wire [31:0] sge_len = sge[`HROCE_SGE_LENGTH];
+wire [31:0] sge_lkey = sge[`HROCE_SGE_LKEY];
+
+// the packet being built
+wire pkt_first = pkt_reg == 25'd0;
+// a READ is one request packet, whatever the number of responses
+wire pkt_last = wqe_is_read || pkt_reg == wqe_npkts - 25'd1;
+wire [12:0] pkt_len = wqe_is_read ? 13'd0 :
+                      (msg_left_reg > {19'd0, mtu}) ? mtu : msg_left_reg[12:0];
+reg [7:0] pkt_opcode;
+
+always @* begin
+    case (wqe_opcode)
+        WR_SEND, WR_SEND_IMM: begin
+            if (wqe_npkts == 25'd1) pkt_opcode = wqe_has_imm ? OP_SEND_ONLY_IMM : OP_SEND_ONLY;
+            else if (pkt_first) pkt_opcode = OP_SEND_FIRST;
+            else if (pkt_last) pkt_opcode = wqe_has_imm ? OP_SEND_LAST_IMM : OP_SEND_LAST;
+            else pkt_opcode = OP_SEND_MIDDLE;
+        end
+        WR_WRITE, WR_WRITE_IMM: begin
+            if (wqe_npkts == 25'd1) pkt_opcode = wqe_has_imm ? OP_WRITE_ONLY_IMM : OP_WRITE_ONLY;
+            else if (pkt_first) pkt_opcode = OP_WRITE_FIRST;
+            else if (pkt_last) pkt_opcode = wqe_has_imm ? OP_WRITE_LAST_IMM : OP_WRITE_LAST;
+            else pkt_opcode = OP_WRITE_MIDDLE;
+        end
+        default: pkt_opcode = OP_READ_REQUEST;
+    endcase
+end
+
+reg [HDR_WIDTH-1:0] pkt_hdr;
+
+always @* begin
+    pkt_hdr = {HDR_WIDTH{1'b0}};
+    pkt_hdr[`HROCE_ROCE_HDR_ETH_DST] = ctx_reg[`HROCE_QPC_DMAC];
+    pkt_hdr[`HROCE_ROCE_HDR_ETH_SRC] = cfg_mac;
+    pkt_hdr[`HROCE_ROCE_HDR_IP_DSCP] = ctx_reg[`HROCE_QPC_DSCP];
+    pkt_hdr[`HROCE_ROCE_HDR_IP_FLAGS] = 3'b010;
+    pkt_hdr[`HROCE_ROCE_HDR_IP_TTL] = ctx_reg[`HROCE_QPC_TTL];
+    pkt_hdr[`HROCE_ROCE_HDR_IP_SRC] = ctx_reg[`HROCE_QPC_SIP];
+    pkt_hdr[`HROCE_ROCE_HDR_IP_DST] = ctx_reg[`HROCE_QPC_DIP];
+    pkt_hdr[`HROCE_ROCE_HDR_UDP_SPORT] = ctx_reg[`HROCE_QPC_UDP_SPORT];
+    pkt_hdr[`HROCE_ROCE_HDR_BTH_OPCODE] = pkt_opcode;
+    pkt_hdr[`HROCE_ROCE_HDR_BTH_SE] = pkt_last && wqe_solicited && (wqe_is_send ||
+                                      wqe_opcode == WR_WRITE_IMM);
+    pkt_hdr[`HROCE_ROCE_HDR_BTH_PKEY] = ctx_reg[`HROCE_QPC_PKEY];
+    pkt_hdr[`HROCE_ROCE_HDR_BTH_DQPN] = ctx_reg[`HROCE_QPC_DEST_QPN];
+    pkt_hdr[`HROCE_ROCE_HDR_BTH_ACKREQ] = pkt_last && !wqe_is_read;
+    pkt_hdr[`HROCE_ROCE_HDR_BTH_PSN] = npsn + pkt_reg[23:0];
+    if (wqe_is_read || (pkt_first && !wqe_is_send)) begin
+        pkt_hdr[`HROCE_ROCE_HDR_RETH_VA] = wqe_raddr;
+        pkt_hdr[`HROCE_ROCE_HDR_RETH_RKEY] = wqe_rkey;
+        pkt_hdr[`HROCE_ROCE_HDR_RETH_DMA_LEN] = wqe_len;
+    end
+    if (pkt_last && wqe_has_imm) begin
+        pkt_hdr[`HROCE_ROCE_HDR_IMMDT] = wqe_imm;
+    end
+    pkt_hdr[`HROCE_ROCE_HDR_PAYLOAD_LEN] = pkt_len;
+    pkt_hdr[`HROCE_ROCE_HDR_SRC_QPN] = qpn_reg;
+end
+
+// inline payload beat k: WQE bytes 32 + 64 k .. 95 + 64 k
+wire [511:0] inline_lo = wqe_mem[inline_beat_reg];
+wire [511:0] inline_hi = wqe_mem[inline_beat_reg + 3'd1];
+wire [511:0] inline_data = {inline_hi[255:0], inline_lo[511:256]};
+wire [12:0] inline_done = {4'd0, inline_beat_reg, 6'd0};  // bytes before this beat
+wire inline_last = {19'd0, inline_done} + 32'd64 >= wqe_len;
+wire [31:0] inline_rem = wqe_len - {19'd0, inline_done};
+wire [6:0] inline_bytes = inline_last ? inline_rem[6:0] : 7'd64;
+
+// the response
+wire [7:0] rx_opcode = rxh_reg[`HROCE_ROCE_HDR_BTH_OPCODE];
+wire [23:0] rx_psn = rxh_reg[`HROCE_ROCE_HDR_BTH_PSN];
+wire [7:0] rx_syndrome = rxh_reg[`HROCE_ROCE_HDR_AETH_SYNDROME];
+wire [12:0] rx_len = rxh_reg[`HROCE_ROCE_HDR_PAYLOAD_LEN];
+wire rx_is_read_resp = rx_opcode >= OP_READ_RESP_FIRST && rx_opcode <= OP_READ_RESP_ONLY;
+wire rx_is_ack = rx_opcode == OP_ACK;
+wire rx_is_nak = rx_is_ack && rx_syndrome[7:5] == 3'b011;
+wire rx_is_rnr = rx_is_ack && rx_syndrome[7:5] == 3'b001;
+// the last PSN the response acknowledges: a NAK or a READ response acknowledges what
+// came before its PSN
+wire [23:0] rx_ack_psn = (rx_is_ack && !rx_is_nak && !rx_is_rnr) ? rx_psn : rx_psn - 24'd1;
+
+// a <= b in 24-bit serial arithmetic
+function psn_le(input [23:0] a, input [23:0] b);
+    reg [23:0] d;
+    begin
+        d = b - a;
+        psn_le = !d[23];
+    end
+endfunction
+
+wire [23:0] rd_index = rx_psn - una;         // response packet index within the READ
+wire [31:0] rd_offset = {8'd0, rd_index} << log_mtu;
+wire [31:0] rd_left = wqe_len - rd_offset;
+wire [12:0] rd_expect_len = rd_left > {19'd0, mtu} ? mtu : rd_left[12:0];
+wire rd_opcode_ok = (rd_index == 24'd0 && wqe_npkts == 25'd1) ? rx_opcode == OP_READ_RESP_ONLY :
+                    (rd_index == 24'd0) ? rx_opcode == OP_READ_RESP_FIRST :
+                    ({1'b0, rd_index} == wqe_npkts - 25'd1) ? rx_opcode == OP_READ_RESP_LAST :
+                    rx_opcode == OP_READ_RESP_FIRST + 8'd1;
+
+function [7:0] nak_status(input [7:0] syndrome);
+    begin
+        case (syndrome[4:0])
+            5'd1: nak_status = WC_REM_INV_REQ_ERR;
+            5'd2: nak_status = WC_REM_ACCESS_ERR;
+            5'd3: nak_status = WC_REM_OP_ERR;
+            default: nak_status = WC_BAD_RESP_ERR;
+        endcase
+    end
+endfunction
+
+// a CQE of the WQE at index
+function [255:0] make_cqe(input [15:0] index, input [7:0] opcode, input [7:0] status,
+                          input [31:0] byte_len, input [23:0] qpn);
+    reg [255:0] c;
+    begin
+        c = 256'd0;
+        c[`HROCE_CQE_WQE_INDEX] = index;
+        c[`HROCE_CQE_OPCODE] = opcode;
+        c[`HROCE_CQE_STATUS] = status;
+        c[`HROCE_CQE_BYTE_LEN] = byte_len;
+        c[`HROCE_CQE_QPN] = qpn;
+        c[`HROCE_CQE_FROM_SQ] = 1'b1;
+        make_cqe = c;
+    end
+endfunction
+
+wire [7:0] wqe_wc_opcode = wqe_is_read ? `HROCE_WC_RDMA_READ :
+                           wqe_is_send ? `HROCE_WC_SEND : `HROCE_WC_RDMA_WRITE;
+
+wire [CHUNK_ADDR_WIDTH:0] chunk_used = chunk_wr_ptr_reg - chunk_rd_ptr_reg;
+wire chunk_full = chunk_used == CHUNK_DEPTH;
+
+// room in the work FIFO for what a response may queue, kept free of doorbells; and room
+// for the response's payload action
+wire work_room = work_count < WORK_DEPTH - 2;
+wire work_room_db = work_count < WORK_DEPTH - 4;
+wire take_rx = state_reg == S_IDLE && !hold && s_hdr_valid && work_room && act_count < 5'd6;
+wire take_db = state_reg == S_IDLE && !hold && !take_rx && s_db_valid && work_room_db;
+wire take_work = state_reg == S_IDLE && !hold && !take_rx && !take_db && work_out_valid;
+
+/*
+ * Control FSM
+ */
+always @* begin
+    state_next = state_reg;
+    return_next = return_reg;
+    qpn_next = qpn_reg;
+    ctx_next = ctx_reg;
+    ctx_ok_next = ctx_ok_reg;
+    lookup_valid_next = lookup_valid_reg && !m_ctx_lookup_ready;
+    update_valid_next = update_valid_reg && !m_ctx_update_ready;
+    db_index_next = db_index_reg;
+    push_valid_next = push_valid_reg;
+    push_qpn_next = push_qpn_reg;
+    push_index_next = push_index_reg;
+    push_data_next = push_data_reg;
+    wqe_beat_next = wqe_beat_reg;
+    wqe_error_next = wqe_error_reg;
+    wqe_rx_next = wqe_rx_reg;
+    rd_req_valid_next = rd_req_valid_reg && !m_wqe_rd_req_ready;
+    msg_left_next = msg_left_reg;
+    pkt_next = pkt_reg;
+    sge_idx_next = sge_idx_reg;
+    sge_off_next = sge_off_reg;
+    piece_next = piece_reg;
+    pkt_left_next = pkt_left_reg;
+    inline_beat_next = inline_beat_reg;
+    rxh_next = rxh_reg;
+    cqe_cqn_next = cqe_cqn_reg;
+    cqe_data_next = cqe_data_reg;
+    cqe_valid_next = cqe_valid_reg && !m_cqe_ready;
+    err_valid_next = err_valid_reg;
+    err_index_next = err_index_reg;
+    err_status_next = err_status_reg;
+    chunk_wr_ptr_next = chunk_wr_ptr_reg;
+    chunk_commit_ptr_next = chunk_commit_ptr_reg;
+    stat_rx_bad_response_next = 1'b0;
+    stat_rx_nak_next = 1'b0;
+    stat_dma_error_next = 1'b0;
+
+    wqe_wr_en = 1'b0;
+    wqe_wr_addr = 3'd0;
+    wqe_wr_data = 512'd0;
+    chunk_wr_en = 1'b0;
+    chunk_wr_data = 79'd0;
+    work_out_ready = 1'b0;
+    work_in_qpn = qpn_reg;
+    work_in_valid = 1'b0;
+    hdr_in_data = pkt_hdr;
+    hdr_in_valid = 1'b0;
+    src_in_data = 1'b0;
+    src_in_valid = 1'b0;
+    inl_in_data = {inline_last, {KEEP_WIDTH{1'b1}} >> (7'd64 - inline_bytes), inline_data};
+    inl_in_valid = 1'b0;
+    act_in_data = 1'b0;
+    act_in_valid = 1'b0;
+
+    case (state_reg)
+        S_IDLE: begin
+            begin
+                if (take_rx) begin
+                    rxh_next = s_hdr_data;
+                    qpn_next = s_hdr_data[`HROCE_ROCE_HDR_BTH_DQPN];
+                    lookup_valid_next = 1'b1;
+                    return_next = S_RX;
+                    state_next = S_LOOKUP_WAIT;
+                end else if (take_db) begin
+                    qpn_next = s_db_qpn;
+                    db_index_next = s_db_index;
+                    if (s_db_push) begin
+                        push_valid_next = 1'b1;
+                        push_qpn_next = s_db_qpn;
+                        push_index_next = s_db_index - 16'd1;
+                        push_data_next = s_db_push_data;
+                    end
+                    lookup_valid_next = 1'b1;
+                    return_next = S_DB;
+                    state_next = S_LOOKUP_WAIT;
+                end else if (take_work) begin
+                    work_out_ready = 1'b1;
+                    qpn_next = work_out_qpn;
+                    lookup_valid_next = 1'b1;
+                    return_next = S_SQ;
+                    state_next = S_LOOKUP_WAIT;
+                end
+            end
+        end
+        S_LOOKUP_WAIT: begin
+            if (s_ctx_lookup_valid) begin
+                ctx_next = s_ctx_lookup_data;
+                ctx_ok_next = s_ctx_lookup_status == 2'd0 && s_ctx_lookup_data[`HROCE_QPC_VALID];
+                state_next = return_reg;
+            end
+        end
+        S_UPDATE: begin
+            if (!update_valid_reg || m_ctx_update_ready) begin
+                state_next = S_IDLE;
+            end
+        end
+
+        /*
+         * SQ doorbell: record the producer counter and queue the QP
+         */
+        S_DB: begin
+            if (ctx_ok_reg) begin
+                ctx_next[`HROCE_QPC_SQ_PI] = db_index_reg;
+                update_valid_next = 1'b1;
+                work_in_valid = 1'b1;
+                state_next = S_UPDATE;
+            end else begin
+                state_next = S_IDLE;
+            end
+        end
+
+        /*
+         * Send the next WQE of a QP
+         */
+        S_SQ: begin
+            if (!ctx_ok_reg) begin
+                state_next = S_IDLE;
+            end else if (qp_err) begin
+                if (sq_cc != sq_pi) begin
+                    state_next = S_FLUSH;
+                end else begin
+                    state_next = S_IDLE;
+                end
+            end else if (qp_state != QPS_RTS || sq_ci == sq_pi) begin
+                state_next = S_IDLE;
+            end else begin
+                wqe_rx_next = 1'b0;
+                state_next = S_FETCH;
+            end
+        end
+        S_FETCH: begin
+            wqe_beat_next = 3'd0;
+            wqe_error_next = 1'b0;
+            if (!wqe_rx_reg && push_valid_reg && push_qpn_reg == qpn_reg &&
+                push_index_reg == sq_ci) begin
+                // the WQE came with its doorbell
+                wqe_wr_en = 1'b1;
+                wqe_wr_addr = 3'd0;
+                wqe_wr_data = push_data_reg;
+                push_valid_next = 1'b0;
+                state_next = S_PARSE;
+            end else begin
+                rd_req_valid_next = 1'b1;
+                state_next = S_FETCH_DATA;
+            end
+        end
+        S_FETCH_DATA: begin
+            if (s_wqe_rd_axis_tvalid) begin
+                wqe_wr_en = 1'b1;
+                wqe_wr_addr = wqe_beat_reg;
+                wqe_wr_data = s_wqe_rd_axis_tdata;
+                wqe_beat_next = wqe_beat_reg + 3'd1;
+                if (s_wqe_rd_axis_tlast) begin
+                    wqe_error_next = s_wqe_rd_axis_tuser;
+                    state_next = wqe_rx_reg ? S_RX_EVAL : S_PARSE;
+                end
+            end
+        end
+        S_PARSE: begin
+            msg_left_next = wqe_len;
+            pkt_next = 25'd0;
+            sge_idx_next = 5'd0;
+            sge_off_next = 32'd0;
+            if (wqe_error_reg) begin
+                stat_dma_error_next = 1'b1;
+                err_valid_next = 1'b1;
+                err_index_next = sq_ci;
+                err_status_next = WC_LOC_QP_OP_ERR;
+                state_next = S_FLUSH;
+            end else if (wqe_opcode > WR_READ || wqe0[`HROCE_SQ_WQE_QPN] != qpn_reg ||
+                         (wqe_inline && (wqe_is_read || wqe_len > `HROCE_MAX_INLINE ||
+                                         wqe_len > {22'd0, wqe_bytes} - 32'd32)) ||
+                         (!wqe_inline && wqe_num_sge > wqe_max_sge)) begin
+                err_valid_next = 1'b1;
+                err_index_next = sq_ci;
+                err_status_next = WC_LOC_QP_OP_ERR;
+                state_next = S_FLUSH;
+            end else if ((wqe_is_read && rd_inflight >= max_rd) ||
+                         (wqe_fence && rd_inflight != 8'd0)) begin
+                // wait: the READ completion that frees the window queues the QP again
+                state_next = S_IDLE;
+            end else begin
+                state_next = S_PKT;
+            end
+        end
+        S_PKT: begin
+            pkt_left_next = pkt_len;
+            if (pkt_len == 13'd0 || wqe_inline) begin
+                state_next = S_COMMIT;
+            end else begin
+                state_next = S_PIECE;
+            end
+        end
+        S_PIECE: begin
+            if ({3'd0, sge_idx_reg} >= wqe_num_sge) begin
+                // the SGEs hold fewer bytes than the WQE's length
+                chunk_wr_ptr_next = chunk_commit_ptr_reg;
+                err_valid_next = 1'b1;
+                err_index_next = wqe_rx_reg ? sq_cc : sq_ci;
+                err_status_next = WC_LOC_LEN_ERR;
+                if (wqe_rx_reg) begin
+                    act_in_data = 1'b0;
+                    act_in_valid = 1'b1;
+                end
+                state_next = S_FLUSH;
+            end else if (sge_off_reg >= sge_len) begin
+                sge_idx_next = sge_idx_reg + 5'd1;
+                sge_off_next = 32'd0;
+            end else begin
+                piece_next = (sge_len - sge_off_reg > {19'd0, pkt_left_reg}) ?
+                             {19'd0, pkt_left_reg} : sge_len - sge_off_reg;
+                state_next = S_XL_REQ;
+            end
+        end
+        S_XL_REQ: begin
+            if (m_mr_req_ready) begin
+                state_next = S_XL_RESP;
+            end
+        end
+        S_XL_RESP: begin
+            if (s_mr_resp_valid && !chunk_full) begin
+                if (s_mr_resp_status != 3'd0) begin
+                    // a violation: nothing of this packet reaches memory
+                    chunk_wr_ptr_next = chunk_commit_ptr_reg;
+                    err_valid_next = 1'b1;
+                    err_index_next = wqe_rx_reg ? sq_cc : sq_ci;
+                    err_status_next = WC_LOC_PROT_ERR;
+                    if (wqe_rx_reg) begin
+                        act_in_data = 1'b0;
+                        act_in_valid = 1'b1;
+                    end
+                    state_next = S_FLUSH;
+                end else begin
+                    if (s_mr_resp_len != 16'd0) begin
+                        chunk_wr_en = 1'b1;
+                        chunk_wr_data = {wqe_rx_reg,
+                                         s_mr_resp_last && piece_reg == {19'd0, pkt_left_reg},
+                                         s_mr_resp_len[12:0], s_mr_resp_iova};
+                        chunk_wr_ptr_next = chunk_wr_ptr_reg + 1;
+                    end
+                    if (s_mr_resp_last) begin
+                        sge_off_next = sge_off_reg + piece_reg;
+                        pkt_left_next = pkt_left_reg - piece_reg[12:0];
+                        if (piece_reg == {19'd0, pkt_left_reg}) begin
+                            state_next = wqe_rx_reg ? S_PLACE_COMMIT : S_COMMIT;
+                        end else begin
+                            state_next = S_PIECE;
+                        end
+                    end
+                end
+            end
+        end
+        S_COMMIT: begin
+            // header and payload source leave together, once the chunks are committed
+            if (hdr_count < 5'd7 && src_count < 5'd7 && inl_count < 6'd10) begin
+                chunk_commit_ptr_next = chunk_wr_ptr_reg;
+                hdr_in_valid = 1'b1;
+                if (pkt_len != 13'd0) begin
+                    src_in_data = wqe_inline;
+                    src_in_valid = 1'b1;
+                end
+                inline_beat_next = 3'd0;
+                if (wqe_inline && pkt_len != 13'd0) begin
+                    state_next = S_INLINE;
+                end else if (pkt_last) begin
+                    state_next = S_SQ_DONE;
+                end else begin
+                    pkt_next = pkt_reg + 25'd1;
+                    msg_left_next = msg_left_reg - {19'd0, pkt_len};
+                    state_next = S_PKT;
+                end
+            end
+        end
+        S_INLINE: begin
+            inl_in_valid = 1'b1;
+            inline_beat_next = inline_beat_reg + 3'd1;
+            if (inline_last) begin
+                state_next = S_SQ_DONE;
+            end
+        end
+        S_SQ_DONE: begin
+            ctx_next[`HROCE_QPC_NPSN] = npsn + wqe_npkts[23:0];
+            ctx_next[`HROCE_QPC_SQ_CI] = sq_ci + 16'd1;
+            if (wqe_is_read) begin
+                ctx_next[`HROCE_QPC_RD_INFLIGHT] = rd_inflight + 8'd1;
+            end
+            if (sq_ci == sq_cc) begin
+                ctx_next[`HROCE_QPC_TIMER_START] = time_now;
+            end
+            update_valid_next = 1'b1;
+            // one WQE per turn: the QP goes to the back of the line
+            work_in_valid = sq_ci + 16'd1 != sq_pi;
+            state_next = S_UPDATE;
+        end
+
+        /*
+         * Error: complete every posted WQE, the failed one with its error, the rest
+         * with WR_FLUSH_ERR, and leave the QP in error
+         */
+        S_FLUSH: begin
+            if (!cqe_valid_reg || m_cqe_ready) begin
+                if (sq_cc == sq_pi) begin
+                    ctx_next[`HROCE_QPC_REQ_ERR] = 1'b1;
+                    ctx_next[`HROCE_QPC_SQ_CI] = sq_pi;
+                    ctx_next[`HROCE_QPC_RD_INFLIGHT] = 8'd0;
+                    err_valid_next = 1'b0;
+                    update_valid_next = 1'b1;
+                    state_next = S_UPDATE;
+                end else begin
+                    cqe_cqn_next = ctx_reg[`HROCE_QPC_SEND_CQN];
+                    cqe_data_next = make_cqe(sq_cc, 8'd0,
+                                             (err_valid_reg && err_index_reg == sq_cc) ?
+                                             err_status_reg : WC_WR_FLUSH_ERR, 32'd0, qpn_reg);
+                    cqe_valid_next = 1'b1;
+                    ctx_next[`HROCE_QPC_SQ_CC] = sq_cc + 16'd1;
+                    ctx_next[`HROCE_QPC_REQ_ERR] = 1'b1;
+                end
+            end
+        end
+
+        /*
+         * A response: complete what it acknowledges, then act on it
+         */
+        S_RX: begin
+            if (!ctx_ok_reg || qp_err || (qp_state != QPS_RTS && qp_state != QPS_SQD) ||
+                sq_cc == sq_ci) begin
+                stat_rx_bad_response_next = 1'b1;
+                state_next = S_RX_DROP;
+            end else begin
+                wqe_rx_next = 1'b1;
+                state_next = S_FETCH;
+            end
+        end
+        S_RX_EVAL: begin
+            if (wqe_error_reg) begin
+                stat_dma_error_next = 1'b1;
+                err_valid_next = 1'b1;
+                err_index_next = sq_cc;
+                err_status_next = WC_LOC_QP_OP_ERR;
+                act_in_data = 1'b0;
+                act_in_valid = rx_len != 13'd0;
+                state_next = S_FLUSH;
+            end else if (!wqe_is_read && psn_le(wqe_last_psn, rx_ack_psn)) begin
+                // this WQE is acknowledged
+                if (!cqe_valid_reg || m_cqe_ready) begin
+                    if (wqe_signaled) begin
+                        cqe_cqn_next = ctx_reg[`HROCE_QPC_SEND_CQN];
+                        cqe_data_next = make_cqe(sq_cc, wqe_wc_opcode, WC_SUCCESS, wqe_len,
+                                                 qpn_reg);
+                        cqe_valid_next = 1'b1;
+                    end
+                    ctx_next[`HROCE_QPC_SQ_CC] = sq_cc + 16'd1;
+                    ctx_next[`HROCE_QPC_UNA_PSN] = wqe_last_psn + 24'd1;
+                    ctx_next[`HROCE_QPC_TIMER_START] = time_now;
+                    if (sq_cc + 16'd1 == sq_ci) begin
+                        state_next = S_RX_FINAL;
+                    end else begin
+                        state_next = S_FETCH;
+                    end
+                end
+            end else begin
+                state_next = S_RX_FINAL;
+            end
+        end
+        S_RX_FINAL: begin
+            if (rx_is_ack && !rx_is_nak && !rx_is_rnr) begin
+                update_valid_next = 1'b1;
+                state_next = S_UPDATE;
+            end else if (rx_is_rnr || (rx_is_nak && rx_syndrome[4:0] != 5'd0)) begin
+                stat_rx_nak_next = 1'b1;
+                if (sq_cc == sq_ci) begin
+                    // nothing outstanding that it could be about
+                    update_valid_next = 1'b1;
+                    state_next = S_UPDATE;
+                end else begin
+                    err_valid_next = 1'b1;
+                    err_index_next = sq_cc;
+                    err_status_next = rx_is_rnr ? WC_RNR_RETRY_EXC_ERR : nak_status(rx_syndrome);
+                    state_next = S_FLUSH;
+                end
+            end else if (rx_is_nak) begin
+                // PSN sequence error: go back to the oldest unacknowledged WQE
+                stat_rx_nak_next = 1'b1;
+                ctx_next[`HROCE_QPC_SQ_CI] = sq_cc;
+                ctx_next[`HROCE_QPC_NPSN] = una;
+                ctx_next[`HROCE_QPC_RD_INFLIGHT] = 8'd0;
+                update_valid_next = 1'b1;
+                state_next = S_REQUEUE;
+            end else if (rx_is_read_resp && sq_cc != sq_ci && wqe_is_read &&
+                         psn_le(una, rx_psn) && psn_le(rx_psn, wqe_last_psn) &&
+                         rd_opcode_ok && rx_len == rd_expect_len) begin
+                pkt_left_next = rx_len;
+                sge_idx_next = 5'd0;
+                sge_off_next = rd_offset;
+                if (rx_len == 13'd0) begin
+                    state_next = S_PLACE_COMMIT;
+                end else begin
+                    state_next = S_SEEK;
+                end
+            end else begin
+                stat_rx_bad_response_next = 1'b1;
+                update_valid_next = 1'b1;
+                act_in_data = 1'b0;
+                act_in_valid = rx_len != 13'd0;
+                state_next = S_UPDATE;
+            end
+        end
+        S_SEEK: begin
+            // find the SGE and offset where this response's data goes
+            if ({3'd0, sge_idx_reg} < wqe_num_sge && sge_off_reg >= sge_len) begin
+                sge_off_next = sge_off_reg - sge_len;
+                sge_idx_next = sge_idx_reg + 5'd1;
+            end else begin
+                state_next = S_PIECE;
+            end
+        end
+        S_PLACE_COMMIT: begin
+            if (act_count < 5'd7) begin
+                chunk_commit_ptr_next = chunk_wr_ptr_reg;
+                act_in_data = 1'b1;
+                act_in_valid = rx_len != 13'd0;
+                if (rx_psn == wqe_last_psn) begin
+                    state_next = S_RD_COMPLETE;
+                end else begin
+                    update_valid_next = 1'b1;
+                    state_next = S_UPDATE;
+                end
+            end
+        end
+        S_RD_COMPLETE: begin
+            // the CQE waits until every byte of the READ is in memory
+            if (writes_pending_reg == 16'd0 && chunk_rd_ptr_reg == chunk_wr_ptr_reg &&
+                (!cqe_valid_reg || m_cqe_ready)) begin
+                if (wqe_signaled) begin
+                    cqe_cqn_next = ctx_reg[`HROCE_QPC_SEND_CQN];
+                    cqe_data_next = make_cqe(sq_cc, wqe_wc_opcode, WC_SUCCESS, wqe_len, qpn_reg);
+                    cqe_valid_next = 1'b1;
+                end
+                ctx_next[`HROCE_QPC_SQ_CC] = sq_cc + 16'd1;
+                ctx_next[`HROCE_QPC_UNA_PSN] = wqe_last_psn + 24'd1;
+                ctx_next[`HROCE_QPC_RD_INFLIGHT] = rd_inflight - 8'd1;
+                ctx_next[`HROCE_QPC_TIMER_START] = time_now;
+                update_valid_next = 1'b1;
+                state_next = S_REQUEUE;
+            end
+        end
+        S_REQUEUE: begin
+            // a QP that may have waited (READ window, fence, rewind) gets a turn
+            work_in_valid = 1'b1;
+            state_next = S_UPDATE;
+        end
+        S_RX_DROP: begin
+            act_in_data = 1'b0;
+            act_in_valid = rx_len != 13'd0;
+            state_next = S_IDLE;
+        end
+        default: state_next = S_IDLE;
+    endcase
+end
+
+/*
+ * Chunk FIFO drain: committed chunks to the payload reader or the response writer
+ */
+wire [78:0] chunk_head = chunk_mem[chunk_rd_ptr_reg[CHUNK_ADDR_WIDTH-1:0]];
+wire chunk_avail = chunk_rd_ptr_reg != chunk_commit_ptr_reg;
+wire chunk_is_write = chunk_head[78];
+wire chunk_take = chunk_avail && (chunk_is_write ? m_wr_req_ready : m_pay_rd_req_ready);
+
+always @* begin
+    chunk_rd_ptr_next = chunk_rd_ptr_reg + (chunk_take ? 1 : 0);
+    writes_pending_next = writes_pending_reg + ((chunk_take && chunk_is_write) ? 16'd1 : 16'd0)
+                          - (s_wr_done_valid ? 16'd1 : 16'd0);
+end
+
+/*
+ * Payload out: each packet's bytes from the DMA stream or the inline FIFO
+ */
+wire pay_from_inline = src_out_data;
+assign m_axis_tdata = pay_from_inline ? inl_out_data[DATA_WIDTH-1:0] : s_pay_rd_axis_tdata;
+assign m_axis_tkeep = pay_from_inline ? inl_out_data[DATA_WIDTH +: KEEP_WIDTH] :
+                      s_pay_rd_axis_tkeep;
+assign m_axis_tlast = pay_from_inline ? inl_out_data[DATA_WIDTH+KEEP_WIDTH] :
+                      s_pay_rd_axis_tlast;
+assign m_axis_tuser = !pay_from_inline && s_pay_rd_axis_tuser;
+assign m_axis_tvalid = src_out_valid && (pay_from_inline ? inl_out_valid : s_pay_rd_axis_tvalid);
+assign s_pay_rd_axis_tready = src_out_valid && !pay_from_inline && m_axis_tready;
+assign inl_out_ready = src_out_valid && pay_from_inline && m_axis_tready;
+assign src_out_ready = m_axis_tvalid && m_axis_tready && m_axis_tlast;
+
+/*
+ * Response payload: written through the committed chunks, or dropped
+ */
+assign m_wr_axis_tdata = s_axis_tdata;
+assign m_wr_axis_tkeep = s_axis_tkeep;
+assign m_wr_axis_tlast = s_axis_tlast;
+assign m_wr_axis_tvalid = act_out_valid && act_out_data && s_axis_tvalid;
+assign s_axis_tready = act_out_valid && (act_out_data ? m_wr_axis_tready : 1'b1);
+assign act_out_ready = s_axis_tvalid && s_axis_tready && s_axis_tlast;
+
+always @(posedge clk) begin
+    state_reg <= state_next;
+    return_reg <= return_next;
+    qpn_reg <= qpn_next;
+    ctx_reg <= ctx_next;
+    ctx_ok_reg <= ctx_ok_next;
+    lookup_valid_reg <= lookup_valid_next;
+    update_valid_reg <= update_valid_next;
+    db_index_reg <= db_index_next;
+    push_valid_reg <= push_valid_next;
+    push_qpn_reg <= push_qpn_next;
+    push_index_reg <= push_index_next;
+    push_data_reg <= push_data_next;
+    wqe_beat_reg <= wqe_beat_next;
+    wqe_error_reg <= wqe_error_next;
+    wqe_rx_reg <= wqe_rx_next;
+    rd_req_valid_reg <= rd_req_valid_next;
+    msg_left_reg <= msg_left_next;
+    pkt_reg <= pkt_next;
+    sge_idx_reg <= sge_idx_next;
+    sge_off_reg <= sge_off_next;
+    piece_reg <= piece_next;
+    pkt_left_reg <= pkt_left_next;
+    inline_beat_reg <= inline_beat_next;
+    rxh_reg <= rxh_next;
+    cqe_cqn_reg <= cqe_cqn_next;
+    cqe_data_reg <= cqe_data_next;
+    cqe_valid_reg <= cqe_valid_next;
+    err_valid_reg <= err_valid_next;
+    err_index_reg <= err_index_next;
+    err_status_reg <= err_status_next;
+    chunk_wr_ptr_reg <= chunk_wr_ptr_next;
+    chunk_commit_ptr_reg <= chunk_commit_ptr_next;
+    chunk_rd_ptr_reg <= chunk_rd_ptr_next;
+    writes_pending_reg <= writes_pending_next;
+    stat_rx_bad_response_reg <= stat_rx_bad_response_next;
+    stat_rx_nak_reg <= stat_rx_nak_next;
+    stat_dma_error_reg <= stat_dma_error_next || (s_wr_done_valid && s_wr_done_error);
+
+    if (wqe_wr_en) begin
+        wqe_mem[wqe_wr_addr] <= wqe_wr_data;
+    end
+    if (chunk_wr_en) begin
+        chunk_mem[chunk_wr_ptr_reg[CHUNK_ADDR_WIDTH-1:0]] <= chunk_wr_data;
+    end
+
+    if (rst) begin
+        state_reg <= S_IDLE;
+        lookup_valid_reg <= 1'b0;
+        update_valid_reg <= 1'b0;
+        push_valid_reg <= 1'b0;
+        rd_req_valid_reg <= 1'b0;
+        cqe_valid_reg <= 1'b0;
+        err_valid_reg <= 1'b0;
+        chunk_wr_ptr_reg <= 0;
+        chunk_commit_ptr_reg <= 0;
+        chunk_rd_ptr_reg <= 0;
+        writes_pending_reg <= 16'd0;
+        stat_rx_bad_response_reg <= 1'b0;
+        stat_rx_nak_reg <= 1'b0;
+        stat_dma_error_reg <= 1'b0;
+    end
+end
+
+assign s_db_ready = take_db;
+assign s_hdr_ready = take_rx;
+
+assign m_ctx_lookup_index = qpn_reg;
+assign m_ctx_lookup_valid = lookup_valid_reg;
+assign s_ctx_lookup_ready = state_reg == S_LOOKUP_WAIT;
+assign m_ctx_update_index = qpn_reg;
+assign m_ctx_update_data = ctx_reg;
+assign m_ctx_update_valid = update_valid_reg;
+
+assign m_mr_req_key = sge_lkey;
+assign m_mr_req_pd = ctx_reg[`HROCE_QPC_PD];
+assign m_mr_req_va = sge_addr + {32'd0, sge_off_reg};
+assign m_mr_req_len = piece_reg;
+assign m_mr_req_access = wqe_rx_reg ? `HROCE_ACCESS_LOCAL_WRITE : 4'd0;
+assign m_mr_req_valid = state_reg == S_XL_REQ;
+assign s_mr_resp_ready = state_reg == S_XL_RESP && !chunk_full;
+
+assign m_wqe_rd_req_addr = wqe_addr(ctx_reg[`HROCE_QPC_SQ_BASE], wqe_rx_reg ? sq_cc : sq_ci,
+                                    log_sq, sq_stride);
+assign m_wqe_rd_req_len = {6'd0, wqe_bytes};
+assign m_wqe_rd_req_valid = rd_req_valid_reg;
+assign s_wqe_rd_axis_tready = state_reg == S_FETCH_DATA;
+
+assign m_pay_rd_req_addr = chunk_head[63:0];
+assign m_pay_rd_req_len = {3'd0, chunk_head[76:64]};
+assign m_pay_rd_req_last = chunk_head[77];
+assign m_pay_rd_req_valid = chunk_avail && !chunk_is_write;
+
+assign m_wr_req_addr = chunk_head[63:0];
+assign m_wr_req_len = {3'd0, chunk_head[76:64]};
+assign m_wr_req_valid = chunk_avail && chunk_is_write;
+
+assign m_cqe_cqn = cqe_cqn_reg;
+assign m_cqe_data = cqe_data_reg;
+assign m_cqe_valid = cqe_valid_reg;
+
+assign stat_rx_bad_response = stat_rx_bad_response_reg;
+assign stat_rx_nak = stat_rx_nak_reg;
+assign stat_dma_error = stat_dma_error_reg;
+
+endmodule
+
+`resetall

@@ -1,0 +1,156 @@
+/*
+
+Receive dispatch: takes good RoCE frames from net/roce_rx (header, then payload for a
+header with PAYLOAD_LEN > 0) and hands each one to the engine it is for:
+
+- requests (RC SEND, RDMA WRITE, RDMA READ request) to the responder;
+- responses (RDMA READ responses, ACK/NAK) to the requester;
+- frames for another MAC or IPv4 address, and opcodes the core does not serve (UC, UD,
+  atomics, CNP), are counted and dropped with their payload.
+
+A header is registered before it leaves, so s_hdr_ready does not depend on the engines'
+ready inputs. The payload follows its header through a small FIFO of destinations; a
+destination's payload waits until the engine that took the header wants it.
+
+*/
+
+`resetall
+`timescale 1ns / 1ps
+`default_nettype none
+
+`include "hroce_contract.vh"
+
+module rx_dispatch #
+(
+    parameter DATA_WIDTH = 512,
+    parameter KEEP_WIDTH = ((DATA_WIDTH+7)/8)
+)
+(
+    input  wire                          clk,
+    input  wire                          rst,
+
+    input  wire [47:0]                   cfg_mac,
+    input  wire [31:0]                   cfg_ipv4,
+
+    /*
+     * From roce_rx
+     */
+    input  wire [`HROCE_ROCE_HDR_WIDTH-1:0] s_hdr_data,
+    input  wire                          s_hdr_valid,
+    output wire                          s_hdr_ready,
+    input  wire [DATA_WIDTH-1:0]         s_axis_tdata,
+    input  wire [KEEP_WIDTH-1:0]         s_axis_tkeep,
+    input  wire                          s_axis_tvalid,
+    output wire                          s_axis_tready,
+    input  wire                          s_axis_tlast,
+
+    /*
+     * Requests, to the responder
+     */
+    output wire [`HROCE_ROCE_HDR_WIDTH-1:0] m_req_hdr_data,
+    output wire                          m_req_hdr_valid,
+    input  wire                          m_req_hdr_ready,
+    output wire [DATA_WIDTH-1:0]         m_req_axis_tdata,
+    output wire [KEEP_WIDTH-1:0]         m_req_axis_tkeep,
+    output wire                          m_req_axis_tvalid,
+    input  wire                          m_req_axis_tready,
+    output wire                          m_req_axis_tlast,
+
+    /*
+     * Responses, to the requester
+     */
+    output wire [`HROCE_ROCE_HDR_WIDTH-1:0] m_resp_hdr_data,
+    output wire                          m_resp_hdr_valid,
+    input  wire                          m_resp_hdr_ready,
+    output wire [DATA_WIDTH-1:0]         m_resp_axis_tdata,
+    output wire [KEEP_WIDTH-1:0]         m_resp_axis_tkeep,
+    output wire                          m_resp_axis_tvalid,
+    input  wire                          m_resp_axis_tready,
+    output wire                          m_resp_axis_tlast,
+
+    /*
+     * Status
+     */
+    output wire                          stat_not_ours,
+    output wire                          stat_unsupported
+);
+
+localparam [1:0] DEST_DROP = 2'd0, DEST_REQ = 2'd1, DEST_RESP = 2'd2;
+
+wire [7:0] opcode = s_hdr_data[`HROCE_ROCE_HDR_BTH_OPCODE];
+wire ours = s_hdr_data[`HROCE_ROCE_HDR_ETH_DST] == cfg_mac &&
+            s_hdr_data[`HROCE_ROCE_HDR_IP_DST] == cfg_ipv4;
+// RC: 0x00-0x0c requests we execute; 0x0d-0x11 responses; 0x12-0x14 atomics are not served
+wire is_request = opcode <= 8'h0c;
+wire is_response = opcode >= 8'h0d && opcode <= 8'h11;
+wire [1:0] dest = !ours ? DEST_DROP : is_request ? DEST_REQ : is_response ? DEST_RESP :
+                  DEST_DROP;
+wire has_payload = s_hdr_data[`HROCE_ROCE_HDR_PAYLOAD_LEN] != 13'd0;
+
+reg [`HROCE_ROCE_HDR_WIDTH-1:0] hdr_reg = {`HROCE_ROCE_HDR_WIDTH{1'b0}};
+reg [1:0] hdr_dest_reg = DEST_DROP;
+reg hdr_valid_reg = 1'b0;
+reg stat_not_ours_reg = 1'b0;
+reg stat_unsupported_reg = 1'b0;
+
+wire [1:0] pay_dest;
+wire pay_valid;
+wire pay_ready;
+wire [4:0] pay_count;
+
+// a header is taken when the register is free (or leaving) and the destination FIFO has room
+wire hdr_leaving = hdr_valid_reg && (hdr_dest_reg == DEST_REQ ? m_req_hdr_ready :
+                                     m_resp_hdr_ready);
+wire take = s_hdr_valid && (!hdr_valid_reg || hdr_leaving) && pay_count < 5'd7;
+
+fifo_sync #(.WIDTH(2), .ADDR_WIDTH(3))
+dest_fifo (
+    .clk(clk), .rst(rst),
+    .s_data(dest), .s_valid(take && has_payload), .s_ready(),
+    .m_data(pay_dest), .m_valid(pay_valid), .m_ready(pay_ready),
+    .count(pay_count)
+);
+
+always @(posedge clk) begin
+    stat_not_ours_reg <= take && !ours;
+    stat_unsupported_reg <= take && ours && dest == DEST_DROP;
+    if (hdr_leaving) begin
+        hdr_valid_reg <= 1'b0;
+    end
+    if (take) begin
+        hdr_reg <= s_hdr_data;
+        hdr_dest_reg <= dest;
+        hdr_valid_reg <= dest != DEST_DROP;
+    end
+    if (rst) begin
+        hdr_valid_reg <= 1'b0;
+        stat_not_ours_reg <= 1'b0;
+        stat_unsupported_reg <= 1'b0;
+    end
+end
+
+assign s_hdr_ready = take;
+
+assign m_req_hdr_data = hdr_reg;
+assign m_req_hdr_valid = hdr_valid_reg && hdr_dest_reg == DEST_REQ;
+assign m_resp_hdr_data = hdr_reg;
+assign m_resp_hdr_valid = hdr_valid_reg && hdr_dest_reg == DEST_RESP;
+
+assign m_req_axis_tdata = s_axis_tdata;
+assign m_req_axis_tkeep = s_axis_tkeep;
+assign m_req_axis_tlast = s_axis_tlast;
+assign m_req_axis_tvalid = s_axis_tvalid && pay_valid && pay_dest == DEST_REQ;
+assign m_resp_axis_tdata = s_axis_tdata;
+assign m_resp_axis_tkeep = s_axis_tkeep;
+assign m_resp_axis_tlast = s_axis_tlast;
+assign m_resp_axis_tvalid = s_axis_tvalid && pay_valid && pay_dest == DEST_RESP;
+assign s_axis_tready = pay_valid && (pay_dest == DEST_REQ ? m_req_axis_tready :
+                                     pay_dest == DEST_RESP ? m_resp_axis_tready : 1'b1);
+assign pay_ready = s_axis_tvalid && s_axis_tready && s_axis_tlast;
+
+assign stat_not_ours = stat_not_ours_reg;
+assign stat_unsupported = stat_unsupported_reg;
+
+endmodule
+
+`resetall
