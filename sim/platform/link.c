@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: MIT
+/* Links: a full-duplex Ethernet cable between two NICs' ports, one channel each way. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim_internal.h"
+
+static void frame_sent(void *ctx, uint64_t start, uint64_t end, uint64_t len, bool aborted)
+{
+	(void)aborted;
+	sim_nic_event(ctx, HROCE_SIM_TX_START, start, 0, len);
+	sim_nic_event(ctx, HROCE_SIM_TX_END, end, 0, len);
+}
+
+static void frame_received(void *ctx, uint64_t start, uint64_t end, uint64_t len, bool bad)
+{
+	(void)bad;
+	sim_nic_event(ctx, HROCE_SIM_RX_START, start, 0, len);
+	sim_nic_event(ctx, HROCE_SIM_RX_END, end, 0, len);
+}
+
+struct hroce_sim_link *hroce_sim_link_connect(struct hroce_sim *a, struct hroce_sim *b,
+					      const struct hroce_sim_link_params *p)
+{
+	struct sim_channel_params cp;
+	struct sim_channel_hooks hooks = { frame_sent, frame_received, a, b };
+	struct hroce_sim_link *l;
+	int err;
+
+	if (!a || !b || !p || a->w != b->w) {
+		errno = EINVAL;
+		return NULL;
+	}
+	if (a->link || b->link) {
+		errno = EBUSY;
+		return NULL;
+	}
+	l = calloc(1, sizeof(*l));
+	if (!l)
+		return NULL;
+	l->a = a;
+	l->b = b;
+	if (p->pcap_path) {
+		l->pcap = pcap_open_write(p->pcap_path, true);
+		if (!l->pcap) {
+			err = errno;
+			sim_log(HROCE_SIM_LOG_ERR, "link %s-%s: cannot open %s: %s", a->name,
+				b->name, p->pcap_path, strerror(err));
+			goto err_free;
+		}
+	}
+	cp = (struct sim_channel_params){
+		.latency = sim_ns_to_cycles(a->w, p->latency_ns),
+		.gbps = p->gbps,
+		.clock_mhz = a->w->clock_mhz,
+		.pcap = l->pcap,
+	};
+	if (!cp.latency)
+		cp.latency = 1;
+	err = sim_channel_init(&l->ch[0], &a->tx, &b->rx, &cp, &hooks);
+	if (err)
+		goto err_pcap;
+	l->nch = 1;
+	if (a != b) {
+		hooks.tx_ctx = b;
+		hooks.rx_ctx = a;
+		err = sim_channel_init(&l->ch[1], &b->tx, &a->rx, &cp, &hooks);
+		if (err)
+			goto err_ch0;
+		l->nch = 2;
+	}
+	a->tx_ch = &l->ch[0];
+	b->rx_ch = &l->ch[0];
+	if (a != b) {
+		b->tx_ch = &l->ch[1];
+		a->rx_ch = &l->ch[1];
+	}
+	a->link = b->link = l;
+	return l;
+
+err_ch0:
+	sim_channel_fini(&l->ch[0]);
+err_pcap:
+	if (l->pcap)
+		pcap_close(l->pcap);
+err_free:
+	free(l);
+	errno = err;
+	return NULL;
+}
+
+/* A port with no cable: what it sends is lost, nothing comes in. */
+static void unplug(struct hroce_sim *s)
+{
+	s->link = NULL;
+	s->tx_ch = s->rx_ch = NULL;
+	*s->tx.tready = 1;
+	*s->rx.tvalid = 0;
+}
+
+void hroce_sim_link_destroy(struct hroce_sim_link *l)
+{
+	int err;
+
+	if (!l)
+		return;
+	unplug(l->a);
+	unplug(l->b);
+	for (unsigned int i = 0; i < l->nch; i++)
+		sim_channel_fini(&l->ch[i]);
+	if (l->pcap) {
+		err = pcap_close(l->pcap);
+		if (err)
+			sim_log(HROCE_SIM_LOG_ERR, "link %s-%s: pcap: %s", l->a->name, l->b->name,
+				strerror(err));
+	}
+	free(l);
+}

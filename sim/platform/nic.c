@@ -1,0 +1,389 @@
+// SPDX-License-Identifier: MIT
+/*
+ * A simulated NIC: the Verilated hroce_core with its host memory (IOMMU and PCIe models),
+ * BAR0, interrupts and an Ethernet port, and the API the driver's sim backend calls.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim_internal.h"
+
+extern const struct vmodel_ops vmodel_Vhroce_core;
+
+#define RESET_CYCLES 8
+/* a read the core never answers ends like a PCIe completion timeout: all ones */
+#define MMIO_READ_TIMEOUT_NS 10000000u
+
+static struct hroce_sim *nics; /* every NIC of the process */
+static unsigned int traces;    /* trace files opened from $HROCE_TRACE */
+
+void sim_nic_event(struct hroce_sim *s, enum hroce_sim_event_kind kind, uint64_t cycle,
+		   uint64_t addr, uint64_t len)
+{
+	struct hroce_sim_event ev;
+
+	if (!s->obs_fn)
+		return;
+	ev = (struct hroce_sim_event){ kind, sim_cycles_to_ns(s->w, cycle), addr, len };
+	s->obs_fn(s->obs_ctx, s, &ev);
+}
+
+static void model_event(void *ctx, enum hroce_sim_event_kind kind, uint64_t cycle, uint64_t addr,
+			uint64_t len)
+{
+	sim_nic_event(ctx, kind, cycle, addr, len);
+}
+
+static void model_irq(void *ctx, unsigned int vector, uint64_t cycle)
+{
+	struct hroce_sim *s = ctx;
+
+	sim_nic_event(s, HROCE_SIM_IRQ, cycle, vector, 0);
+	if (s->irq_fn)
+		s->irq_fn(s->irq_ctx, vector);
+}
+
+void sim_nic_cycle(struct hroce_sim *s, uint64_t now)
+{
+	const struct vmodel_ops *ops = s->vm.ops;
+	void *model = s->vm.model;
+	bool recording;
+
+	*s->time_now = now;
+	sim_pcie_drive(&s->pcie, now);
+	sim_mmio_drive(&s->mmio, now);
+	if (s->rx_ch)
+		sim_channel_rx_drive(s->rx_ch, now);
+	if (s->tx_ch)
+		sim_channel_tx_drive(s->tx_ch, now);
+	*s->irq_ready = sim_pcie_irq_room(&s->pcie);
+	*s->clk = 0;
+	ops->eval(model);
+
+	sim_pcie_sample(&s->pcie, now);
+	sim_mmio_sample(&s->mmio, now);
+	if (*s->irq_valid && *s->irq_ready)
+		sim_pcie_irq(&s->pcie, now, *s->irq_vector);
+	if (s->tx_ch)
+		sim_channel_tx_sample(s->tx_ch, now);
+	if (s->rx_ch)
+		sim_channel_rx_sample(s->rx_ch, now);
+	recording = s->tracing && now >= s->trace_from && now < s->trace_to;
+	if (recording)
+		ops->trace_dump(model, now * s->w->period_ps);
+	*s->clk = 1;
+	ops->eval(model);
+	if (recording)
+		ops->trace_dump(model, now * s->w->period_ps + s->w->period_ps / 2);
+}
+
+static int bind_port(struct hroce_sim *s, const char *name, unsigned int width, bool input,
+		     void **ptr)
+{
+	const struct vmodel_port *p = vmodel_port(&s->vm, name);
+
+	if (!p || p->width != width || p->input != input) {
+		sim_log(HROCE_SIM_LOG_ERR, "%s: the core has no %u-bit %s %s", s->name, width,
+			input ? "input" : "output", name);
+		return EINVAL;
+	}
+	*ptr = p->ptr;
+	return 0;
+}
+
+static int bind_ports(struct hroce_sim *s)
+{
+	int err = 0;
+
+	err = err ?: bind_port(s, "clk", 1, true, (void **)&s->clk);
+	err = err ?: bind_port(s, "rst", 1, true, (void **)&s->rst);
+	err = err ?: bind_port(s, "time_now", 64, true, (void **)&s->time_now);
+	err = err ?: bind_port(s, "m_irq_vector", 8, false, (void **)&s->irq_vector);
+	err = err ?: bind_port(s, "m_irq_valid", 1, false, (void **)&s->irq_valid);
+	err = err ?: bind_port(s, "m_irq_ready", 1, true, (void **)&s->irq_ready);
+	if (err)
+		return err;
+	if (sim_axi_bus_bind(&s->axi, &s->vm, "m_axi_") ||
+	    sim_axis_bus_bind(&s->tx, &s->vm, "m_axis_tx_", true) ||
+	    sim_axis_bus_bind(&s->rx, &s->vm, "s_axis_rx_", false) ||
+	    sim_axil_bus_bind(&s->axil, &s->vm, "s_axil_")) {
+		sim_log(HROCE_SIM_LOG_ERR, "%s: the core's buses are not the ones expected",
+			s->name);
+		return EINVAL;
+	}
+	return 0;
+}
+
+/* The params' trace_path as is, else $HROCE_TRACE, numbered after its first use. */
+static int open_trace(struct hroce_sim *s, const char *explicit_path)
+{
+	const char *path = explicit_path ? explicit_path : getenv("HROCE_TRACE");
+	const char *from, *to;
+	char numbered[512];
+	int err;
+
+	if (!path || !*path)
+		return 0;
+	if (!s->vm.ops->has_trace) {
+		if (explicit_path) {
+			sim_log(HROCE_SIM_LOG_ERR,
+				"%s: tracing asked for, but the core was built without it (make "
+				"TRACE=1)",
+				s->name);
+			return ENOTSUP;
+		}
+		sim_log(HROCE_SIM_LOG_WARN,
+			"%s: HROCE_TRACE is set, but the core was built without tracing", s->name);
+		return 0;
+	}
+	if (!explicit_path && ++traces > 1) {
+		const char *dot = strrchr(path, '.');
+		int stem = dot ? (int)(dot - path) : (int)strlen(path);
+
+		snprintf(numbered, sizeof(numbered), "%.*s-%u%s", stem, path, traces,
+			 dot ? dot : "");
+		path = numbered;
+	}
+	err = s->vm.ops->trace_open(s->vm.model, path);
+	if (err) {
+		sim_log(HROCE_SIM_LOG_ERR, "%s: cannot open trace %s: %s", s->name, path,
+			strerror(err));
+		return err;
+	}
+	s->vm.tracing = s->tracing = true;
+	/* $HROCE_TRACE_FROM_NS, $HROCE_TRACE_TO_NS: record only that window of simulated
+	 * time (traces are big) */
+	from = getenv("HROCE_TRACE_FROM_NS");
+	to = getenv("HROCE_TRACE_TO_NS");
+	s->trace_from = from ? strtoull(from, NULL, 0) * 1000 / s->w->period_ps : 0;
+	s->trace_to = to ? strtoull(to, NULL, 0) * 1000 / s->w->period_ps : UINT64_MAX;
+	sim_log(HROCE_SIM_LOG_INFO, "%s: tracing into %s from %llu ns", s->name, path,
+		(unsigned long long)(from ? strtoull(from, NULL, 0) : hroce_sim_world_ns(s->w)));
+	return 0;
+}
+
+/* The core out of reset, its buses idle; these cycles are not the world's. */
+static void reset(struct hroce_sim *s)
+{
+	*s->time_now = s->w->cycle;
+	*s->irq_ready = 1;
+	*s->tx.tready = 1;
+	*s->rx.tvalid = 0;
+	*s->rst = 1;
+	for (unsigned int i = 0; i < RESET_CYCLES; i++) {
+		*s->clk = 0;
+		s->vm.ops->eval(s->vm.model);
+		*s->clk = 1;
+		s->vm.ops->eval(s->vm.model);
+	}
+	*s->rst = 0;
+}
+
+struct hroce_sim *hroce_sim_create(struct hroce_sim_world *w, const struct hroce_sim_params *p)
+{
+	struct sim_pcie_hooks pcie_hooks = { model_event, model_irq, NULL };
+	struct sim_mmio_hooks mmio_hooks = { model_event, NULL };
+	struct sim_pcie_timing timing;
+	struct hroce_sim *s;
+	int err;
+
+	if (!w || !p || !p->name || !*p->name || w->stepping) {
+		errno = EINVAL;
+		return NULL;
+	}
+	if (hroce_sim_find(p->name)) {
+		errno = EEXIST;
+		return NULL;
+	}
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return NULL;
+	s->w = w;
+	s->name = strdup(p->name);
+	if (!s->name) {
+		err = ENOMEM;
+		goto err_free;
+	}
+	err = vmodel_open(&s->vm, &vmodel_Vhroce_core);
+	if (err)
+		goto err_name;
+	err = bind_ports(s);
+	if (err)
+		goto err_model;
+	sim_iommu_init(&s->iommu);
+	s->read_latency = sim_ns_to_cycles(w, p->pcie.read_latency_ns);
+	s->write_latency = sim_ns_to_cycles(w, p->pcie.write_latency_ns);
+	timing = (struct sim_pcie_timing){
+		.read_latency = s->read_latency,
+		.write_latency = s->write_latency,
+		.gbps = p->pcie.gbps,
+		.clock_mhz = w->clock_mhz,
+	};
+	pcie_hooks.ctx = s;
+	mmio_hooks.ctx = s;
+	err = sim_pcie_init(&s->pcie, &s->axi, &s->iommu, &timing, &pcie_hooks);
+	if (err)
+		goto err_iommu;
+	err = sim_mmio_init(&s->mmio, &s->axil, &mmio_hooks);
+	if (err)
+		goto err_pcie;
+	reset(s);
+	err = open_trace(s, p->trace_path);
+	if (err)
+		goto err_mmio;
+	err = sim_world_add(w, s);
+	if (err)
+		goto err_mmio;
+	s->next = nics;
+	nics = s;
+	return s;
+
+err_mmio:
+	sim_mmio_fini(&s->mmio);
+err_pcie:
+	sim_pcie_fini(&s->pcie);
+err_iommu:
+	sim_iommu_fini(&s->iommu);
+err_model:
+	vmodel_close(&s->vm);
+err_name:
+	free(s->name);
+err_free:
+	free(s);
+	errno = err;
+	return NULL;
+}
+
+void hroce_sim_destroy(struct hroce_sim *s)
+{
+	struct hroce_sim **pp;
+
+	if (!s)
+		return;
+	if (s->link)
+		hroce_sim_link_destroy(s->link);
+	for (pp = &nics; *pp; pp = &(*pp)->next) {
+		if (*pp == s) {
+			*pp = s->next;
+			break;
+		}
+	}
+	sim_world_remove(s->w, s);
+	sim_mmio_fini(&s->mmio);
+	sim_pcie_fini(&s->pcie);
+	sim_iommu_fini(&s->iommu);
+	vmodel_close(&s->vm);
+	free(s->name);
+	free(s);
+}
+
+struct hroce_sim *hroce_sim_find(const char *name)
+{
+	for (struct hroce_sim *s = nics; s; s = s->next)
+		if (!strcmp(s->name, name))
+			return s;
+	errno = ENOENT;
+	return NULL;
+}
+
+struct hroce_sim_world *hroce_sim_world_of(struct hroce_sim *s)
+{
+	return s->w;
+}
+
+const char *hroce_sim_name(const struct hroce_sim *s)
+{
+	return s->name;
+}
+
+int hroce_sim_dma_map(struct hroce_sim *s, void *vaddr, uint64_t iova, uint64_t len)
+{
+	return sim_iommu_map(&s->iommu, vaddr, iova, len);
+}
+
+int hroce_sim_dma_unmap(struct hroce_sim *s, uint64_t iova, uint64_t len)
+{
+	return sim_iommu_unmap(&s->iommu, iova, len);
+}
+
+uint64_t hroce_sim_faults(const struct hroce_sim *s, struct hroce_sim_fault *last)
+{
+	if (last && s->iommu.faults)
+		*last = (struct hroce_sim_fault){
+			.iova = s->iommu.last.iova,
+			.len = s->iommu.last.len,
+			.write = s->iommu.last.write,
+			.time_ns = sim_cycles_to_ns(s->w, s->iommu.last.cycle),
+		};
+	return s->iommu.faults;
+}
+
+void hroce_sim_mmio_write(struct hroce_sim *s, uint64_t offset, const void *data, size_t len)
+{
+	uint64_t now = s->w->cycle;
+	int err = sim_mmio_write(&s->mmio, now + s->write_latency, offset, data, len);
+
+	if (err) {
+		sim_log(HROCE_SIM_LOG_ERR, "%s: MMIO write of %zu bytes at 0x%llx: %s", s->name,
+			len, (unsigned long long)offset, strerror(err));
+		return;
+	}
+	sim_nic_event(s, HROCE_SIM_MMIO_WRITE, now, offset, len);
+}
+
+void hroce_sim_mmio_write64(struct hroce_sim *s, uint64_t offset, uint64_t value)
+{
+	hroce_sim_mmio_write(s, offset, &value, sizeof(value));
+}
+
+uint64_t hroce_sim_mmio_read64(struct hroce_sim *s, uint64_t offset)
+{
+	struct hroce_sim_world *w = s->w;
+	uint64_t done = s->mmio.reads_done, limit, back;
+	int err;
+
+	if (w->stepping) {
+		sim_log(HROCE_SIM_LOG_ERR,
+			"%s: MMIO read from inside a step (an irq handler or an observer)",
+			s->name);
+		return ~UINT64_C(0);
+	}
+	err = sim_mmio_read(&s->mmio, w->cycle + s->read_latency, offset);
+	if (err) {
+		sim_log(HROCE_SIM_LOG_ERR, "%s: MMIO read at 0x%llx: %s", s->name,
+			(unsigned long long)offset, strerror(err));
+		return ~UINT64_C(0);
+	}
+	limit = w->cycle + sim_ns_to_cycles(w, MMIO_READ_TIMEOUT_NS);
+	while (s->mmio.reads_done == done) {
+		if (w->cycle >= limit) {
+			sim_log(HROCE_SIM_LOG_ERR, "%s: MMIO read at 0x%llx: completion timeout",
+				s->name, (unsigned long long)offset);
+			return ~UINT64_C(0);
+		}
+		hroce_sim_world_step(w, 1);
+	}
+	/* R was taken at the end of read_cycle; the completion travels back to the host */
+	back = s->mmio.read_cycle + 1 + s->read_latency;
+	if (w->cycle < back)
+		hroce_sim_world_step(w, back - w->cycle);
+	return s->mmio.read_resp == SIM_AXI_OKAY ? s->mmio.read_data : ~UINT64_C(0);
+}
+
+void hroce_sim_set_irq_handler(struct hroce_sim *s, void (*fn)(void *ctx, unsigned int vector),
+			       void *ctx)
+{
+	s->irq_fn = fn;
+	s->irq_ctx = ctx;
+}
+
+void hroce_sim_set_observer(struct hroce_sim *s,
+			    void (*fn)(void *ctx, const struct hroce_sim *s,
+				       const struct hroce_sim_event *ev),
+			    void *ctx)
+{
+	s->obs_fn = fn;
+	s->obs_ctx = ctx;
+}

@@ -1,0 +1,160 @@
+// SPDX-License-Identifier: MIT
+#include "sim_channel.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim_log.h"
+
+#define FRAME_MAX PCAP_SNAPLEN
+
+int sim_channel_init(struct sim_channel *c, const struct sim_axis_bus *tx,
+		     const struct sim_axis_bus *rx, const struct sim_channel_params *p,
+		     const struct sim_channel_hooks *hooks)
+{
+	memset(c, 0, sizeof(*c));
+	if (!p->latency || !p->clock_mhz)
+		return EINVAL;
+	c->tx = *tx;
+	c->rx = *rx;
+	c->p = *p;
+	if (hooks)
+		c->hooks = *hooks;
+	sim_credit_init(&c->credit, p->gbps, p->clock_mhz, SIM_DATA_BYTES);
+	c->limit = (uint64_t)p->latency + SIM_CHANNEL_BUFFER;
+	for (c->cap = 1; c->cap < c->limit; c->cap <<= 1)
+		;
+	c->ring = malloc(c->cap * sizeof(*c->ring));
+	c->frame_cap = 2048;
+	c->frame = malloc(c->frame_cap);
+	if (!c->ring || !c->frame) {
+		sim_channel_fini(c);
+		return ENOMEM;
+	}
+	*c->tx.tready = 1;
+	*c->rx.tvalid = 0;
+	return 0;
+}
+
+void sim_channel_fini(struct sim_channel *c)
+{
+	free(c->ring);
+	free(c->frame);
+	c->ring = NULL;
+	c->frame = NULL;
+}
+
+void sim_channel_tx_drive(struct sim_channel *c, uint64_t now)
+{
+	*c->tx.tready = c->tail - c->head < c->limit && sim_credit_ok(&c->credit, now);
+}
+
+static void frame_append(struct sim_channel *c, const uint8_t *data, uint64_t keep)
+{
+	if (c->frame_len + SIM_DATA_BYTES > c->frame_cap && c->frame_cap < FRAME_MAX) {
+		size_t cap = c->frame_cap * 2 < FRAME_MAX ? c->frame_cap * 2 : FRAME_MAX;
+		uint8_t *frame = realloc(c->frame, cap);
+
+		if (frame) {
+			c->frame = frame;
+			c->frame_cap = cap;
+		}
+	}
+	if (keep == ~UINT64_C(0) && c->frame_len + SIM_DATA_BYTES <= c->frame_cap) {
+		memcpy(c->frame + c->frame_len, data, SIM_DATA_BYTES);
+		c->frame_len += SIM_DATA_BYTES;
+		return;
+	}
+	for (; keep; keep &= keep - 1)
+		if (c->frame_len < c->frame_cap)
+			c->frame[c->frame_len++] = data[__builtin_ctzll(keep)];
+}
+
+void sim_channel_tx_sample(struct sim_channel *c, uint64_t now)
+{
+	struct sim_channel_beat *b;
+	uint64_t bytes;
+	int err;
+
+	if (!*c->tx.tvalid || !*c->tx.tready)
+		return;
+	b = &c->ring[c->tail++ & (c->cap - 1)];
+	memcpy(b->data, c->tx.tdata, SIM_DATA_BYTES);
+	b->keep = *c->tx.tkeep;
+	b->last = *c->tx.tlast;
+	b->user = *c->tx.tuser;
+	b->due = now + c->p.latency;
+	bytes = (uint64_t)__builtin_popcountll(b->keep);
+	c->beats++;
+	c->bytes += bytes;
+	if (!c->sending) {
+		c->sending = true;
+		c->frame_start = now;
+		c->frame_len = 0;
+	}
+	frame_append(c, (const uint8_t *)b->data, b->keep);
+	if (b->last) {
+		bytes += SIM_ETH_OVERHEAD;
+		if (c->frame_len < SIM_ETH_MIN_FRAME)
+			bytes += SIM_ETH_MIN_FRAME - c->frame_len;
+	}
+	sim_credit_take(&c->credit, now, bytes);
+	if (!b->last)
+		return;
+	c->sending = false;
+	if (b->user) {
+		c->aborted++;
+	} else {
+		c->frames++;
+		if (c->p.pcap) {
+			err = pcap_write(c->p.pcap, c->frame_start * 1000 / c->p.clock_mhz,
+					 c->frame, c->frame_len);
+			if (err && !c->pcap_errors++)
+				sim_log(HROCE_SIM_LOG_ERR, "link pcap: %s", strerror(err));
+		}
+	}
+	if (c->hooks.sent)
+		c->hooks.sent(c->hooks.tx_ctx, c->frame_start, now, c->frame_len, b->user);
+}
+
+void sim_channel_rx_drive(struct sim_channel *c, uint64_t now)
+{
+	const struct sim_channel_beat *b;
+
+	if (c->presented)
+		return;
+	if (c->head == c->tail || c->ring[c->head & (c->cap - 1)].due > now) {
+		*c->rx.tvalid = 0;
+		return;
+	}
+	b = &c->ring[c->head & (c->cap - 1)];
+	memcpy(c->rx.tdata, b->data, SIM_DATA_BYTES);
+	*c->rx.tkeep = b->keep;
+	*c->rx.tlast = b->last;
+	*c->rx.tuser = b->user;
+	*c->rx.tvalid = 1;
+	c->presented = true;
+}
+
+void sim_channel_rx_sample(struct sim_channel *c, uint64_t now)
+{
+	const struct sim_channel_beat *b;
+
+	if (!c->presented || !*c->rx.tready)
+		return;
+	b = &c->ring[c->head++ & (c->cap - 1)];
+	c->presented = false;
+	if (!c->receiving) {
+		c->receiving = true;
+		c->rx_start = now;
+		c->rx_len = 0;
+	}
+	c->rx_len += (uint64_t)__builtin_popcountll(b->keep);
+	if (!b->last)
+		return;
+	c->receiving = false;
+	c->received++;
+	if (c->hooks.received)
+		c->hooks.received(c->hooks.rx_ctx, c->rx_start, now, c->rx_len, b->user);
+}

@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * One direction of an Ethernet link: the sender's AXI-Stream TX into the receiver's RX.
+ *
+ * Every beat the sender gives arrives unchanged (tdata, tkeep, tlast, tuser) latency cycles
+ * later, so gaps within a frame are kept and a frame the sender aborts (tuser) reaches the
+ * receiver marked bad, as a MAC would pass on a bad FCS. A receiver that holds tready low
+ * only delays beats (lossless); once SIM_CHANNEL_BUFFER beats wait beyond the wire's own
+ * the sender's tready drops (pause). With a rate, the sender's tready paces the bytes
+ * (tkeep) plus a frame's overhead on the wire (preamble, FCS, gap, padding to 64 bytes).
+ * Each whole frame goes into the pcap, stamped with the time its first beat left.
+ */
+#ifndef HROCE_SIM_CHANNEL_H
+#define HROCE_SIM_CHANNEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pcap.h"
+#include "sim_bus.h"
+#include "sim_credit.h"
+
+#define SIM_CHANNEL_BUFFER 1024 /* beats held beyond the wire before the sender pauses */
+#define SIM_ETH_OVERHEAD 24	/* preamble 8, FCS 4, gap 12 */
+#define SIM_ETH_MIN_FRAME 60	/* without FCS */
+
+struct sim_channel_beat {
+	uint32_t data[SIM_DATA_WORDS];
+	uint64_t keep;
+	uint64_t due; /* the cycle it may reach the receiver */
+	uint8_t last, user;
+};
+
+struct sim_channel_params {
+	uint32_t latency; /* cycles, at least 1 */
+	uint32_t gbps;	  /* 0: a beat a cycle */
+	uint32_t clock_mhz;
+	struct pcap_file *pcap; /* NULL: none; not owned (a link's two directions share one) */
+};
+
+/* What the channel tells the sender's and the receiver's owners; any may be NULL. */
+struct sim_channel_hooks {
+	/* a frame left the sender: its first and last beats' cycles, kept bytes, tuser */
+	void (*sent)(void *ctx, uint64_t start, uint64_t end, uint64_t len, bool aborted);
+	/* a frame reached the receiver */
+	void (*received)(void *ctx, uint64_t start, uint64_t end, uint64_t len, bool bad);
+	void *tx_ctx, *rx_ctx;
+};
+
+struct sim_channel {
+	struct sim_axis_bus tx, rx; /* the sender's m_axis_tx_*, the receiver's s_axis_rx_* */
+	struct sim_channel_params p;
+	struct sim_channel_hooks hooks;
+	struct sim_credit credit;
+	struct sim_channel_beat *ring;	 /* [head, tail) */
+	uint64_t cap, limit, head, tail; /* limit: beats held before the sender pauses */
+	bool presented;			 /* the head beat is on the receiver's bus */
+	/* the frame being sent */
+	uint8_t *frame;
+	size_t frame_len, frame_cap;
+	uint64_t frame_start;
+	bool sending;
+	/* the frame being received */
+	uint64_t rx_start, rx_len;
+	bool receiving;
+	/* figures */
+	uint64_t frames, aborted, bytes, beats, received, pcap_errors;
+};
+
+int sim_channel_init(struct sim_channel *c, const struct sim_axis_bus *tx,
+		     const struct sim_axis_bus *rx, const struct sim_channel_params *p,
+		     const struct sim_channel_hooks *hooks);
+void sim_channel_fini(struct sim_channel *c);
+
+/* The sender's side: tready before the cycle's evaluation, its beat after. */
+void sim_channel_tx_drive(struct sim_channel *c, uint64_t now);
+void sim_channel_tx_sample(struct sim_channel *c, uint64_t now);
+/* The receiver's side: the beat due before the evaluation, whether it was taken after. */
+void sim_channel_rx_drive(struct sim_channel *c, uint64_t now);
+void sim_channel_rx_sample(struct sim_channel *c, uint64_t now);
+
+#endif /* HROCE_SIM_CHANNEL_H */

@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The host's side of BAR0: an AXI4-Lite master that plays the host's MMIO accesses into the
+ * core in the order they were issued, each no earlier than the cycle it reaches the NIC.
+ * A write is one 64-bit word with its byte strobes (AW and W offered together); a read is
+ * one AR, with at most one in flight (the host waits for it). B and R are always taken.
+ */
+#ifndef HROCE_SIM_MMIO_H
+#define HROCE_SIM_MMIO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hroce_sim.h"
+#include "sim_bus.h"
+
+#define SIM_MMIO_BAR_SIZE 0x10000u
+#define SIM_MMIO_MAX_WRITE 64
+
+struct sim_mmio_op {
+	uint64_t arrive; /* the cycle it reaches the core */
+	uint64_t data;
+	uint32_t addr;	   /* of the word, 8-byte aligned */
+	uint32_t call_off; /* the host call it ends (end set): its offset and length */
+	uint16_t call_len;
+	uint8_t strb;
+	bool read;
+	bool end;
+};
+
+struct sim_mmio_hooks {
+	void (*event)(void *ctx, enum hroce_sim_event_kind kind, uint64_t cycle, uint64_t addr,
+		      uint64_t len);
+	void *ctx;
+};
+
+struct sim_mmio {
+	struct sim_axil_bus bus;
+	struct sim_mmio_hooks hooks;
+	struct sim_mmio_op *ops; /* a ring: [head, tail) */
+	uint64_t cap, head, tail;
+	bool driving;	      /* the head is on the bus */
+	bool aw_done, w_done; /* halves of the head write already taken */
+	bool read_busy;	      /* an AR was taken, R not back yet */
+	/* the last read's answer */
+	uint64_t reads_done;
+	uint64_t read_data;
+	uint64_t read_cycle; /* the cycle R was taken */
+	uint8_t read_resp;
+	uint64_t write_errors; /* B other than OKAY */
+};
+
+int sim_mmio_init(struct sim_mmio *m, const struct sim_axil_bus *bus,
+		  const struct sim_mmio_hooks *hooks);
+void sim_mmio_fini(struct sim_mmio *m);
+/*
+ * Queues a host write of len bytes (1 to SIM_MMIO_MAX_WRITE) at offset as 64-bit words
+ * that reach the core at cycle arrive. EINVAL outside BAR0, ENOMEM.
+ */
+int sim_mmio_write(struct sim_mmio *m, uint64_t arrive, uint64_t offset, const void *data,
+		   size_t len);
+/* Queues a read of the 64-bit word at offset; its answer will count in reads_done. */
+int sim_mmio_read(struct sim_mmio *m, uint64_t arrive, uint64_t offset);
+
+static inline bool sim_mmio_busy(const struct sim_mmio *m)
+{
+	return m->head != m->tail || m->read_busy;
+}
+
+void sim_mmio_drive(struct sim_mmio *m, uint64_t now);
+void sim_mmio_sample(struct sim_mmio *m, uint64_t now);
+
+#endif /* HROCE_SIM_MMIO_H */
