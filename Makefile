@@ -97,7 +97,7 @@ $(OBJ)/runtime/%.o: $(VERILATOR_INC)/%.cpp | $(DEPS_STAMP)
 
 WIRE_SRCS := sim/wire/roce_wire.c sim/wire/pcap.c sim/wire/roce_bus.c
 BENCH_SRCS := testbench/lib/bench.c testbench/lib/axis.c sim/vmodel/vmodel.c
-C_HDRS = $(GEN_H) $(wildcard sim/*/*.h testbench/*/*.h)
+C_HDRS = $(GEN_H) $(wildcard sim/*/*.h testbench/*/*.h host-driver/*.h)
 
 $(OBJ)/c/%.o: %.c $(C_HDRS) | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
@@ -123,8 +123,89 @@ $(eval $(call program,bench_net,testbench/net/bench_net.c testbench/net/roce_ran
 $(eval $(call program,test_hroce_pcap,testbench/tools/test_hroce_pcap.c testbench/net/roce_oracle.c $(WIRE_SRCS) testbench/lib/bench.c sim/vmodel/vmodel.c))
 $(BIN)/test_hroce_pcap: | $(BIN)/hroce-pcap
 
+# libhroce-sim (sim/platform/hroce_sim.h): simulated NICs around the core's model. A program
+# that simulates NICs links $(HROCE_SIM_LIBS): the library, the model, the Verilator runtime.
+SIM_PLATFORM_SRCS := $(wildcard sim/platform/*.c) sim/vmodel/vmodel.c sim/wire/pcap.c
+LIBHROCE_SIM := $(BUILD)/lib/libhroce-sim.a
+HROCE_SIM_LIBS := $(LIBHROCE_SIM) $(MODEL_hroce_core) $(VRUNTIME)
+$(OBJ)/c/sim/platform/%.o $(OBJ)/c/testbench/sim/%.o: CFLAGS += -Isim/platform
+$(LIBHROCE_SIM): $(call cobjs,$(SIM_PLATFORM_SRCS))
+	@mkdir -p $(dir $@)
+	rm -f $@ && $(AR) rcs $@ $^
+$(BIN)/test_sim: $(call cobjs,testbench/sim/test_sim.c testbench/lib/bench.c) $(HROCE_SIM_LIBS)
+	@mkdir -p $(BIN)
+	$(CC) -o $@ $^ $(LDLIBS)
+PROGRAMS += $(BIN)/test_sim
+
+# ---------------------------------------------------------------------------------------
+# Block benches of the core's blocks: models built from rtl/lib and rtl/mem only, so that
+# work on the engines does not rebuild them.
+
+MEM_RTL_SRCS := $(wildcard rtl/lib/*.v rtl/mem/*.v)
+# the core's blocks, at the product width only
+CORE_LINT_TOPS := hroce_core host_regs cmd_engine inval_fanout req_engine resp_engine rx_dispatch tx_arbiter \
+	cq_writer ctx_cache resp_tx mr_arb fifo_commit stat_counters
+$(OBJ)/c/testbench/mem/%.o: CFLAGS += -Isim/platform -Itestbench/mem
+BLOCK_TESTS :=
+
+# @@dma@@
+# dma_rd (3 aligned, 3 stream clients) and dma_wr (clients of ALIGN_LOG 0, 5 and 6, with
+# buffers of 8 to 128 beats), which test_dma runs behind the PCIe host-memory model; the
+# tiny ones have the smallest buffers and the fewest bursts in flight, to stress the
+# credits and the cutting of bursts
+DMA_RD_PARAMS := -GCLIENTS=6 -GSTREAM=6\'b111000
+DMA_WR_PARAMS := -GCLIENTS=6 -GALIGN_LOG=18\'o665500
+$(eval $(call model,dma_rd_t,dma_rd,$(DMA_RD_PARAMS),$(MEM_RTL_SRCS)))
+$(eval $(call model,dma_rd_tiny,dma_rd,$(DMA_RD_PARAMS) -GSTREAM_BUF_ADDR_WIDTH=5 \
+	-GALIGNED_BUF_ADDR_WIDTH=1 -GBURST_ADDR_WIDTH=1,$(MEM_RTL_SRCS)))
+$(eval $(call model,dma_wr_t,dma_wr,$(DMA_WR_PARAMS) -GBUF_ADDR_WIDTH=24\'h737457,$(MEM_RTL_SRCS)))
+$(eval $(call model,dma_wr_tiny,dma_wr,$(DMA_WR_PARAMS) -GBUF_ADDR_WIDTH=24\'h524232 \
+	-GBURST_ADDR_WIDTH=1 -GCMD_ADDR_WIDTH=1,$(MEM_RTL_SRCS)))
+DMA_SIM_SRCS := $(addprefix sim/platform/,sim_pcie.c sim_iommu.c sim_bus.c sim_log.c)
+$(eval $(call program,test_dma,testbench/mem/test_dma.c $(DMA_SIM_SRCS) $(BENCH_SRCS),\
+	dma_rd_t dma_rd_tiny dma_wr_t dma_wr_tiny))
+BLOCK_TESTS += test_dma
+CORE_LINT_TOPS += dma_rd dma_wr
+
+# @@mr@@
+# mr_translate: the product caches, and tiny ones with short pieces to force conflicts
+MR_TINY_PARAMS := -GCTX_CACHE_LOG=1 -GPT_CACHE_LOG=1 -GMAX_PIECE_LOG=12
+$(eval $(call model,mr_translate,mr_translate,,$(MEM_RTL_SRCS)))
+$(eval $(call model,mr_translate_tiny,mr_translate,$(MR_TINY_PARAMS),$(MEM_RTL_SRCS)))
+$(eval $(call program,test_mr,testbench/mem/test_mr.c testbench/lib/bench.c \
+	sim/vmodel/vmodel.c,mr_translate mr_translate_tiny))
+BLOCK_TESTS += test_mr
+CORE_LINT_TOPS += mr_translate
+
+# @@ctx@@
+
+# ---------------------------------------------------------------------------------------
+# libhroce (host-driver/hroce.h): the host driver. Only its sim backend uses sim/.
+
+LIBHROCE_SRCS := $(wildcard host-driver/*.c)
+LIBHROCE := $(BUILD)/lib/libhroce.a
+$(OBJ)/c/host-driver/%.o: CFLAGS += -Isim/platform -Ihost-driver
+$(LIBHROCE): $(call cobjs,$(LIBHROCE_SRCS))
+	@mkdir -p $(dir $@)
+	rm -f $@ && $(AR) rcs $@ $^
+
+# System benches: NICs in one process, driven through libhroce
+$(OBJ)/c/testbench/system/%.o: CFLAGS += -Isim/platform -Ihost-driver -Itestbench/system
+SYSTEM_LIBS := $(LIBHROCE) $(HROCE_SIM_LIBS)
+$(BIN)/test_rc: $(call cobjs,testbench/system/test_rc.c testbench/system/rc_env.c \
+		testbench/lib/bench.c) $(SYSTEM_LIBS)
+	@mkdir -p $(BIN)
+	$(CC) -o $@ $^ $(LDLIBS)
+PROGRAMS += $(BIN)/test_rc
+$(BIN)/bench_rc: $(call cobjs,testbench/system/bench_rc.c testbench/system/rc_env.c \
+		testbench/lib/bench.c) $(SYSTEM_LIBS)
+	@mkdir -p $(BIN)
+	$(CC) -o $@ $^ $(LDLIBS)
+PROGRAMS += $(BIN)/bench_rc
+
 # Tests in the order they run; each prints "ok NAME" / "not ok NAME: why" lines.
-TESTS := test_wire test_icrc test_rx test_tx test_hroce_pcap
+TESTS := test_wire test_icrc test_rx test_tx test_hroce_pcap $(BLOCK_TESTS)
+TESTS += test_sim test_rc
 
 .PHONY: all test lint synth bench demo clean
 all: $(PROGRAMS)
@@ -136,9 +217,7 @@ test: lint all
 # Lint: Verilator -Wall and Icarus on every top at both widths, clang-format, cppcheck
 
 LINT_TOPS := roce_icrc roce_rx roce_tx
-# the core's blocks, at the product width only
-CORE_LINT_TOPS := hroce_core host_regs cmd_engine inval_fanout req_engine rx_dispatch tx_arbiter
-C_LINT := $(filter-out $(GEN)/%,$(wildcard sim/*/*.[ch] testbench/*/*.[ch] tools/*.[ch]))
+C_LINT := $(filter-out $(GEN)/%,$(wildcard sim/*/*.[ch] testbench/*/*.[ch] host-driver/*.[ch]))
 
 lint: $(GEN_VH) $(GEN_H)
 	@set -e; for top in $(LINT_TOPS); do for w in 64 512; do \
@@ -155,15 +234,17 @@ lint: $(GEN_VH) $(GEN_H)
 	done
 	@clang-format --dry-run --Werror $(C_LINT)
 	@cppcheck -q --error-exitcode=1 --enable=warning,portability --inline-suppr \
-		-I$(GEN) -Isim/vmodel -Isim/wire -Itestbench/lib $(C_LINT)
+		-I$(GEN) -Isim/vmodel -Isim/wire -Isim/platform -Ihost-driver -Itestbench/lib \
+		-Itestbench/system $(C_LINT)
 	@echo "lint: clean ($(words $(LINT_TOPS)) tops x 2 widths, $(words $(CORE_LINT_TOPS)) core tops, $(words $(C_LINT)) C files)"
 
 clean:
 	rm -rf build
 
 
-bench: $(BIN)/bench_net
+bench: $(BIN)/bench_net $(BIN)/bench_rc
 	@$(BIN)/bench_net
+	@$(BIN)/bench_rc
 
 synth: $(GEN_VH) | $(DEPS_STAMP)
 	@scripts/synth.sh build/synth roce_icrc:64 roce_icrc:512 roce_rx:64 roce_rx:512 roce_tx:64 roce_tx:512

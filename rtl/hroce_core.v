@@ -136,24 +136,64 @@ initial begin
     end
 end
 
+/*
+ * DMA clients: every host access of the core goes through one of these, each with its
+ * own engine and AXI ID; the arbiters merge them into the one AXI4 master.
+ */
+// read clients
+localparam RD_CMD = 0, RD_REQ_WQE = 1, RD_REQ_PAY = 2, RD_RESP_WQE = 3, RD_RESP_PAY = 4,
+           RD_CTX_REQ = 5, RD_CTX_RESP = 6, RD_CTX_CQ = 7, RD_MR_REQ = 8, RD_MR_RESP = 9;
+localparam NRD = 10;
+// byte-stream (realigning) read clients; the others read whole beats
+localparam [NRD-1:0] RD_STREAM = (1 << RD_REQ_PAY) | (1 << RD_RESP_PAY);
+// write clients (all byte streams)
+localparam WR_CMD = 0, WR_REQ = 1, WR_RESP = 2, WR_CQ = 3, WR_CTX_REQ = 4, WR_CTX_RESP = 5,
+           WR_CTX_CQ = 6;
+localparam NWR = 7;
+
+wire [NRD*64-1:0] rd_req_addr;
+wire [NRD*16-1:0] rd_req_len;
+wire [NRD-1:0] rd_req_last, rd_req_valid, rd_req_ready;
+wire [NRD*DATA_WIDTH-1:0] rd_tdata;
+wire [NRD*KEEP_WIDTH-1:0] rd_tkeep;
+wire [NRD-1:0] rd_tvalid, rd_tready, rd_tlast, rd_tuser;
+
+wire [NWR*64-1:0] wr_req_addr;
+wire [NWR*16-1:0] wr_req_len;
+wire [NWR-1:0] wr_req_valid, wr_req_ready;
+wire [NWR*DATA_WIDTH-1:0] wr_tdata;
+wire [NWR*KEEP_WIDTH-1:0] wr_tkeep;
+wire [NWR-1:0] wr_tvalid, wr_tready, wr_tlast;
+wire [NWR-1:0] wr_done_valid, wr_done_error;
+
+/*
+ * Registers, commands, doorbells, counters
+ */
 wire [47:0] cfg_mac;
 wire [31:0] cfg_ipv4;
 wire [63:0] cfg_qpc_base, cfg_cqc_base, cfg_mrc_base, cfg_mailbox;
 wire [4:0] cfg_qpc_log, cfg_cqc_log, cfg_mrc_log;
 
-wire cmd_start;
-wire [7:0] cmd_op;
+wire cmd_start, cmd_busy;
+wire [7:0] cmd_op, cmd_result;
 wire [23:0] cmd_num;
 wire [63:0] cmd_arg;
+wire [15:0] cmd_seq;
+wire hold;
+wire req_idle, resp_idle, resp_tx_idle, cq_idle;
 
 wire [1:0] db_kind;
 wire [63:0] db_value;
 wire [511:0] db_push_data;
-wire db_valid;
+wire db_valid, db_ready;
+wire req_db_ready, resp_db_ready, cq_db_ready;
 
 wire [`HROCE_ROCE_RX_DROP_COUNT*32-1:0] rx_stat_count;
 wire [`HROCE_ROCE_RX_DROP_COUNT*64-1:0] rx_counters;
 wire [`HROCE_CORE_COUNTER_COUNT*64-1:0] core_counters;
+// one pulse per counter, indexed by CORE_COUNTER (as wide as that enum's values reach)
+wire [(1 << `HROCE_CORE_COUNTER_WIDTH)-1:0] core_stat;
+assign core_stat[(1 << `HROCE_CORE_COUNTER_WIDTH)-1:`HROCE_CORE_COUNTER_COUNT] = 0;
 
 genvar g;
 generate
@@ -162,8 +202,27 @@ generate
     end
 endgenerate
 
+// what REG_CAPS reports: QPNs, CQNs and MR indexes of 24 bits, rings of up to 2^15
+// WQEs (LOG_*_SIZE is four bits), 30 SGEs in a 512-byte send WQE, 16 lines per cache
+function [63:0] caps_value(input dummy);
+    reg [63:0] c;
+    begin
+        c = 64'd0;
+        c[`HROCE_CAPS_LOG_MAX_QP] = 5'd24;
+        c[`HROCE_CAPS_LOG_MAX_CQ] = 5'd24;
+        c[`HROCE_CAPS_LOG_MAX_MR] = 5'd24;
+        c[`HROCE_CAPS_LOG_MAX_WQE] = 5'd15;
+        c[`HROCE_CAPS_MAX_SGE] = 8'd30;
+        c[`HROCE_CAPS_QP_CACHE_LINES] = 16'd16;
+        c[`HROCE_CAPS_MR_CACHE_LINES] = 16'd16;
+        caps_value = c | {63'd0, dummy & 1'b0};
+    end
+endfunction
+localparam [63:0] CAPS = caps_value(1'b0);
+
 host_regs #(
-    .AXIL_ADDR_WIDTH(AXIL_ADDR_WIDTH)
+    .AXIL_ADDR_WIDTH(AXIL_ADDR_WIDTH),
+    .CAPS(CAPS)
 )
 regs_inst (
     .clk(clk),
@@ -198,29 +257,120 @@ regs_inst (
     .cmd_op(cmd_op),
     .cmd_num(cmd_num),
     .cmd_arg(cmd_arg),
-    .cmd_busy(1'b0),
-    .cmd_result(8'd0),
-    .cmd_seq(16'd0),
+    .cmd_busy(cmd_busy),
+    .cmd_result(cmd_result),
+    .cmd_seq(cmd_seq),
     .m_db_kind(db_kind),
     .m_db_value(db_value),
     .m_db_push_data(db_push_data),
     .m_db_valid(db_valid),
-    .m_db_ready(1'b1),
+    .m_db_ready(db_ready),
     .time_now(time_now),
     .rx_counters(rx_counters),
     .core_counters(core_counters)
 );
 
-assign core_counters = {`HROCE_CORE_COUNTER_COUNT*64{1'b0}};
+stat_counters #(
+    .COUNTERS(`HROCE_CORE_COUNTER_COUNT)
+)
+counters_inst (
+    .clk(clk),
+    .rst(rst),
+    .stat_pulse(core_stat[`HROCE_CORE_COUNTER_COUNT-1:0]),
+    .count(core_counters)
+);
+
+// doorbells by kind: SQ to the requester, RQ to the responder, CQ arming to the CQE writer
+assign db_ready = db_kind == 2'd0 ? req_db_ready : db_kind == 2'd1 ? resp_db_ready :
+                  db_kind == 2'd2 ? cq_db_ready : 1'b1;
+
+wire [1:0] inval_kind;
+wire [23:0] inval_num;
+wire inval_valid, inval_ready, inval_done;
+// invalidation targets: QP caches of both engines, the CQ cache, both MR translators
+localparam INV_CTX_REQ = 0, INV_CTX_RESP = 1, INV_CTX_CQ = 2, INV_MR_REQ = 3, INV_MR_RESP = 4;
+wire [23:0] inv_num;
+wire [4:0] inv_valid, inv_ready, inv_done;
+
+cmd_engine #(
+    .DATA_WIDTH(DATA_WIDTH)
+)
+cmd_inst (
+    .clk(clk),
+    .rst(rst),
+    .cfg_qpc_base(cfg_qpc_base),
+    .cfg_qpc_log(cfg_qpc_log),
+    .cfg_cqc_base(cfg_cqc_base),
+    .cfg_cqc_log(cfg_cqc_log),
+    .cfg_mrc_base(cfg_mrc_base),
+    .cfg_mrc_log(cfg_mrc_log),
+    .cfg_mailbox(cfg_mailbox),
+    .cmd_start(cmd_start),
+    .cmd_op(cmd_op),
+    .cmd_num(cmd_num),
+    .cmd_arg(cmd_arg),
+    .cmd_busy(cmd_busy),
+    .cmd_result(cmd_result),
+    .cmd_seq(cmd_seq),
+    .m_hold(hold),
+    .s_idle(req_idle && resp_idle && resp_tx_idle && cq_idle),
+    .m_inval_kind(inval_kind),
+    .m_inval_num(inval_num),
+    .m_inval_valid(inval_valid),
+    .m_inval_ready(inval_ready),
+    .s_inval_done(inval_done),
+    .m_rd_req_addr(rd_req_addr[RD_CMD*64 +: 64]),
+    .m_rd_req_len(rd_req_len[RD_CMD*16 +: 16]),
+    .m_rd_req_valid(rd_req_valid[RD_CMD]),
+    .m_rd_req_ready(rd_req_ready[RD_CMD]),
+    .s_rd_axis_tdata(rd_tdata[RD_CMD*DATA_WIDTH +: DATA_WIDTH]),
+    .s_rd_axis_tvalid(rd_tvalid[RD_CMD]),
+    .s_rd_axis_tready(rd_tready[RD_CMD]),
+    .s_rd_axis_tlast(rd_tlast[RD_CMD]),
+    .s_rd_axis_tuser(rd_tuser[RD_CMD]),
+    .m_wr_req_addr(wr_req_addr[WR_CMD*64 +: 64]),
+    .m_wr_req_len(wr_req_len[WR_CMD*16 +: 16]),
+    .m_wr_req_valid(wr_req_valid[WR_CMD]),
+    .m_wr_req_ready(wr_req_ready[WR_CMD]),
+    .m_wr_axis_tdata(wr_tdata[WR_CMD*DATA_WIDTH +: DATA_WIDTH]),
+    .m_wr_axis_tkeep(wr_tkeep[WR_CMD*KEEP_WIDTH +: KEEP_WIDTH]),
+    .m_wr_axis_tvalid(wr_tvalid[WR_CMD]),
+    .m_wr_axis_tready(wr_tready[WR_CMD]),
+    .m_wr_axis_tlast(wr_tlast[WR_CMD]),
+    .s_wr_done_valid(wr_done_valid[WR_CMD]),
+    .s_wr_done_error(wr_done_error[WR_CMD]),
+    .stat_command(core_stat[`HROCE_CORE_COUNTER_COMMANDS])
+);
+assign rd_req_last[RD_CMD] = 1'b1;
+
+inval_fanout #(
+    .TARGETS(5),
+    .KIND_MASK0((5'd1 << INV_CTX_REQ) | (5'd1 << INV_CTX_RESP)),
+    .KIND_MASK1(5'd1 << INV_CTX_CQ),
+    .KIND_MASK2((5'd1 << INV_MR_REQ) | (5'd1 << INV_MR_RESP))
+)
+inval_inst (
+    .clk(clk),
+    .rst(rst),
+    .s_kind(inval_kind),
+    .s_num(inval_num),
+    .s_valid(inval_valid),
+    .s_ready(inval_ready),
+    .s_done(inval_done),
+    .m_num(inv_num),
+    .m_valid(inv_valid),
+    .m_ready(inv_ready),
+    .m_done(inv_done)
+);
 
 /*
  * Network stage
  */
 wire [`HROCE_ROCE_HDR_WIDTH-1:0] rx_hdr_data;
-wire rx_hdr_valid;
+wire rx_hdr_valid, rx_hdr_ready;
 wire [DATA_WIDTH-1:0] rx_payload_tdata;
 wire [KEEP_WIDTH-1:0] rx_payload_tkeep;
-wire rx_payload_tvalid, rx_payload_tlast;
+wire rx_payload_tvalid, rx_payload_tready, rx_payload_tlast;
 
 roce_rx #(
     .DATA_WIDTH(DATA_WIDTH)
@@ -236,11 +386,11 @@ rx_inst (
     .s_axis_tuser(s_axis_rx_tuser),
     .m_hdr_data(rx_hdr_data),
     .m_hdr_valid(rx_hdr_valid),
-    .m_hdr_ready(1'b1),
+    .m_hdr_ready(rx_hdr_ready),
     .m_axis_tdata(rx_payload_tdata),
     .m_axis_tkeep(rx_payload_tkeep),
     .m_axis_tvalid(rx_payload_tvalid),
-    .m_axis_tready(1'b1),
+    .m_axis_tready(rx_payload_tready),
     .m_axis_tlast(rx_payload_tlast),
     .m_other_tdata(),
     .m_other_tkeep(),
@@ -250,54 +400,826 @@ rx_inst (
     .stat_count(rx_stat_count)
 );
 
+// requests for the responder, responses for the requester
+wire [`HROCE_ROCE_HDR_WIDTH-1:0] rxq_hdr_data, rxp_hdr_data;
+wire rxq_hdr_valid, rxq_hdr_ready, rxp_hdr_valid, rxp_hdr_ready;
+wire [DATA_WIDTH-1:0] rxq_tdata, rxp_tdata;
+wire [KEEP_WIDTH-1:0] rxq_tkeep, rxp_tkeep;
+wire rxq_tvalid, rxq_tready, rxq_tlast, rxp_tvalid, rxp_tready, rxp_tlast;
+
+rx_dispatch #(
+    .DATA_WIDTH(DATA_WIDTH)
+)
+dispatch_inst (
+    .clk(clk),
+    .rst(rst),
+    .cfg_mac(cfg_mac),
+    .cfg_ipv4(cfg_ipv4),
+    .s_hdr_data(rx_hdr_data),
+    .s_hdr_valid(rx_hdr_valid),
+    .s_hdr_ready(rx_hdr_ready),
+    .s_axis_tdata(rx_payload_tdata),
+    .s_axis_tkeep(rx_payload_tkeep),
+    .s_axis_tvalid(rx_payload_tvalid),
+    .s_axis_tready(rx_payload_tready),
+    .s_axis_tlast(rx_payload_tlast),
+    .m_req_hdr_data(rxq_hdr_data),
+    .m_req_hdr_valid(rxq_hdr_valid),
+    .m_req_hdr_ready(rxq_hdr_ready),
+    .m_req_axis_tdata(rxq_tdata),
+    .m_req_axis_tkeep(rxq_tkeep),
+    .m_req_axis_tvalid(rxq_tvalid),
+    .m_req_axis_tready(rxq_tready),
+    .m_req_axis_tlast(rxq_tlast),
+    .m_resp_hdr_data(rxp_hdr_data),
+    .m_resp_hdr_valid(rxp_hdr_valid),
+    .m_resp_hdr_ready(rxp_hdr_ready),
+    .m_resp_axis_tdata(rxp_tdata),
+    .m_resp_axis_tkeep(rxp_tkeep),
+    .m_resp_axis_tvalid(rxp_tvalid),
+    .m_resp_axis_tready(rxp_tready),
+    .m_resp_axis_tlast(rxp_tlast),
+    .stat_not_ours(core_stat[`HROCE_CORE_COUNTER_RX_NOT_OURS]),
+    .stat_unsupported(core_stat[`HROCE_CORE_COUNTER_RX_UNSUPPORTED])
+);
+
+// packets of both engines into the TX path
+wire [`HROCE_ROCE_HDR_WIDTH-1:0] txq_hdr_data, txp_hdr_data, tx_hdr_data;
+wire txq_hdr_valid, txq_hdr_ready, txp_hdr_valid, txp_hdr_ready, tx_hdr_valid, tx_hdr_ready;
+wire [DATA_WIDTH-1:0] txq_tdata, txp_tdata, tx_tdata;
+wire [KEEP_WIDTH-1:0] txq_tkeep, txp_tkeep, tx_tkeep;
+wire txq_tvalid, txq_tready, txq_tlast, txq_tuser;
+wire txp_tvalid, txp_tready, txp_tlast, txp_tuser;
+wire tx_tvalid, tx_tready, tx_tlast, tx_tuser;
+
+tx_arbiter #(
+    .DATA_WIDTH(DATA_WIDTH)
+)
+tx_arb_inst (
+    .clk(clk),
+    .rst(rst),
+    .s0_hdr_data(txq_hdr_data),
+    .s0_hdr_valid(txq_hdr_valid),
+    .s0_hdr_ready(txq_hdr_ready),
+    .s0_axis_tdata(txq_tdata),
+    .s0_axis_tkeep(txq_tkeep),
+    .s0_axis_tvalid(txq_tvalid),
+    .s0_axis_tready(txq_tready),
+    .s0_axis_tlast(txq_tlast),
+    .s0_axis_tuser(txq_tuser),
+    .s1_hdr_data(txp_hdr_data),
+    .s1_hdr_valid(txp_hdr_valid),
+    .s1_hdr_ready(txp_hdr_ready),
+    .s1_axis_tdata(txp_tdata),
+    .s1_axis_tkeep(txp_tkeep),
+    .s1_axis_tvalid(txp_tvalid),
+    .s1_axis_tready(txp_tready),
+    .s1_axis_tlast(txp_tlast),
+    .s1_axis_tuser(txp_tuser),
+    .m_hdr_data(tx_hdr_data),
+    .m_hdr_valid(tx_hdr_valid),
+    .m_hdr_ready(tx_hdr_ready),
+    .m_axis_tdata(tx_tdata),
+    .m_axis_tkeep(tx_tkeep),
+    .m_axis_tvalid(tx_tvalid),
+    .m_axis_tready(tx_tready),
+    .m_axis_tlast(tx_tlast),
+    .m_axis_tuser(tx_tuser)
+);
+
 roce_tx #(
     .DATA_WIDTH(DATA_WIDTH)
 )
 tx_inst (
     .clk(clk),
     .rst(rst),
-    .s_hdr_data({`HROCE_ROCE_HDR_WIDTH{1'b0}}),
-    .s_hdr_valid(1'b0),
-    .s_hdr_ready(),
-    .s_axis_tdata({DATA_WIDTH{1'b0}}),
-    .s_axis_tkeep({KEEP_WIDTH{1'b0}}),
-    .s_axis_tvalid(1'b0),
-    .s_axis_tready(),
-    .s_axis_tlast(1'b0),
+    .s_hdr_data(tx_hdr_data),
+    .s_hdr_valid(tx_hdr_valid),
+    .s_hdr_ready(tx_hdr_ready),
+    .s_axis_tdata(tx_tdata),
+    .s_axis_tkeep(tx_tkeep),
+    .s_axis_tvalid(tx_tvalid),
+    .s_axis_tready(tx_tready),
+    .s_axis_tlast(tx_tlast),
+    .s_axis_tuser(tx_tuser),
     .m_axis_tdata(m_axis_tx_tdata),
     .m_axis_tkeep(m_axis_tx_tkeep),
     .m_axis_tvalid(m_axis_tx_tvalid),
     .m_axis_tready(m_axis_tx_tready),
     .m_axis_tlast(m_axis_tx_tlast),
     .m_axis_tuser(m_axis_tx_tuser),
-    .stat_frame(),
+    .stat_frame(core_stat[`HROCE_CORE_COUNTER_TX_FRAMES]),
     .stat_payload_error()
 );
 
 /*
- * Host memory: no client yet
+ * Transport: the requester and the responder, and the CQE writer behind both
  */
-assign m_axi_awid = {AXI_ID_WIDTH{1'b0}};
-assign m_axi_awaddr = 64'd0;
-assign m_axi_awlen = 8'd0;
-assign m_axi_awsize = 3'd6;
-assign m_axi_awburst = 2'b01;
-assign m_axi_awvalid = 1'b0;
-assign m_axi_wdata = {DATA_WIDTH{1'b0}};
-assign m_axi_wstrb = {KEEP_WIDTH{1'b0}};
-assign m_axi_wlast = 1'b0;
-assign m_axi_wvalid = 1'b0;
-assign m_axi_bready = 1'b1;
-assign m_axi_arid = {AXI_ID_WIDTH{1'b0}};
-assign m_axi_araddr = 64'd0;
-assign m_axi_arlen = 8'd0;
-assign m_axi_arsize = 3'd6;
-assign m_axi_arburst = 2'b01;
-assign m_axi_arvalid = 1'b0;
-assign m_axi_rready = 1'b1;
+// QP contexts of the engines (one cache each), CQ contexts of the CQE writer
+wire [23:0] qreq_lk_index, qresp_lk_index, cq_lk_index;
+wire qreq_lk_valid, qreq_lk_ready, qresp_lk_valid, qresp_lk_ready, cq_lk_valid, cq_lk_ready;
+wire [1023:0] qreq_lk_data, qresp_lk_data;
+wire [511:0] cq_lk_data;
+wire [1:0] qreq_lk_status, qresp_lk_status, cq_lk_status;
+wire qreq_lk_rvalid, qreq_lk_rready, qresp_lk_rvalid, qresp_lk_rready, cq_lk_rvalid,
+     cq_lk_rready;
+wire [23:0] qreq_up_index, qresp_up_index, cq_up_index;
+wire [1023:0] qreq_up_data, qresp_up_data;
+wire [511:0] cq_up_data;
+wire qreq_up_valid, qreq_up_ready, qresp_up_valid, qresp_up_ready, cq_up_valid, cq_up_ready;
 
-assign m_irq_vector = {IRQ_WIDTH{1'b0}};
-assign m_irq_valid = 1'b0;
+// MR translation of each engine
+wire [31:0] mrq_key, mrp_key, mrq_len, mrp_len;
+wire [23:0] mrq_pd, mrp_pd;
+wire [63:0] mrq_va, mrp_va, mrq_iova, mrp_iova;
+wire [3:0] mrq_access, mrp_access;
+wire mrp_check;
+wire mrq_valid, mrq_ready, mrp_valid, mrp_ready;
+wire [15:0] mrq_rlen, mrp_rlen;
+wire mrq_rlast, mrp_rlast, mrq_rvalid, mrq_rready, mrp_rvalid, mrp_rready;
+wire [2:0] mrq_status, mrp_status;
+// the responder's clients of its translator: 0 receive side, 1 transmit side
+wire [31:0] mrp0_key, mrp1_key, mrp0_len, mrp1_len;
+wire [23:0] mrp0_pd, mrp1_pd;
+wire [63:0] mrp0_va, mrp1_va, mrp0_iova, mrp1_iova;
+wire [3:0] mrp0_access, mrp1_access;
+wire mrp0_check;
+wire mrp0_valid, mrp0_ready, mrp1_valid, mrp1_ready;
+wire [15:0] mrp0_rlen, mrp1_rlen;
+wire mrp0_rlast, mrp1_rlast, mrp0_rvalid, mrp0_rready, mrp1_rvalid, mrp1_rready;
+wire [2:0] mrp0_status, mrp1_status;
+wire [`HROCE_RESP_DESC_WIDTH-1:0] rdesc_data;
+wire rdesc_valid, rdesc_ready;
+
+// completions, and the QPs each engine put in error
+wire [23:0] req_cqe_cqn, resp_cqe_cqn;
+wire [255:0] req_cqe_data, resp_cqe_data;
+wire req_cqe_valid, req_cqe_ready, resp_cqe_valid, resp_cqe_ready;
+wire [23:0] req_err_qpn, resp_err_qpn;
+wire req_err_valid, req_err_ready, resp_err_valid, resp_err_ready;
+
+req_engine #(
+    .DATA_WIDTH(DATA_WIDTH)
+)
+req_inst (
+    .clk(clk),
+    .rst(rst),
+    .cfg_mac(cfg_mac),
+    .hold(hold),
+    .idle(req_idle),
+    .time_now(time_now),
+    .s_db_qpn(db_value[`HROCE_DOORBELL_NUM]),
+    .s_db_index(db_value[`HROCE_DOORBELL_INDEX]),
+    .s_db_push(db_value[`HROCE_DOORBELL_PUSH]),
+    .s_db_push_data(db_push_data),
+    .s_db_valid(db_valid && db_kind == 2'd0),
+    .s_db_ready(req_db_ready),
+    .s_err_qpn(resp_err_qpn),
+    .s_err_valid(resp_err_valid),
+    .s_err_ready(resp_err_ready),
+    .m_err_qpn(req_err_qpn),
+    .m_err_valid(req_err_valid),
+    .m_err_ready(req_err_ready),
+    .s_hdr_data(rxp_hdr_data),
+    .s_hdr_valid(rxp_hdr_valid),
+    .s_hdr_ready(rxp_hdr_ready),
+    .s_axis_tdata(rxp_tdata),
+    .s_axis_tkeep(rxp_tkeep),
+    .s_axis_tvalid(rxp_tvalid),
+    .s_axis_tready(rxp_tready),
+    .s_axis_tlast(rxp_tlast),
+    .m_ctx_lookup_index(qreq_lk_index),
+    .m_ctx_lookup_valid(qreq_lk_valid),
+    .m_ctx_lookup_ready(qreq_lk_ready),
+    .s_ctx_lookup_data(qreq_lk_data),
+    .s_ctx_lookup_status(qreq_lk_status),
+    .s_ctx_lookup_valid(qreq_lk_rvalid),
+    .s_ctx_lookup_ready(qreq_lk_rready),
+    .m_ctx_update_index(qreq_up_index),
+    .m_ctx_update_data(qreq_up_data),
+    .m_ctx_update_valid(qreq_up_valid),
+    .m_ctx_update_ready(qreq_up_ready),
+    .m_mr_req_key(mrq_key),
+    .m_mr_req_pd(mrq_pd),
+    .m_mr_req_va(mrq_va),
+    .m_mr_req_len(mrq_len),
+    .m_mr_req_access(mrq_access),
+    .m_mr_req_valid(mrq_valid),
+    .m_mr_req_ready(mrq_ready),
+    .s_mr_resp_iova(mrq_iova),
+    .s_mr_resp_len(mrq_rlen),
+    .s_mr_resp_last(mrq_rlast),
+    .s_mr_resp_status(mrq_status),
+    .s_mr_resp_valid(mrq_rvalid),
+    .s_mr_resp_ready(mrq_rready),
+    .m_wqe_rd_req_addr(rd_req_addr[RD_REQ_WQE*64 +: 64]),
+    .m_wqe_rd_req_len(rd_req_len[RD_REQ_WQE*16 +: 16]),
+    .m_wqe_rd_req_valid(rd_req_valid[RD_REQ_WQE]),
+    .m_wqe_rd_req_ready(rd_req_ready[RD_REQ_WQE]),
+    .s_wqe_rd_axis_tdata(rd_tdata[RD_REQ_WQE*DATA_WIDTH +: DATA_WIDTH]),
+    .s_wqe_rd_axis_tvalid(rd_tvalid[RD_REQ_WQE]),
+    .s_wqe_rd_axis_tready(rd_tready[RD_REQ_WQE]),
+    .s_wqe_rd_axis_tlast(rd_tlast[RD_REQ_WQE]),
+    .s_wqe_rd_axis_tuser(rd_tuser[RD_REQ_WQE]),
+    .m_pay_rd_req_addr(rd_req_addr[RD_REQ_PAY*64 +: 64]),
+    .m_pay_rd_req_len(rd_req_len[RD_REQ_PAY*16 +: 16]),
+    .m_pay_rd_req_last(rd_req_last[RD_REQ_PAY]),
+    .m_pay_rd_req_valid(rd_req_valid[RD_REQ_PAY]),
+    .m_pay_rd_req_ready(rd_req_ready[RD_REQ_PAY]),
+    .s_pay_rd_axis_tdata(rd_tdata[RD_REQ_PAY*DATA_WIDTH +: DATA_WIDTH]),
+    .s_pay_rd_axis_tkeep(rd_tkeep[RD_REQ_PAY*KEEP_WIDTH +: KEEP_WIDTH]),
+    .s_pay_rd_axis_tvalid(rd_tvalid[RD_REQ_PAY]),
+    .s_pay_rd_axis_tready(rd_tready[RD_REQ_PAY]),
+    .s_pay_rd_axis_tlast(rd_tlast[RD_REQ_PAY]),
+    .s_pay_rd_axis_tuser(rd_tuser[RD_REQ_PAY]),
+    .m_wr_req_addr(wr_req_addr[WR_REQ*64 +: 64]),
+    .m_wr_req_len(wr_req_len[WR_REQ*16 +: 16]),
+    .m_wr_req_valid(wr_req_valid[WR_REQ]),
+    .m_wr_req_ready(wr_req_ready[WR_REQ]),
+    .m_wr_axis_tdata(wr_tdata[WR_REQ*DATA_WIDTH +: DATA_WIDTH]),
+    .m_wr_axis_tkeep(wr_tkeep[WR_REQ*KEEP_WIDTH +: KEEP_WIDTH]),
+    .m_wr_axis_tvalid(wr_tvalid[WR_REQ]),
+    .m_wr_axis_tready(wr_tready[WR_REQ]),
+    .m_wr_axis_tlast(wr_tlast[WR_REQ]),
+    .s_wr_done_valid(wr_done_valid[WR_REQ]),
+    .s_wr_done_error(wr_done_error[WR_REQ]),
+    .m_hdr_data(txq_hdr_data),
+    .m_hdr_valid(txq_hdr_valid),
+    .m_hdr_ready(txq_hdr_ready),
+    .m_axis_tdata(txq_tdata),
+    .m_axis_tkeep(txq_tkeep),
+    .m_axis_tvalid(txq_tvalid),
+    .m_axis_tready(txq_tready),
+    .m_axis_tlast(txq_tlast),
+    .m_axis_tuser(txq_tuser),
+    .m_cqe_cqn(req_cqe_cqn),
+    .m_cqe_data(req_cqe_data),
+    .m_cqe_valid(req_cqe_valid),
+    .m_cqe_ready(req_cqe_ready),
+    .stat_rx_bad_response(core_stat[`HROCE_CORE_COUNTER_RX_BAD_RESPONSE]),
+    .stat_rx_nak(core_stat[`HROCE_CORE_COUNTER_RX_NAK]),
+    .stat_dma_error()
+);
+assign rd_req_last[RD_REQ_WQE] = 1'b1;
+
+resp_engine #(
+    .DATA_WIDTH(DATA_WIDTH)
+)
+resp_inst (
+    .clk(clk),
+    .rst(rst),
+    .hold(hold),
+    .idle(resp_idle),
+    .s_hdr_data(rxq_hdr_data),
+    .s_hdr_valid(rxq_hdr_valid),
+    .s_hdr_ready(rxq_hdr_ready),
+    .s_axis_tdata(rxq_tdata),
+    .s_axis_tkeep(rxq_tkeep),
+    .s_axis_tvalid(rxq_tvalid),
+    .s_axis_tready(rxq_tready),
+    .s_axis_tlast(rxq_tlast),
+    .s_db_qpn(db_value[`HROCE_DOORBELL_NUM]),
+    .s_db_index(db_value[`HROCE_DOORBELL_INDEX]),
+    .s_db_valid(db_valid && db_kind == 2'd1),
+    .s_db_ready(resp_db_ready),
+    .s_err_qpn(req_err_qpn),
+    .s_err_valid(req_err_valid),
+    .s_err_ready(req_err_ready),
+    .m_err_qpn(resp_err_qpn),
+    .m_err_valid(resp_err_valid),
+    .m_err_ready(resp_err_ready),
+    .m_ctx_lookup_index(qresp_lk_index),
+    .m_ctx_lookup_valid(qresp_lk_valid),
+    .m_ctx_lookup_ready(qresp_lk_ready),
+    .s_ctx_lookup_data(qresp_lk_data),
+    .s_ctx_lookup_status(qresp_lk_status),
+    .s_ctx_lookup_valid(qresp_lk_rvalid),
+    .s_ctx_lookup_ready(qresp_lk_rready),
+    .m_ctx_update_index(qresp_up_index),
+    .m_ctx_update_data(qresp_up_data),
+    .m_ctx_update_valid(qresp_up_valid),
+    .m_ctx_update_ready(qresp_up_ready),
+    .m_desc_data(rdesc_data),
+    .m_desc_valid(rdesc_valid),
+    .m_desc_ready(rdesc_ready),
+    .m_mr_req_key(mrp0_key),
+    .m_mr_req_pd(mrp0_pd),
+    .m_mr_req_va(mrp0_va),
+    .m_mr_req_len(mrp0_len),
+    .m_mr_req_access(mrp0_access),
+    .m_mr_req_check(mrp0_check),
+    .m_mr_req_valid(mrp0_valid),
+    .m_mr_req_ready(mrp0_ready),
+    .s_mr_resp_iova(mrp0_iova),
+    .s_mr_resp_len(mrp0_rlen),
+    .s_mr_resp_last(mrp0_rlast),
+    .s_mr_resp_status(mrp0_status),
+    .s_mr_resp_valid(mrp0_rvalid),
+    .s_mr_resp_ready(mrp0_rready),
+    .m_wqe_rd_req_addr(rd_req_addr[RD_RESP_WQE*64 +: 64]),
+    .m_wqe_rd_req_len(rd_req_len[RD_RESP_WQE*16 +: 16]),
+    .m_wqe_rd_req_valid(rd_req_valid[RD_RESP_WQE]),
+    .m_wqe_rd_req_ready(rd_req_ready[RD_RESP_WQE]),
+    .s_wqe_rd_axis_tdata(rd_tdata[RD_RESP_WQE*DATA_WIDTH +: DATA_WIDTH]),
+    .s_wqe_rd_axis_tvalid(rd_tvalid[RD_RESP_WQE]),
+    .s_wqe_rd_axis_tready(rd_tready[RD_RESP_WQE]),
+    .s_wqe_rd_axis_tlast(rd_tlast[RD_RESP_WQE]),
+    .s_wqe_rd_axis_tuser(rd_tuser[RD_RESP_WQE]),
+    .m_wr_req_addr(wr_req_addr[WR_RESP*64 +: 64]),
+    .m_wr_req_len(wr_req_len[WR_RESP*16 +: 16]),
+    .m_wr_req_valid(wr_req_valid[WR_RESP]),
+    .m_wr_req_ready(wr_req_ready[WR_RESP]),
+    .m_wr_axis_tdata(wr_tdata[WR_RESP*DATA_WIDTH +: DATA_WIDTH]),
+    .m_wr_axis_tkeep(wr_tkeep[WR_RESP*KEEP_WIDTH +: KEEP_WIDTH]),
+    .m_wr_axis_tvalid(wr_tvalid[WR_RESP]),
+    .m_wr_axis_tready(wr_tready[WR_RESP]),
+    .m_wr_axis_tlast(wr_tlast[WR_RESP]),
+    .s_wr_done_valid(wr_done_valid[WR_RESP]),
+    .s_wr_done_error(wr_done_error[WR_RESP]),
+    .m_cqe_cqn(resp_cqe_cqn),
+    .m_cqe_data(resp_cqe_data),
+    .m_cqe_valid(resp_cqe_valid),
+    .m_cqe_ready(resp_cqe_ready),
+    .stat_rx_no_qp(core_stat[`HROCE_CORE_COUNTER_RX_NO_QP]),
+    .stat_rx_duplicate(core_stat[`HROCE_CORE_COUNTER_RX_DUPLICATE]),
+    .stat_rx_out_of_sequence(core_stat[`HROCE_CORE_COUNTER_RX_OUT_OF_SEQUENCE])
+);
+assign rd_req_last[RD_RESP_WQE] = 1'b1;
+
+resp_tx #(
+    .DATA_WIDTH(DATA_WIDTH)
+)
+resp_tx_inst (
+    .clk(clk),
+    .rst(rst),
+    .cfg_mac(cfg_mac),
+    .hold(hold),
+    .idle(resp_tx_idle),
+    .s_desc_data(rdesc_data),
+    .s_desc_valid(rdesc_valid),
+    .s_desc_ready(rdesc_ready),
+    .m_mr_req_key(mrp1_key),
+    .m_mr_req_pd(mrp1_pd),
+    .m_mr_req_va(mrp1_va),
+    .m_mr_req_len(mrp1_len),
+    .m_mr_req_access(mrp1_access),
+    .m_mr_req_valid(mrp1_valid),
+    .m_mr_req_ready(mrp1_ready),
+    .s_mr_resp_iova(mrp1_iova),
+    .s_mr_resp_len(mrp1_rlen),
+    .s_mr_resp_last(mrp1_rlast),
+    .s_mr_resp_status(mrp1_status),
+    .s_mr_resp_valid(mrp1_rvalid),
+    .s_mr_resp_ready(mrp1_rready),
+    .m_pay_rd_req_addr(rd_req_addr[RD_RESP_PAY*64 +: 64]),
+    .m_pay_rd_req_len(rd_req_len[RD_RESP_PAY*16 +: 16]),
+    .m_pay_rd_req_last(rd_req_last[RD_RESP_PAY]),
+    .m_pay_rd_req_valid(rd_req_valid[RD_RESP_PAY]),
+    .m_pay_rd_req_ready(rd_req_ready[RD_RESP_PAY]),
+    .s_pay_rd_axis_tdata(rd_tdata[RD_RESP_PAY*DATA_WIDTH +: DATA_WIDTH]),
+    .s_pay_rd_axis_tkeep(rd_tkeep[RD_RESP_PAY*KEEP_WIDTH +: KEEP_WIDTH]),
+    .s_pay_rd_axis_tvalid(rd_tvalid[RD_RESP_PAY]),
+    .s_pay_rd_axis_tready(rd_tready[RD_RESP_PAY]),
+    .s_pay_rd_axis_tlast(rd_tlast[RD_RESP_PAY]),
+    .s_pay_rd_axis_tuser(rd_tuser[RD_RESP_PAY]),
+    .m_hdr_data(txp_hdr_data),
+    .m_hdr_valid(txp_hdr_valid),
+    .m_hdr_ready(txp_hdr_ready),
+    .m_axis_tdata(txp_tdata),
+    .m_axis_tkeep(txp_tkeep),
+    .m_axis_tvalid(txp_tvalid),
+    .m_axis_tready(txp_tready),
+    .m_axis_tlast(txp_tlast),
+    .m_axis_tuser(txp_tuser),
+    .stat_tx_ack(core_stat[`HROCE_CORE_COUNTER_TX_ACK]),
+    .stat_tx_nak(core_stat[`HROCE_CORE_COUNTER_TX_NAK]),
+    .stat_read_abort(core_stat[`HROCE_CORE_COUNTER_READ_ABORTED])
+);
+
+// the responder's two sides share its translator
+mr_arb
+mr_resp_arb_inst (
+    .clk(clk),
+    .rst(rst),
+    .s0_req_key(mrp0_key),
+    .s0_req_pd(mrp0_pd),
+    .s0_req_va(mrp0_va),
+    .s0_req_len(mrp0_len),
+    .s0_req_access(mrp0_access),
+    .s0_req_check(mrp0_check),
+    .s0_req_valid(mrp0_valid),
+    .s0_req_ready(mrp0_ready),
+    .m0_resp_iova(mrp0_iova),
+    .m0_resp_len(mrp0_rlen),
+    .m0_resp_last(mrp0_rlast),
+    .m0_resp_status(mrp0_status),
+    .m0_resp_valid(mrp0_rvalid),
+    .m0_resp_ready(mrp0_rready),
+    .s1_req_key(mrp1_key),
+    .s1_req_pd(mrp1_pd),
+    .s1_req_va(mrp1_va),
+    .s1_req_len(mrp1_len),
+    .s1_req_access(mrp1_access),
+    .s1_req_check(1'b0),
+    .s1_req_valid(mrp1_valid),
+    .s1_req_ready(mrp1_ready),
+    .m1_resp_iova(mrp1_iova),
+    .m1_resp_len(mrp1_rlen),
+    .m1_resp_last(mrp1_rlast),
+    .m1_resp_status(mrp1_status),
+    .m1_resp_valid(mrp1_rvalid),
+    .m1_resp_ready(mrp1_rready),
+    .m_req_key(mrp_key),
+    .m_req_pd(mrp_pd),
+    .m_req_va(mrp_va),
+    .m_req_len(mrp_len),
+    .m_req_access(mrp_access),
+    .m_req_check(mrp_check),
+    .m_req_valid(mrp_valid),
+    .m_req_ready(mrp_ready),
+    .s_resp_iova(mrp_iova),
+    .s_resp_len(mrp_rlen),
+    .s_resp_last(mrp_rlast),
+    .s_resp_status(mrp_status),
+    .s_resp_valid(mrp_rvalid),
+    .s_resp_ready(mrp_rready)
+);
+
+cq_writer #(
+    .DATA_WIDTH(DATA_WIDTH)
+)
+cq_inst (
+    .clk(clk),
+    .rst(rst),
+    .hold(hold),
+    .idle(cq_idle),
+    .s_cqe_cqn({resp_cqe_cqn, req_cqe_cqn}),
+    .s_cqe_data({resp_cqe_data, req_cqe_data}),
+    .s_cqe_valid({resp_cqe_valid, req_cqe_valid}),
+    .s_cqe_ready({resp_cqe_ready, req_cqe_ready}),
+    .s_db_cqn(db_value[`HROCE_DOORBELL_NUM]),
+    .s_db_ci(db_value[`HROCE_DOORBELL_INDEX]),
+    .s_db_solicited(db_value[`HROCE_DOORBELL_SOLICITED]),
+    .s_db_valid(db_valid && db_kind == 2'd2),
+    .s_db_ready(cq_db_ready),
+    .m_ctx_lookup_index(cq_lk_index),
+    .m_ctx_lookup_valid(cq_lk_valid),
+    .m_ctx_lookup_ready(cq_lk_ready),
+    .s_ctx_lookup_data(cq_lk_data),
+    .s_ctx_lookup_status(cq_lk_status),
+    .s_ctx_lookup_valid(cq_lk_rvalid),
+    .s_ctx_lookup_ready(cq_lk_rready),
+    .m_ctx_update_index(cq_up_index),
+    .m_ctx_update_data(cq_up_data),
+    .m_ctx_update_valid(cq_up_valid),
+    .m_ctx_update_ready(cq_up_ready),
+    .m_wr_req_addr(wr_req_addr[WR_CQ*64 +: 64]),
+    .m_wr_req_len(wr_req_len[WR_CQ*16 +: 16]),
+    .m_wr_req_valid(wr_req_valid[WR_CQ]),
+    .m_wr_req_ready(wr_req_ready[WR_CQ]),
+    .m_wr_axis_tdata(wr_tdata[WR_CQ*DATA_WIDTH +: DATA_WIDTH]),
+    .m_wr_axis_tkeep(wr_tkeep[WR_CQ*KEEP_WIDTH +: KEEP_WIDTH]),
+    .m_wr_axis_tvalid(wr_tvalid[WR_CQ]),
+    .m_wr_axis_tready(wr_tready[WR_CQ]),
+    .m_wr_axis_tlast(wr_tlast[WR_CQ]),
+    .s_wr_done_valid(wr_done_valid[WR_CQ]),
+    .s_wr_done_error(wr_done_error[WR_CQ]),
+    .m_irq_vector(m_irq_vector),
+    .m_irq_valid(m_irq_valid),
+    .m_irq_ready(m_irq_ready),
+    .stat_cqe(core_stat[`HROCE_CORE_COUNTER_CQE]),
+    .stat_irq(core_stat[`HROCE_CORE_COUNTER_IRQ]),
+    .stat_drop()
+);
+
+/*
+ * Memory: context caches and MR translation
+ */
+// the requester writes back bytes 64..95 of a QP context, the responder 96..127
+ctx_cache #(
+    .DATA_WIDTH(DATA_WIDTH),
+    .LINE_BYTES(`HROCE_QPC_BYTES),
+    .WB_OFFSET(64),
+    .WB_BYTES(32)
+)
+qpc_req_inst (
+    .clk(clk),
+    .rst(rst),
+    .cfg_base(cfg_qpc_base),
+    .cfg_log(cfg_qpc_log),
+    .s_lookup_index(qreq_lk_index),
+    .s_lookup_valid(qreq_lk_valid),
+    .s_lookup_ready(qreq_lk_ready),
+    .m_lookup_data(qreq_lk_data),
+    .m_lookup_status(qreq_lk_status),
+    .m_lookup_valid(qreq_lk_rvalid),
+    .m_lookup_ready(qreq_lk_rready),
+    .s_update_index(qreq_up_index),
+    .s_update_data(qreq_up_data),
+    .s_update_valid(qreq_up_valid),
+    .s_update_ready(qreq_up_ready),
+    .s_inval_num(inv_num),
+    .s_inval_valid(inv_valid[INV_CTX_REQ]),
+    .s_inval_ready(inv_ready[INV_CTX_REQ]),
+    .inval_done(inv_done[INV_CTX_REQ]),
+    .m_rd_req_addr(rd_req_addr[RD_CTX_REQ*64 +: 64]),
+    .m_rd_req_len(rd_req_len[RD_CTX_REQ*16 +: 16]),
+    .m_rd_req_valid(rd_req_valid[RD_CTX_REQ]),
+    .m_rd_req_ready(rd_req_ready[RD_CTX_REQ]),
+    .s_rd_axis_tdata(rd_tdata[RD_CTX_REQ*DATA_WIDTH +: DATA_WIDTH]),
+    .s_rd_axis_tvalid(rd_tvalid[RD_CTX_REQ]),
+    .s_rd_axis_tready(rd_tready[RD_CTX_REQ]),
+    .s_rd_axis_tlast(rd_tlast[RD_CTX_REQ]),
+    .s_rd_axis_tuser(rd_tuser[RD_CTX_REQ]),
+    .m_wr_req_addr(wr_req_addr[WR_CTX_REQ*64 +: 64]),
+    .m_wr_req_len(wr_req_len[WR_CTX_REQ*16 +: 16]),
+    .m_wr_req_valid(wr_req_valid[WR_CTX_REQ]),
+    .m_wr_req_ready(wr_req_ready[WR_CTX_REQ]),
+    .m_wr_axis_tdata(wr_tdata[WR_CTX_REQ*DATA_WIDTH +: DATA_WIDTH]),
+    .m_wr_axis_tkeep(wr_tkeep[WR_CTX_REQ*KEEP_WIDTH +: KEEP_WIDTH]),
+    .m_wr_axis_tvalid(wr_tvalid[WR_CTX_REQ]),
+    .m_wr_axis_tready(wr_tready[WR_CTX_REQ]),
+    .m_wr_axis_tlast(wr_tlast[WR_CTX_REQ]),
+    .s_wr_done_valid(wr_done_valid[WR_CTX_REQ]),
+    .s_wr_done_error(wr_done_error[WR_CTX_REQ])
+);
+assign rd_req_last[RD_CTX_REQ] = 1'b1;
+
+ctx_cache #(
+    .DATA_WIDTH(DATA_WIDTH),
+    .LINE_BYTES(`HROCE_QPC_BYTES),
+    .WB_OFFSET(96),
+    .WB_BYTES(32)
+)
+qpc_resp_inst (
+    .clk(clk),
+    .rst(rst),
+    .cfg_base(cfg_qpc_base),
+    .cfg_log(cfg_qpc_log),
+    .s_lookup_index(qresp_lk_index),
+    .s_lookup_valid(qresp_lk_valid),
+    .s_lookup_ready(qresp_lk_ready),
+    .m_lookup_data(qresp_lk_data),
+    .m_lookup_status(qresp_lk_status),
+    .m_lookup_valid(qresp_lk_rvalid),
+    .m_lookup_ready(qresp_lk_rready),
+    .s_update_index(qresp_up_index),
+    .s_update_data(qresp_up_data),
+    .s_update_valid(qresp_up_valid),
+    .s_update_ready(qresp_up_ready),
+    .s_inval_num(inv_num),
+    .s_inval_valid(inv_valid[INV_CTX_RESP]),
+    .s_inval_ready(inv_ready[INV_CTX_RESP]),
+    .inval_done(inv_done[INV_CTX_RESP]),
+    .m_rd_req_addr(rd_req_addr[RD_CTX_RESP*64 +: 64]),
+    .m_rd_req_len(rd_req_len[RD_CTX_RESP*16 +: 16]),
+    .m_rd_req_valid(rd_req_valid[RD_CTX_RESP]),
+    .m_rd_req_ready(rd_req_ready[RD_CTX_RESP]),
+    .s_rd_axis_tdata(rd_tdata[RD_CTX_RESP*DATA_WIDTH +: DATA_WIDTH]),
+    .s_rd_axis_tvalid(rd_tvalid[RD_CTX_RESP]),
+    .s_rd_axis_tready(rd_tready[RD_CTX_RESP]),
+    .s_rd_axis_tlast(rd_tlast[RD_CTX_RESP]),
+    .s_rd_axis_tuser(rd_tuser[RD_CTX_RESP]),
+    .m_wr_req_addr(wr_req_addr[WR_CTX_RESP*64 +: 64]),
+    .m_wr_req_len(wr_req_len[WR_CTX_RESP*16 +: 16]),
+    .m_wr_req_valid(wr_req_valid[WR_CTX_RESP]),
+    .m_wr_req_ready(wr_req_ready[WR_CTX_RESP]),
+    .m_wr_axis_tdata(wr_tdata[WR_CTX_RESP*DATA_WIDTH +: DATA_WIDTH]),
+    .m_wr_axis_tkeep(wr_tkeep[WR_CTX_RESP*KEEP_WIDTH +: KEEP_WIDTH]),
+    .m_wr_axis_tvalid(wr_tvalid[WR_CTX_RESP]),
+    .m_wr_axis_tready(wr_tready[WR_CTX_RESP]),
+    .m_wr_axis_tlast(wr_tlast[WR_CTX_RESP]),
+    .s_wr_done_valid(wr_done_valid[WR_CTX_RESP]),
+    .s_wr_done_error(wr_done_error[WR_CTX_RESP])
+);
+assign rd_req_last[RD_CTX_RESP] = 1'b1;
+
+// the CQE writer owns the whole CQ context but for what commands set (they invalidate first)
+ctx_cache #(
+    .DATA_WIDTH(DATA_WIDTH),
+    .LINE_BYTES(`HROCE_CQC_BYTES),
+    .WB_OFFSET(0),
+    .WB_BYTES(`HROCE_CQC_BYTES)
+)
+cqc_inst (
+    .clk(clk),
+    .rst(rst),
+    .cfg_base(cfg_cqc_base),
+    .cfg_log(cfg_cqc_log),
+    .s_lookup_index(cq_lk_index),
+    .s_lookup_valid(cq_lk_valid),
+    .s_lookup_ready(cq_lk_ready),
+    .m_lookup_data(cq_lk_data),
+    .m_lookup_status(cq_lk_status),
+    .m_lookup_valid(cq_lk_rvalid),
+    .m_lookup_ready(cq_lk_rready),
+    .s_update_index(cq_up_index),
+    .s_update_data(cq_up_data),
+    .s_update_valid(cq_up_valid),
+    .s_update_ready(cq_up_ready),
+    .s_inval_num(inv_num),
+    .s_inval_valid(inv_valid[INV_CTX_CQ]),
+    .s_inval_ready(inv_ready[INV_CTX_CQ]),
+    .inval_done(inv_done[INV_CTX_CQ]),
+    .m_rd_req_addr(rd_req_addr[RD_CTX_CQ*64 +: 64]),
+    .m_rd_req_len(rd_req_len[RD_CTX_CQ*16 +: 16]),
+    .m_rd_req_valid(rd_req_valid[RD_CTX_CQ]),
+    .m_rd_req_ready(rd_req_ready[RD_CTX_CQ]),
+    .s_rd_axis_tdata(rd_tdata[RD_CTX_CQ*DATA_WIDTH +: DATA_WIDTH]),
+    .s_rd_axis_tvalid(rd_tvalid[RD_CTX_CQ]),
+    .s_rd_axis_tready(rd_tready[RD_CTX_CQ]),
+    .s_rd_axis_tlast(rd_tlast[RD_CTX_CQ]),
+    .s_rd_axis_tuser(rd_tuser[RD_CTX_CQ]),
+    .m_wr_req_addr(wr_req_addr[WR_CTX_CQ*64 +: 64]),
+    .m_wr_req_len(wr_req_len[WR_CTX_CQ*16 +: 16]),
+    .m_wr_req_valid(wr_req_valid[WR_CTX_CQ]),
+    .m_wr_req_ready(wr_req_ready[WR_CTX_CQ]),
+    .m_wr_axis_tdata(wr_tdata[WR_CTX_CQ*DATA_WIDTH +: DATA_WIDTH]),
+    .m_wr_axis_tkeep(wr_tkeep[WR_CTX_CQ*KEEP_WIDTH +: KEEP_WIDTH]),
+    .m_wr_axis_tvalid(wr_tvalid[WR_CTX_CQ]),
+    .m_wr_axis_tready(wr_tready[WR_CTX_CQ]),
+    .m_wr_axis_tlast(wr_tlast[WR_CTX_CQ]),
+    .s_wr_done_valid(wr_done_valid[WR_CTX_CQ]),
+    .s_wr_done_error(wr_done_error[WR_CTX_CQ])
+);
+assign rd_req_last[RD_CTX_CQ] = 1'b1;
+
+mr_translate #(
+    .DATA_WIDTH(DATA_WIDTH)
+)
+mr_req_inst (
+    .clk(clk),
+    .rst(rst),
+    .cfg_mrc_base(cfg_mrc_base),
+    .cfg_mrc_log(cfg_mrc_log),
+    .s_req_key(mrq_key),
+    .s_req_pd(mrq_pd),
+    .s_req_va(mrq_va),
+    .s_req_len(mrq_len),
+    .s_req_access(mrq_access),
+    .s_req_check(1'b0),
+    .s_req_valid(mrq_valid),
+    .s_req_ready(mrq_ready),
+    .m_resp_iova(mrq_iova),
+    .m_resp_len(mrq_rlen),
+    .m_resp_last(mrq_rlast),
+    .m_resp_status(mrq_status),
+    .m_resp_valid(mrq_rvalid),
+    .m_resp_ready(mrq_rready),
+    .s_inval_num(inv_num),
+    .s_inval_valid(inv_valid[INV_MR_REQ]),
+    .s_inval_ready(inv_ready[INV_MR_REQ]),
+    .inval_done(inv_done[INV_MR_REQ]),
+    .m_rd_req_addr(rd_req_addr[RD_MR_REQ*64 +: 64]),
+    .m_rd_req_len(rd_req_len[RD_MR_REQ*16 +: 16]),
+    .m_rd_req_valid(rd_req_valid[RD_MR_REQ]),
+    .m_rd_req_ready(rd_req_ready[RD_MR_REQ]),
+    .s_rd_axis_tdata(rd_tdata[RD_MR_REQ*DATA_WIDTH +: DATA_WIDTH]),
+    .s_rd_axis_tvalid(rd_tvalid[RD_MR_REQ]),
+    .s_rd_axis_tready(rd_tready[RD_MR_REQ]),
+    .s_rd_axis_tlast(rd_tlast[RD_MR_REQ]),
+    .s_rd_axis_tuser(rd_tuser[RD_MR_REQ])
+);
+assign rd_req_last[RD_MR_REQ] = 1'b1;
+
+mr_translate #(
+    .DATA_WIDTH(DATA_WIDTH)
+)
+mr_resp_inst (
+    .clk(clk),
+    .rst(rst),
+    .cfg_mrc_base(cfg_mrc_base),
+    .cfg_mrc_log(cfg_mrc_log),
+    .s_req_key(mrp_key),
+    .s_req_pd(mrp_pd),
+    .s_req_va(mrp_va),
+    .s_req_len(mrp_len),
+    .s_req_access(mrp_access),
+    .s_req_check(mrp_check),
+    .s_req_valid(mrp_valid),
+    .s_req_ready(mrp_ready),
+    .m_resp_iova(mrp_iova),
+    .m_resp_len(mrp_rlen),
+    .m_resp_last(mrp_rlast),
+    .m_resp_status(mrp_status),
+    .m_resp_valid(mrp_rvalid),
+    .m_resp_ready(mrp_rready),
+    .s_inval_num(inv_num),
+    .s_inval_valid(inv_valid[INV_MR_RESP]),
+    .s_inval_ready(inv_ready[INV_MR_RESP]),
+    .inval_done(inv_done[INV_MR_RESP]),
+    .m_rd_req_addr(rd_req_addr[RD_MR_RESP*64 +: 64]),
+    .m_rd_req_len(rd_req_len[RD_MR_RESP*16 +: 16]),
+    .m_rd_req_valid(rd_req_valid[RD_MR_RESP]),
+    .m_rd_req_ready(rd_req_ready[RD_MR_RESP]),
+    .s_rd_axis_tdata(rd_tdata[RD_MR_RESP*DATA_WIDTH +: DATA_WIDTH]),
+    .s_rd_axis_tvalid(rd_tvalid[RD_MR_RESP]),
+    .s_rd_axis_tready(rd_tready[RD_MR_RESP]),
+    .s_rd_axis_tlast(rd_tlast[RD_MR_RESP]),
+    .s_rd_axis_tuser(rd_tuser[RD_MR_RESP])
+);
+assign rd_req_last[RD_MR_RESP] = 1'b1;
+
+/*
+ * DMA: every client onto the one AXI4 master
+ */
+// the clients that write at any byte are the payload writers; the caches and the CQE
+// writer write at 32-byte boundaries, the command engine whole beats
+// client NWR-1 first:  CTX_CQ CTX_RESP CTX_REQ CQ    RESP  REQ   CMD
+localparam [NWR*3-1:0] WR_ALIGN_LOG = {3'd6,  3'd5,    3'd5,   3'd5, 3'd0, 3'd0, 3'd6};
+
+dma_rd #(
+    .DATA_WIDTH(DATA_WIDTH),
+    .AXI_ID_WIDTH(AXI_ID_WIDTH),
+    .CLIENTS(NRD),
+    .STREAM(RD_STREAM)
+)
+dma_rd_inst (
+    .clk(clk),
+    .rst(rst),
+    .s_req_addr(rd_req_addr),
+    .s_req_len(rd_req_len),
+    .s_req_last(rd_req_last),
+    .s_req_valid(rd_req_valid),
+    .s_req_ready(rd_req_ready),
+    .m_axis_tdata(rd_tdata),
+    .m_axis_tkeep(rd_tkeep),
+    .m_axis_tvalid(rd_tvalid),
+    .m_axis_tready(rd_tready),
+    .m_axis_tlast(rd_tlast),
+    .m_axis_tuser(rd_tuser),
+    .m_axi_arid(m_axi_arid),
+    .m_axi_araddr(m_axi_araddr),
+    .m_axi_arlen(m_axi_arlen),
+    .m_axi_arsize(m_axi_arsize),
+    .m_axi_arburst(m_axi_arburst),
+    .m_axi_arvalid(m_axi_arvalid),
+    .m_axi_arready(m_axi_arready),
+    .m_axi_rid(m_axi_rid),
+    .m_axi_rdata(m_axi_rdata),
+    .m_axi_rresp(m_axi_rresp),
+    .m_axi_rlast(m_axi_rlast),
+    .m_axi_rvalid(m_axi_rvalid),
+    .m_axi_rready(m_axi_rready)
+);
+
+// log2 beats of buffer: two 4 KiB bursts for the payload writers, four beats for the others
+// client NWR-1 first:       CTX_CQ CTX_RESP CTX_REQ CQ    RESP  REQ   CMD
+localparam [NWR*4-1:0] WR_BUF_ADDR_WIDTH = {4'd2,  4'd2,    4'd2,   4'd2, 4'd7, 4'd7, 4'd2};
+
+dma_wr #(
+    .DATA_WIDTH(DATA_WIDTH),
+    .AXI_ID_WIDTH(AXI_ID_WIDTH),
+    .CLIENTS(NWR),
+    .BUF_ADDR_WIDTH(WR_BUF_ADDR_WIDTH),
+    .ALIGN_LOG(WR_ALIGN_LOG)
+)
+dma_wr_inst (
+    .clk(clk),
+    .rst(rst),
+    .s_req_addr(wr_req_addr),
+    .s_req_len(wr_req_len),
+    .s_req_valid(wr_req_valid),
+    .s_req_ready(wr_req_ready),
+    .s_axis_tdata(wr_tdata),
+    .s_axis_tkeep(wr_tkeep),
+    .s_axis_tvalid(wr_tvalid),
+    .s_axis_tready(wr_tready),
+    .s_axis_tlast(wr_tlast),
+    .m_done_valid(wr_done_valid),
+    .m_done_error(wr_done_error),
+    .m_axi_awid(m_axi_awid),
+    .m_axi_awaddr(m_axi_awaddr),
+    .m_axi_awlen(m_axi_awlen),
+    .m_axi_awsize(m_axi_awsize),
+    .m_axi_awburst(m_axi_awburst),
+    .m_axi_awvalid(m_axi_awvalid),
+    .m_axi_awready(m_axi_awready),
+    .m_axi_wdata(m_axi_wdata),
+    .m_axi_wstrb(m_axi_wstrb),
+    .m_axi_wlast(m_axi_wlast),
+    .m_axi_wvalid(m_axi_wvalid),
+    .m_axi_wready(m_axi_wready),
+    .m_axi_bid(m_axi_bid),
+    .m_axi_bresp(m_axi_bresp),
+    .m_axi_bvalid(m_axi_bvalid),
+    .m_axi_bready(m_axi_bready)
+);
+
+// DMA errors, counted where the host's answers arrive: a read burst, a write burst
+reg stat_rd_error_reg = 1'b0, stat_wr_error_reg = 1'b0;
+
+always @(posedge clk) begin
+    stat_rd_error_reg <= m_axi_rvalid && m_axi_rready && m_axi_rlast && m_axi_rresp != 2'b00;
+    stat_wr_error_reg <= m_axi_bvalid && m_axi_bready && m_axi_bresp != 2'b00;
+    if (rst) begin
+        stat_rd_error_reg <= 1'b0;
+        stat_wr_error_reg <= 1'b0;
+    end
+end
+
+assign core_stat[`HROCE_CORE_COUNTER_DMA_READ_ERROR] = stat_rd_error_reg;
+assign core_stat[`HROCE_CORE_COUNTER_DMA_WRITE_ERROR] = stat_wr_error_reg;
 
 endmodule
 

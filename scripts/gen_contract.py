@@ -104,7 +104,8 @@ def emit_c(items, src):
             out.append(f'#define HROCE_{name} {payload[0]:#x}')
         elif kind == 'enum':
             low = name.lower()
-            out.append(f'enum hroce_{low} {{')
+            # anonymous: the host driver's public API names its own enums after libibverbs
+            out.append(f'enum {{ /* {name} */')
             for i, (val, vdoc) in enumerate(payload['values']):
                 out.append(f'\tHROCE_{name}_{val} = {i},' + (f' /* {vdoc} */' if vdoc else ''))
             out.append(f'\tHROCE_{name}_COUNT = {len(payload["values"])}')

@@ -5,7 +5,8 @@ host-memory context tables, as the driver asks through REG_CMD.
 
 A command runs in steps, one at a time:
 
-    check number -> hold the engines, invalidate cached copies (written back if dirty)
+    check number -> hold the engines, wait until they are idle
+                 -> invalidate cached copies (written back if dirty)
                  -> read the mailbox (CREATE, MODIFY) -> read the table entry
                  -> decide -> write the entry (CREATE, MODIFY, DESTROY)
                  -> write the mailbox's output half (QUERY) -> result
@@ -61,6 +62,7 @@ module cmd_engine #
      * (kind 0 = QP, 1 = CQ, 2 = MR; ready and done are those of every cache of the kind)
      */
     output wire                          m_hold,
+    input  wire                          s_idle,
     output wire [1:0]                    m_inval_kind,
     output wire [23:0]                   m_inval_num,
     output wire                          m_inval_valid,
@@ -121,7 +123,8 @@ localparam [3:0]
     STATE_WRITE = 4'd9,
     STATE_WRITE_DATA = 4'd10,
     STATE_WRITE_WAIT = 4'd11,
-    STATE_DONE = 4'd12;
+    STATE_DONE = 4'd12,
+    STATE_QUIESCE = 4'd13;
 
 localparam [1:0] KIND_QP = 2'd0, KIND_CQ = 2'd1, KIND_MR = 2'd2;
 
@@ -204,8 +207,8 @@ function transition_ok(input [3:0] cur, input [3:0] nxt);
     end
 endfunction
 
-wire qp_params_ok = mailbox_reg[`HROCE_QPC_PATH_MTU] >= `HROCE_MTU_256 &&
-                    mailbox_reg[`HROCE_QPC_PATH_MTU] <= `HROCE_MTU_4096;
+wire qp_params_ok = mailbox_reg[`HROCE_QPC_PATH_MTU] >= `HROCE_PATH_MTU_MIN &&
+                    mailbox_reg[`HROCE_QPC_PATH_MTU] <= `HROCE_PATH_MTU_MAX;
 wire mr_params_ok = mailbox_reg[`HROCE_MRC_KEY] >> 8 == {8'd0, num_reg} &&
                     mailbox_reg[`HROCE_MRC_LOG_PAGE_SIZE] >= `HROCE_MR_LOG_PAGE_MIN &&
                     mailbox_reg[`HROCE_MRC_LOG_PAGE_SIZE] <= `HROCE_MR_LOG_PAGE_MAX;
@@ -260,6 +263,12 @@ always @* begin
                 result_next = `HROCE_CMD_RESULT_BAD_NUM;
                 state_next = STATE_DONE;
             end else begin
+                state_next = STATE_QUIESCE;
+            end
+        end
+        STATE_QUIESCE: begin
+            // the engines finish the packet under way and touch no context after it
+            if (s_idle) begin
                 inval_valid_next = 1'b1;
                 state_next = STATE_INVAL;
             end

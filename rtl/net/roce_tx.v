@@ -69,13 +69,15 @@ module roce_tx #
     output wire                          s_hdr_ready,
 
     /*
-     * Payload: PAYLOAD_LEN bytes from lane 0, tlast on the last beat; none when it is 0
+     * Payload: PAYLOAD_LEN bytes from lane 0, tlast on the last beat; none when it is 0;
+     * tuser on any beat: its source failed (a DMA read error), the frame is aborted
      */
     input  wire [DATA_WIDTH-1:0]         s_axis_tdata,
     input  wire [KEEP_WIDTH-1:0]         s_axis_tkeep,
     input  wire                          s_axis_tvalid,
     output wire                          s_axis_tready,
     input  wire                          s_axis_tlast,
+    input  wire                          s_axis_tuser,
 
     /*
      * Frames, without FCS; tuser on the last beat of a frame whose payload was wrong
@@ -415,7 +417,8 @@ wire pay_last_beat = pay_taken_reg + 14'd1 == ctx_pay_beats_reg;
 wire pay_short = pay_take && s_axis_tlast && !pay_last_beat;
 wire pay_long = pay_take && !s_axis_tlast && pay_last_beat;
 wire pay_keep_bad = pay_take && s_axis_tkeep != (pay_last_beat ? ctx_pay_keep_reg : {KEEP_WIDTH{1'b1}});
-wire gen_error = pay_error_reg || pay_short || pay_long || pay_keep_bad;
+wire pay_failed = pay_take && s_axis_tuser;
+wire gen_error = pay_error_reg || pay_short || pay_long || pay_keep_bad || pay_failed;
 
 always @* begin
     ctx_valid_next = ctx_valid_reg;

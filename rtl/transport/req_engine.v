@@ -42,10 +42,13 @@ module req_engine #
     // Datapath width (a WQE beat is 64 bytes)
     parameter DATA_WIDTH = 512,
     parameter KEEP_WIDTH = ((DATA_WIDTH+7)/8),
-    // log2 of the QPNs the work FIFO holds
-    parameter WORK_ADDR_WIDTH = 6,
-    // log2 of the DMA chunks in flight between translation and the DMA clients
-    parameter CHUNK_ADDR_WIDTH = 6
+    // log2 of the QPNs the work FIFO holds (a QP waits there at most once)
+    parameter WORK_ADDR_WIDTH = 10,
+    // log2 of the payload chunks between translation and the DMA reader (at least 7:
+    // a packet may take 60 chunks, and one starts only with room for them all)
+    parameter RD_CHUNK_ADDR_WIDTH = 7,
+    // log2 of the READ response chunks between translation and the DMA writer
+    parameter WR_CHUNK_ADDR_WIDTH = 6
 )
 (
     input  wire                          clk,
@@ -56,6 +59,7 @@ module req_engine #
      */
     input  wire [47:0]                   cfg_mac,
     input  wire                          hold,
+    output wire                          idle,
     input  wire [63:0]                   time_now,
 
     /*
@@ -67,6 +71,16 @@ module req_engine #
     input  wire [511:0]                  s_db_push_data,
     input  wire                          s_db_valid,
     output wire                          s_db_ready,
+
+    /*
+     * QPs put in error: by the responder (in), by this engine (out)
+     */
+    input  wire [23:0]                   s_err_qpn,
+    input  wire                          s_err_valid,
+    output wire                          s_err_ready,
+    output wire [23:0]                   m_err_qpn,
+    output wire                          m_err_valid,
+    input  wire                          m_err_ready,
 
     /*
      * Responses in (ACK, NAK, READ responses) with their payload
@@ -193,7 +207,11 @@ end
 
 localparam HDR_WIDTH = `HROCE_ROCE_HDR_WIDTH;
 localparam WORK_DEPTH = 2**WORK_ADDR_WIDTH;
-localparam CHUNK_DEPTH = 2**CHUNK_ADDR_WIDTH;
+localparam RD_CHUNK_DEPTH = 2**RD_CHUNK_ADDR_WIDTH;
+localparam WR_CHUNK_DEPTH = 2**WR_CHUNK_ADDR_WIDTH;
+// chunks one packet may take: a piece per SGE (30 at most), each split once by a page
+// boundary (a packet is at most 4 KiB, a page at least 4 KiB)
+localparam PKT_CHUNKS = 64;
 
 // RC opcodes (IBTA table 38)
 localparam [7:0]
@@ -250,7 +268,8 @@ localparam [5:0]
     S_PLACE_COMMIT = 6'd21,
     S_RD_COMPLETE = 6'd22,
     S_RX_DROP = 6'd24,
-    S_REQUEUE = 6'd25;
+    S_REQUEUE = 6'd25,
+    S_ERR = 6'd26;
 
 /*
  * Control state
@@ -271,8 +290,14 @@ reg [23:0] push_qpn_reg = 24'd0, push_qpn_next;
 reg [15:0] push_index_reg = 16'd0, push_index_next;
 reg [511:0] push_data_reg = 512'd0, push_data_next;
 
-// the current WQE: up to 8 beats (stride 512 bytes)
-reg [511:0] wqe_mem [0:7];
+// the current WQEs, up to 8 beats each (stride 512 bytes): the one being sent (beats 0-7)
+// and the one responses complete (beats 8-15, that of rxw_qpn at rxw_index while rxw_valid:
+// the responses of a READ or the ACKs of a window all find it there). A command may
+// recreate a QP, so the RX copy is dropped whenever one runs (hold).
+reg [511:0] wqe_mem [0:15];
+reg rxw_valid_reg = 1'b0, rxw_valid_next;
+reg [23:0] rxw_qpn_reg = 24'd0, rxw_qpn_next;
+reg [15:0] rxw_index_reg = 16'd0, rxw_index_next;
 reg [511:0] wqe_wr_data;
 reg [2:0] wqe_wr_addr;
 reg wqe_wr_en;
@@ -301,13 +326,18 @@ reg err_valid_reg = 1'b0, err_valid_next;
 reg [15:0] err_index_reg = 16'd0, err_index_next;
 reg [7:0] err_status_reg = 8'd0, err_status_next;
 
-// chunk FIFO ({is_write, last, length[12:0], IOVA}) with a commit pointer
-reg [78:0] chunk_mem [0:CHUNK_DEPTH-1];
-reg [CHUNK_ADDR_WIDTH:0] chunk_wr_ptr_reg = 0, chunk_wr_ptr_next;
-reg [CHUNK_ADDR_WIDTH:0] chunk_commit_ptr_reg = 0, chunk_commit_ptr_next;
-reg [CHUNK_ADDR_WIDTH:0] chunk_rd_ptr_reg = 0, chunk_rd_ptr_next;
+// chunks of the packet being built or the response being placed ({last, length[12:0],
+// IOVA}): payload reads go to one FIFO, READ response writes to the other, so that data
+// coming in never waits behind data waiting for the link
 reg chunk_wr_en;
-reg [78:0] chunk_wr_data;
+reg [77:0] chunk_wr_data;
+reg chunk_commit, chunk_discard;
+wire [77:0] rd_chunk_head;
+wire [76:0] wr_chunk_head;
+wire rd_chunk_valid, wr_chunk_valid;
+wire [RD_CHUNK_ADDR_WIDTH:0] rd_chunk_used;
+wire [WR_CHUNK_ADDR_WIDTH:0] wr_chunk_used;
+wire wr_chunk_empty;
 reg [15:0] writes_pending_reg = 16'd0, writes_pending_next;
 
 reg stat_rx_bad_response_reg = 1'b0, stat_rx_bad_response_next;
@@ -351,6 +381,17 @@ wire act_out_valid;
 wire act_out_ready;
 wire [4:0] act_count;
 
+reg kick_in_valid;
+wire [4:0] kick_count;
+
+fifo_sync #(.WIDTH(24), .ADDR_WIDTH(3))
+kick_fifo (
+    .clk(clk), .rst(rst),
+    .s_data(qpn_reg), .s_valid(kick_in_valid), .s_ready(),
+    .m_data(m_err_qpn), .m_valid(m_err_valid), .m_ready(m_err_ready),
+    .count(kick_count)
+);
+
 fifo_sync #(.WIDTH(24), .ADDR_WIDTH(WORK_ADDR_WIDTH))
 work_fifo (
     .clk(clk), .rst(rst),
@@ -383,6 +424,24 @@ inline_fifo (
     .count(inl_count)
 );
 
+fifo_commit #(.WIDTH(78), .ADDR_WIDTH(RD_CHUNK_ADDR_WIDTH))
+rd_chunk_fifo (
+    .clk(clk), .rst(rst),
+    .s_data(chunk_wr_data), .s_valid(chunk_wr_en && !wqe_rx_reg),
+    .commit(chunk_commit && !wqe_rx_reg), .discard(chunk_discard && !wqe_rx_reg),
+    .m_data(rd_chunk_head), .m_valid(rd_chunk_valid), .m_ready(m_pay_rd_req_ready),
+    .used(rd_chunk_used), .empty()
+);
+
+fifo_commit #(.WIDTH(77), .ADDR_WIDTH(WR_CHUNK_ADDR_WIDTH))
+wr_chunk_fifo (
+    .clk(clk), .rst(rst),
+    .s_data(chunk_wr_data[76:0]), .s_valid(chunk_wr_en && wqe_rx_reg),
+    .commit(chunk_commit && wqe_rx_reg), .discard(chunk_discard && wqe_rx_reg),
+    .m_data(wr_chunk_head), .m_valid(wr_chunk_valid), .m_ready(m_wr_req_ready),
+    .used(wr_chunk_used), .empty(wr_chunk_empty)
+);
+
 fifo_sync #(.WIDTH(1), .ADDR_WIDTH(3))
 act_fifo (
     .clk(clk), .rst(rst),
@@ -408,6 +467,8 @@ wire [1:0] sq_stride = ctx_reg[`HROCE_QPC_LOG_SQ_STRIDE];
 wire [3:0] log_sq = ctx_reg[`HROCE_QPC_LOG_SQ_SIZE];
 wire [3:0] log_mtu = {1'b0, ctx_reg[`HROCE_QPC_PATH_MTU]} + 4'd7;
 wire [12:0] mtu = 13'd1 << log_mtu;
+wire [23:0] sq_pkt = ctx_reg[`HROCE_QPC_SQ_PKT];
+wire [31:0] sq_pkt_off = {8'd0, sq_pkt} << log_mtu;
 
 // the WQE slot of a ring counter
 function [63:0] wqe_addr(input [63:0] base, input [15:0] index, input [3:0] log_size,
@@ -419,7 +480,7 @@ function [63:0] wqe_addr(input [63:0] base, input [15:0] index, input [3:0] log_
     end
 endfunction
 
-wire [511:0] wqe0 = wqe_mem[0];
+wire [511:0] wqe0 = wqe_mem[{wqe_rx_reg, 3'd0}];
 wire [7:0] wqe_opcode = wqe0[`HROCE_SQ_WQE_OPCODE];
 wire [7:0] wqe_flags = wqe0[`HROCE_SQ_WQE_FLAGS];
 wire [7:0] wqe_num_sge = wqe0[`HROCE_SQ_WQE_NUM_SGE];
@@ -442,7 +503,7 @@ wire [7:0] wqe_max_sge = (8'd4 << sq_stride) - 8'd2;
 
 // SGE i of the WQE: byte 32 + 16 i
 wire [8:0] sge_byte = 9'd32 + {sge_idx_reg, 4'd0};
-wire [511:0] sge_beat = wqe_mem[sge_byte[8:6]];
+wire [511:0] sge_beat = wqe_mem[{wqe_rx_reg, sge_byte[8:6]}];
 wire [127:0] sge = sge_beat[{sge_byte[5:4], 7'd0} +: 128];
 wire [63:0] sge_addr = sge[`HROCE_SGE_ADDR];
 wire [31:0] sge_len = sge[`HROCE_SGE_LENGTH];
@@ -506,8 +567,8 @@ always @* begin
 end
 
 // inline payload beat k: WQE bytes 32 + 64 k .. 95 + 64 k
-wire [511:0] inline_lo = wqe_mem[inline_beat_reg];
-wire [511:0] inline_hi = wqe_mem[inline_beat_reg + 3'd1];
+wire [511:0] inline_lo = wqe_mem[{1'b0, inline_beat_reg}];
+wire [511:0] inline_hi = wqe_mem[{1'b0, inline_beat_reg + 3'd1}];
 wire [511:0] inline_data = {inline_hi[255:0], inline_lo[511:256]};
 wire [12:0] inline_done = {4'd0, inline_beat_reg, 6'd0};  // bytes before this beat
 wire inline_last = {19'd0, inline_done} + 32'd64 >= wqe_len;
@@ -572,19 +633,32 @@ function [255:0] make_cqe(input [15:0] index, input [7:0] opcode, input [7:0] st
     end
 endfunction
 
-wire [7:0] wqe_wc_opcode = wqe_is_read ? `HROCE_WC_RDMA_READ :
-                           wqe_is_send ? `HROCE_WC_SEND : `HROCE_WC_RDMA_WRITE;
+wire [7:0] wqe_wc_opcode = wqe_is_read ? `HROCE_CQE_OP_RDMA_READ :
+                           wqe_is_send ? `HROCE_CQE_OP_SEND : `HROCE_CQE_OP_RDMA_WRITE;
 
-wire [CHUNK_ADDR_WIDTH:0] chunk_used = chunk_wr_ptr_reg - chunk_rd_ptr_reg;
-wire chunk_full = chunk_used == CHUNK_DEPTH;
+wire chunk_full = wqe_rx_reg ? wr_chunk_used == WR_CHUNK_DEPTH :
+                  rd_chunk_used == RD_CHUNK_DEPTH;
+// room for a whole packet on the way to the link: a packet is started only then, so that
+// nothing this engine does waits for the link (the link may wait for the peer, and the
+// peer for the responses this engine takes)
+wire tx_room = hdr_count < 5'd7 && src_count < 5'd7 && inl_count < 6'd10 &&
+               rd_chunk_used <= RD_CHUNK_DEPTH - PKT_CHUNKS;
+wire scheduled = ctx_reg[`HROCE_QPC_SCHEDULED];
 
 // room in the work FIFO for what a response may queue, kept free of doorbells; and room
 // for the response's payload action
 wire work_room = work_count < WORK_DEPTH - 2;
 wire work_room_db = work_count < WORK_DEPTH - 4;
-wire take_rx = state_reg == S_IDLE && !hold && s_hdr_valid && work_room && act_count < 5'd6;
-wire take_db = state_reg == S_IDLE && !hold && !take_rx && s_db_valid && work_room_db;
-wire take_work = state_reg == S_IDLE && !hold && !take_rx && !take_db && work_out_valid;
+// every event may tell the responder of an error: there is room for that too
+wire kick_room = kick_count < 5'd7;
+wire take_err = state_reg == S_IDLE && !hold && s_err_valid && kick_room;
+// doorbells first: they are cheap, and one waiting holds up every doorbell behind it
+wire take_db = state_reg == S_IDLE && !hold && !take_err && s_db_valid && work_room_db &&
+               kick_room;
+wire take_rx = state_reg == S_IDLE && !hold && !take_err && !take_db && s_hdr_valid &&
+               work_room && act_count < 5'd6 && kick_room;
+wire take_work = state_reg == S_IDLE && !hold && !take_err && !take_rx && !take_db &&
+                 work_out_valid && kick_room && tx_room;
 
 /*
  * Control FSM
@@ -605,6 +679,9 @@ always @* begin
     wqe_beat_next = wqe_beat_reg;
     wqe_error_next = wqe_error_reg;
     wqe_rx_next = wqe_rx_reg;
+    rxw_valid_next = rxw_valid_reg && !hold;
+    rxw_qpn_next = rxw_qpn_reg;
+    rxw_index_next = rxw_index_reg;
     rd_req_valid_next = rd_req_valid_reg && !m_wqe_rd_req_ready;
     msg_left_next = msg_left_reg;
     pkt_next = pkt_reg;
@@ -620,8 +697,6 @@ always @* begin
     err_valid_next = err_valid_reg;
     err_index_next = err_index_reg;
     err_status_next = err_status_reg;
-    chunk_wr_ptr_next = chunk_wr_ptr_reg;
-    chunk_commit_ptr_next = chunk_commit_ptr_reg;
     stat_rx_bad_response_next = 1'b0;
     stat_rx_nak_next = 1'b0;
     stat_dma_error_next = 1'b0;
@@ -630,7 +705,9 @@ always @* begin
     wqe_wr_addr = 3'd0;
     wqe_wr_data = 512'd0;
     chunk_wr_en = 1'b0;
-    chunk_wr_data = 79'd0;
+    chunk_wr_data = 78'd0;
+    chunk_commit = 1'b0;
+    chunk_discard = 1'b0;
     work_out_ready = 1'b0;
     work_in_qpn = qpn_reg;
     work_in_valid = 1'b0;
@@ -642,11 +719,18 @@ always @* begin
     inl_in_valid = 1'b0;
     act_in_data = 1'b0;
     act_in_valid = 1'b0;
+    kick_in_valid = 1'b0;
 
     case (state_reg)
         S_IDLE: begin
             begin
-                if (take_rx) begin
+                if (take_err) begin
+                    qpn_next = s_err_qpn;
+                    err_valid_next = 1'b0;
+                    lookup_valid_next = 1'b1;
+                    return_next = S_ERR;
+                    state_next = S_LOOKUP_WAIT;
+                end else if (take_rx) begin
                     rxh_next = s_hdr_data;
                     qpn_next = s_hdr_data[`HROCE_ROCE_HDR_BTH_DQPN];
                     lookup_valid_next = 1'b1;
@@ -687,13 +771,25 @@ always @* begin
         end
 
         /*
+         * The responder put the QP in error: flush the SQ
+         */
+        S_ERR: begin
+            if (ctx_ok_reg && !ctx_reg[`HROCE_QPC_REQ_ERR]) begin
+                state_next = S_FLUSH;
+            end else begin
+                state_next = S_IDLE;
+            end
+        end
+
+        /*
          * SQ doorbell: record the producer counter and queue the QP
          */
         S_DB: begin
             if (ctx_ok_reg) begin
                 ctx_next[`HROCE_QPC_SQ_PI] = db_index_reg;
+                ctx_next[`HROCE_QPC_SCHEDULED] = 1'b1;
                 update_valid_next = 1'b1;
-                work_in_valid = 1'b1;
+                work_in_valid = !scheduled;
                 state_next = S_UPDATE;
             end else begin
                 state_next = S_IDLE;
@@ -704,16 +800,20 @@ always @* begin
          * Send the next WQE of a QP
          */
         S_SQ: begin
+            // out of the work FIFO: every way on writes the context back
+            ctx_next[`HROCE_QPC_SCHEDULED] = 1'b0;
             if (!ctx_ok_reg) begin
                 state_next = S_IDLE;
             end else if (qp_err) begin
                 if (sq_cc != sq_pi) begin
                     state_next = S_FLUSH;
                 end else begin
-                    state_next = S_IDLE;
+                    update_valid_next = 1'b1;
+                    state_next = S_UPDATE;
                 end
             end else if (qp_state != QPS_RTS || sq_ci == sq_pi) begin
-                state_next = S_IDLE;
+                update_valid_next = 1'b1;
+                state_next = S_UPDATE;
             end else begin
                 wqe_rx_next = 1'b0;
                 state_next = S_FETCH;
@@ -722,8 +822,11 @@ always @* begin
         S_FETCH: begin
             wqe_beat_next = 3'd0;
             wqe_error_next = 1'b0;
-            if (!wqe_rx_reg && push_valid_reg && push_qpn_reg == qpn_reg &&
-                push_index_reg == sq_ci) begin
+            if (wqe_rx_reg && rxw_valid_reg && rxw_qpn_reg == qpn_reg && rxw_index_reg == sq_cc) begin
+                // the responses' WQE is still here
+                state_next = S_RX_EVAL;
+            end else if (!wqe_rx_reg && push_valid_reg && push_qpn_reg == qpn_reg &&
+                         push_index_reg == sq_ci) begin
                 // the WQE came with its doorbell
                 wqe_wr_en = 1'b1;
                 wqe_wr_addr = 3'd0;
@@ -731,6 +834,7 @@ always @* begin
                 push_valid_next = 1'b0;
                 state_next = S_PARSE;
             end else begin
+                rxw_valid_next = rxw_valid_reg && !hold && !wqe_rx_reg;
                 rd_req_valid_next = 1'b1;
                 state_next = S_FETCH_DATA;
             end
@@ -743,15 +847,21 @@ always @* begin
                 wqe_beat_next = wqe_beat_reg + 3'd1;
                 if (s_wqe_rd_axis_tlast) begin
                     wqe_error_next = s_wqe_rd_axis_tuser;
+                    if (wqe_rx_reg) begin
+                        rxw_valid_next = !s_wqe_rd_axis_tuser && !hold;
+                        rxw_qpn_next = qpn_reg;
+                        rxw_index_next = sq_cc;
+                    end
                     state_next = wqe_rx_reg ? S_RX_EVAL : S_PARSE;
                 end
             end
         end
         S_PARSE: begin
-            msg_left_next = wqe_len;
-            pkt_next = 25'd0;
+            // from the first packet, or where the WQE yielded the link
+            msg_left_next = wqe_len - sq_pkt_off;
+            pkt_next = {1'b0, sq_pkt};
             sge_idx_next = 5'd0;
-            sge_off_next = 32'd0;
+            sge_off_next = sq_pkt_off;
             if (wqe_error_reg) begin
                 stat_dma_error_next = 1'b1;
                 err_valid_next = 1'b1;
@@ -769,14 +879,25 @@ always @* begin
             end else if ((wqe_is_read && rd_inflight >= max_rd) ||
                          (wqe_fence && rd_inflight != 8'd0)) begin
                 // wait: the READ completion that frees the window queues the QP again
-                state_next = S_IDLE;
+                update_valid_next = 1'b1;
+                state_next = S_UPDATE;
+            end else if (sq_pkt != 24'd0 && !wqe_inline) begin
+                state_next = S_SEEK;
             end else begin
                 state_next = S_PKT;
             end
         end
         S_PKT: begin
             pkt_left_next = pkt_len;
-            if (pkt_len == 13'd0 || wqe_inline) begin
+            if (!tx_room) begin
+                // the link is busy: give way to the responses, and go on from this
+                // packet on the QP's next turn
+                ctx_next[`HROCE_QPC_SQ_PKT] = pkt_reg[23:0];
+                ctx_next[`HROCE_QPC_SCHEDULED] = 1'b1;
+                work_in_valid = !scheduled;
+                update_valid_next = 1'b1;
+                state_next = S_UPDATE;
+            end else if (pkt_len == 13'd0 || wqe_inline) begin
                 state_next = S_COMMIT;
             end else begin
                 state_next = S_PIECE;
@@ -785,7 +906,7 @@ always @* begin
         S_PIECE: begin
             if ({3'd0, sge_idx_reg} >= wqe_num_sge) begin
                 // the SGEs hold fewer bytes than the WQE's length
-                chunk_wr_ptr_next = chunk_commit_ptr_reg;
+                chunk_discard = 1'b1;
                 err_valid_next = 1'b1;
                 err_index_next = wqe_rx_reg ? sq_cc : sq_ci;
                 err_status_next = WC_LOC_LEN_ERR;
@@ -812,7 +933,7 @@ always @* begin
             if (s_mr_resp_valid && !chunk_full) begin
                 if (s_mr_resp_status != 3'd0) begin
                     // a violation: nothing of this packet reaches memory
-                    chunk_wr_ptr_next = chunk_commit_ptr_reg;
+                    chunk_discard = 1'b1;
                     err_valid_next = 1'b1;
                     err_index_next = wqe_rx_reg ? sq_cc : sq_ci;
                     err_status_next = WC_LOC_PROT_ERR;
@@ -824,10 +945,8 @@ always @* begin
                 end else begin
                     if (s_mr_resp_len != 16'd0) begin
                         chunk_wr_en = 1'b1;
-                        chunk_wr_data = {wqe_rx_reg,
-                                         s_mr_resp_last && piece_reg == {19'd0, pkt_left_reg},
+                        chunk_wr_data = {s_mr_resp_last && piece_reg == {19'd0, pkt_left_reg},
                                          s_mr_resp_len[12:0], s_mr_resp_iova};
-                        chunk_wr_ptr_next = chunk_wr_ptr_reg + 1;
                     end
                     if (s_mr_resp_last) begin
                         sge_off_next = sge_off_reg + piece_reg;
@@ -844,7 +963,7 @@ always @* begin
         S_COMMIT: begin
             // header and payload source leave together, once the chunks are committed
             if (hdr_count < 5'd7 && src_count < 5'd7 && inl_count < 6'd10) begin
-                chunk_commit_ptr_next = chunk_wr_ptr_reg;
+                chunk_commit = 1'b1;
                 hdr_in_valid = 1'b1;
                 if (pkt_len != 13'd0) begin
                     src_in_data = wqe_inline;
@@ -872,6 +991,7 @@ always @* begin
         S_SQ_DONE: begin
             ctx_next[`HROCE_QPC_NPSN] = npsn + wqe_npkts[23:0];
             ctx_next[`HROCE_QPC_SQ_CI] = sq_ci + 16'd1;
+            ctx_next[`HROCE_QPC_SQ_PKT] = 24'd0;
             if (wqe_is_read) begin
                 ctx_next[`HROCE_QPC_RD_INFLIGHT] = rd_inflight + 8'd1;
             end
@@ -881,6 +1001,7 @@ always @* begin
             update_valid_next = 1'b1;
             // one WQE per turn: the QP goes to the back of the line
             work_in_valid = sq_ci + 16'd1 != sq_pi;
+            ctx_next[`HROCE_QPC_SCHEDULED] = sq_ci + 16'd1 != sq_pi;
             state_next = S_UPDATE;
         end
 
@@ -893,7 +1014,10 @@ always @* begin
                 if (sq_cc == sq_pi) begin
                     ctx_next[`HROCE_QPC_REQ_ERR] = 1'b1;
                     ctx_next[`HROCE_QPC_SQ_CI] = sq_pi;
+                    ctx_next[`HROCE_QPC_SQ_PKT] = 24'd0;
                     ctx_next[`HROCE_QPC_RD_INFLIGHT] = 8'd0;
+                    // an error this engine found: the responder flushes the RQ
+                    kick_in_valid = err_valid_reg;
                     err_valid_next = 1'b0;
                     update_valid_next = 1'b1;
                     state_next = S_UPDATE;
@@ -974,6 +1098,7 @@ always @* begin
                 stat_rx_nak_next = 1'b1;
                 ctx_next[`HROCE_QPC_SQ_CI] = sq_cc;
                 ctx_next[`HROCE_QPC_NPSN] = una;
+                ctx_next[`HROCE_QPC_SQ_PKT] = 24'd0;
                 ctx_next[`HROCE_QPC_RD_INFLIGHT] = 8'd0;
                 update_valid_next = 1'b1;
                 state_next = S_REQUEUE;
@@ -1002,12 +1127,12 @@ always @* begin
                 sge_off_next = sge_off_reg - sge_len;
                 sge_idx_next = sge_idx_reg + 5'd1;
             end else begin
-                state_next = S_PIECE;
+                state_next = wqe_rx_reg ? S_PIECE : S_PKT;
             end
         end
         S_PLACE_COMMIT: begin
             if (act_count < 5'd7) begin
-                chunk_commit_ptr_next = chunk_wr_ptr_reg;
+                chunk_commit = 1'b1;
                 act_in_data = 1'b1;
                 act_in_valid = rx_len != 13'd0;
                 if (rx_psn == wqe_last_psn) begin
@@ -1020,7 +1145,7 @@ always @* begin
         end
         S_RD_COMPLETE: begin
             // the CQE waits until every byte of the READ is in memory
-            if (writes_pending_reg == 16'd0 && chunk_rd_ptr_reg == chunk_wr_ptr_reg &&
+            if (writes_pending_reg == 16'd0 && wr_chunk_empty &&
                 (!cqe_valid_reg || m_cqe_ready)) begin
                 if (wqe_signaled) begin
                     cqe_cqn_next = ctx_reg[`HROCE_QPC_SEND_CQN];
@@ -1037,7 +1162,8 @@ always @* begin
         end
         S_REQUEUE: begin
             // a QP that may have waited (READ window, fence, rewind) gets a turn
-            work_in_valid = 1'b1;
+            work_in_valid = !scheduled;
+            ctx_next[`HROCE_QPC_SCHEDULED] = 1'b1;
             state_next = S_UPDATE;
         end
         S_RX_DROP: begin
@@ -1050,17 +1176,12 @@ always @* begin
 end
 
 /*
- * Chunk FIFO drain: committed chunks to the payload reader or the response writer
+ * READ response writes handed to the DMA writer and not yet answered
  */
-wire [78:0] chunk_head = chunk_mem[chunk_rd_ptr_reg[CHUNK_ADDR_WIDTH-1:0]];
-wire chunk_avail = chunk_rd_ptr_reg != chunk_commit_ptr_reg;
-wire chunk_is_write = chunk_head[78];
-wire chunk_take = chunk_avail && (chunk_is_write ? m_wr_req_ready : m_pay_rd_req_ready);
-
 always @* begin
-    chunk_rd_ptr_next = chunk_rd_ptr_reg + (chunk_take ? 1 : 0);
-    writes_pending_next = writes_pending_reg + ((chunk_take && chunk_is_write) ? 16'd1 : 16'd0)
-                          - (s_wr_done_valid ? 16'd1 : 16'd0);
+    writes_pending_next = writes_pending_reg +
+                          ((wr_chunk_valid && m_wr_req_ready) ? 16'd1 : 16'd0) -
+                          (s_wr_done_valid ? 16'd1 : 16'd0);
 end
 
 /*
@@ -1104,6 +1225,9 @@ always @(posedge clk) begin
     wqe_beat_reg <= wqe_beat_next;
     wqe_error_reg <= wqe_error_next;
     wqe_rx_reg <= wqe_rx_next;
+    rxw_valid_reg <= rxw_valid_next;
+    rxw_qpn_reg <= rxw_qpn_next;
+    rxw_index_reg <= rxw_index_next;
     rd_req_valid_reg <= rd_req_valid_next;
     msg_left_reg <= msg_left_next;
     pkt_reg <= pkt_next;
@@ -1119,19 +1243,13 @@ always @(posedge clk) begin
     err_valid_reg <= err_valid_next;
     err_index_reg <= err_index_next;
     err_status_reg <= err_status_next;
-    chunk_wr_ptr_reg <= chunk_wr_ptr_next;
-    chunk_commit_ptr_reg <= chunk_commit_ptr_next;
-    chunk_rd_ptr_reg <= chunk_rd_ptr_next;
     writes_pending_reg <= writes_pending_next;
     stat_rx_bad_response_reg <= stat_rx_bad_response_next;
     stat_rx_nak_reg <= stat_rx_nak_next;
     stat_dma_error_reg <= stat_dma_error_next || (s_wr_done_valid && s_wr_done_error);
 
     if (wqe_wr_en) begin
-        wqe_mem[wqe_wr_addr] <= wqe_wr_data;
-    end
-    if (chunk_wr_en) begin
-        chunk_mem[chunk_wr_ptr_reg[CHUNK_ADDR_WIDTH-1:0]] <= chunk_wr_data;
+        wqe_mem[{wqe_rx_reg, wqe_wr_addr}] <= wqe_wr_data;
     end
 
     if (rst) begin
@@ -1139,12 +1257,10 @@ always @(posedge clk) begin
         lookup_valid_reg <= 1'b0;
         update_valid_reg <= 1'b0;
         push_valid_reg <= 1'b0;
+        rxw_valid_reg <= 1'b0;
         rd_req_valid_reg <= 1'b0;
         cqe_valid_reg <= 1'b0;
         err_valid_reg <= 1'b0;
-        chunk_wr_ptr_reg <= 0;
-        chunk_commit_ptr_reg <= 0;
-        chunk_rd_ptr_reg <= 0;
         writes_pending_reg <= 16'd0;
         stat_rx_bad_response_reg <= 1'b0;
         stat_rx_nak_reg <= 1'b0;
@@ -1152,8 +1268,11 @@ always @(posedge clk) begin
     end
 end
 
+assign idle = state_reg == S_IDLE && !lookup_valid_reg && !update_valid_reg && !cqe_valid_reg;
+
 assign s_db_ready = take_db;
 assign s_hdr_ready = take_rx;
+assign s_err_ready = take_err;
 
 assign m_ctx_lookup_index = qpn_reg;
 assign m_ctx_lookup_valid = lookup_valid_reg;
@@ -1166,7 +1285,7 @@ assign m_mr_req_key = sge_lkey;
 assign m_mr_req_pd = ctx_reg[`HROCE_QPC_PD];
 assign m_mr_req_va = sge_addr + {32'd0, sge_off_reg};
 assign m_mr_req_len = piece_reg;
-assign m_mr_req_access = wqe_rx_reg ? `HROCE_ACCESS_LOCAL_WRITE : 4'd0;
+assign m_mr_req_access = wqe_rx_reg ? `HROCE_PERM_LOCAL_WRITE : 4'd0;
 assign m_mr_req_valid = state_reg == S_XL_REQ;
 assign s_mr_resp_ready = state_reg == S_XL_RESP && !chunk_full;
 
@@ -1176,14 +1295,14 @@ assign m_wqe_rd_req_len = {6'd0, wqe_bytes};
 assign m_wqe_rd_req_valid = rd_req_valid_reg;
 assign s_wqe_rd_axis_tready = state_reg == S_FETCH_DATA;
 
-assign m_pay_rd_req_addr = chunk_head[63:0];
-assign m_pay_rd_req_len = {3'd0, chunk_head[76:64]};
-assign m_pay_rd_req_last = chunk_head[77];
-assign m_pay_rd_req_valid = chunk_avail && !chunk_is_write;
+assign m_pay_rd_req_addr = rd_chunk_head[63:0];
+assign m_pay_rd_req_len = {3'd0, rd_chunk_head[76:64]};
+assign m_pay_rd_req_last = rd_chunk_head[77];
+assign m_pay_rd_req_valid = rd_chunk_valid;
 
-assign m_wr_req_addr = chunk_head[63:0];
-assign m_wr_req_len = {3'd0, chunk_head[76:64]};
-assign m_wr_req_valid = chunk_avail && chunk_is_write;
+assign m_wr_req_addr = wr_chunk_head[63:0];
+assign m_wr_req_len = {3'd0, wr_chunk_head[76:64]};
+assign m_wr_req_valid = wr_chunk_valid;
 
 assign m_cqe_cqn = cqe_cqn_reg;
 assign m_cqe_data = cqe_data_reg;

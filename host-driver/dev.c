@@ -1,0 +1,372 @@
+// SPDX-License-Identifier: MIT
+/*
+ * A device: its bus, the DMA memory of its context tables and mailbox, the IOVA space, the
+ * command mailbox, and the registers.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hroce_priv.h"
+
+#define DEFAULT_LOG_QPS 10
+#define DEFAULT_LOG_CQS 10
+#define DEFAULT_LOG_MRS 12
+/* IOVAs handed out start here, so that 0 and low addresses stay unmapped */
+#define IOVA_BASE (UINT64_C(1) << 32)
+/* a command the core does not finish in this many status reads has hung */
+#define CMD_POLLS 100000
+
+static void (*log_fn)(void *ctx, enum hroce_log_level level, const char *msg);
+static void *log_ctx;
+
+void hroce_set_log(void (*fn)(void *ctx, enum hroce_log_level level, const char *msg), void *ctx)
+{
+	log_fn = fn;
+	log_ctx = ctx;
+}
+
+void hroce_log(enum hroce_log_level level, const char *fmt, ...)
+{
+	static const char *const names[] = { "error", "warning", "info", "debug" };
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (log_fn)
+		log_fn(log_ctx, level, msg);
+	else if (level <= HROCE_LOG_WARN)
+		fprintf(stderr, "libhroce: %s: %s\n", names[level], msg);
+}
+
+uint64_t hroce_iova_alloc(struct hroce_dev *dev, uint64_t len, uint64_t align, uint64_t offset)
+{
+	uint64_t base = (dev->iova_next + align - 1) & ~(align - 1);
+	uint64_t iova = base + offset;
+
+	/* keep a guard page between ranges: an overrun faults instead of landing elsewhere */
+	dev->iova_next = (iova + len + 2 * HROCE_PAGE - 1) & ~(uint64_t)(HROCE_PAGE - 1);
+	return iova;
+}
+
+int hroce_dma_alloc(struct hroce_dev *dev, size_t len, uint64_t align, struct hroce_dma *dma)
+{
+	size_t size = (len + HROCE_PAGE - 1) & ~(size_t)(HROCE_PAGE - 1);
+	int err;
+
+	if (align < HROCE_PAGE)
+		align = HROCE_PAGE;
+	dma->vaddr = aligned_alloc(HROCE_PAGE, size);
+	if (!dma->vaddr)
+		return ENOMEM;
+	memset(dma->vaddr, 0, size);
+	dma->len = size;
+	dma->iova = hroce_iova_alloc(dev, size, align, 0);
+	err = dev->bus->ops->dma_map(dev->bus, dma->vaddr, dma->iova, size);
+	if (err) {
+		hroce_log(HROCE_LOG_ERR, "%s: cannot map %zu bytes of DMA memory: %s", dev->name,
+			  size, strerror(err));
+		free(dma->vaddr);
+		dma->vaddr = NULL;
+		return err;
+	}
+	return 0;
+}
+
+void hroce_dma_free(struct hroce_dev *dev, struct hroce_dma *dma)
+{
+	if (!dma->vaddr)
+		return;
+	dev->bus->ops->dma_unmap(dev->bus, dma->iova, dma->len);
+	free(dma->vaddr);
+	dma->vaddr = NULL;
+}
+
+void hroce_mmio_write64(struct hroce_dev *dev, uint64_t offset, uint64_t value)
+{
+	dev->bus->ops->mmio_write(dev->bus, offset, &value, sizeof(value));
+}
+
+uint64_t hroce_mmio_read64(struct hroce_dev *dev, uint64_t offset)
+{
+	return dev->bus->ops->mmio_read64(dev->bus, offset);
+}
+
+void hroce_doorbell(struct hroce_dev *dev, uint64_t reg, uint32_t num, uint16_t index, bool push,
+		    bool solicited)
+{
+	uint64_t v = (uint64_t)num << HROCE_DOORBELL_NUM_LSB |
+		     (uint64_t)push << HROCE_DOORBELL_PUSH_LSB |
+		     (uint64_t)solicited << HROCE_DOORBELL_SOLICITED_LSB |
+		     (uint64_t)index << HROCE_DOORBELL_INDEX_LSB;
+
+	/* what the device will read (WQEs, ring entries) is in memory before it learns of it */
+	atomic_thread_fence(memory_order_release);
+	hroce_mmio_write64(dev, reg, v);
+}
+
+static int cmd_errno(unsigned int result)
+{
+	switch (result) {
+	case HROCE_CMD_RESULT_OK:
+		return 0;
+	case HROCE_CMD_RESULT_BAD_OP:
+		return EOPNOTSUPP;
+	case HROCE_CMD_RESULT_BAD_NUM:
+		return ENOENT;
+	case HROCE_CMD_RESULT_BAD_STATE:
+	case HROCE_CMD_RESULT_BAD_PARAM:
+		return EINVAL;
+	case HROCE_CMD_RESULT_EXISTS:
+		return EEXIST;
+	case HROCE_CMD_RESULT_NO_TABLE:
+		return ENXIO;
+	default:
+		return EIO;
+	}
+}
+
+int hroce_cmd(struct hroce_dev *dev, unsigned int op, uint32_t num, uint64_t arg, const void *in,
+	      size_t in_len, void *out, size_t out_len)
+{
+	uint8_t *mb = dev->mailbox.vaddr;
+	uint16_t seq = dev->cmd_seq + 1;
+	uint64_t status = 0;
+	unsigned int result;
+	int i;
+
+	memset(mb, 0, HROCE_CMD_MAILBOX_OUT);
+	if (in)
+		memcpy(mb, in, in_len);
+	atomic_thread_fence(memory_order_release);
+	hroce_mmio_write64(dev, HROCE_REG_CMD_ARG, arg);
+	hroce_mmio_write64(dev, HROCE_REG_CMD,
+			   (uint64_t)op << HROCE_CMD_OP_LSB | (uint64_t)num << HROCE_CMD_NUM_LSB);
+	for (i = 0; i < CMD_POLLS; i++) {
+		status = hroce_mmio_read64(dev, HROCE_REG_CMD);
+		if (status == ~UINT64_C(0))
+			break; /* the device is gone */
+		if (!HROCE_REG_FIELD(status, CMD_STATUS, BUSY) &&
+		    HROCE_REG_FIELD(status, CMD_STATUS, SEQ) == seq)
+			break;
+	}
+	if (i == CMD_POLLS || status == ~UINT64_C(0)) {
+		hroce_log(HROCE_LOG_ERR, "%s: command %s %u: no answer from the device", dev->name,
+			  hroce_cmd_op_name(op), num);
+		return ETIMEDOUT;
+	}
+	dev->cmd_seq = seq;
+	result = HROCE_REG_FIELD(status, CMD_STATUS, RESULT);
+	if (result != HROCE_CMD_RESULT_OK) {
+		hroce_log(HROCE_LOG_DEBUG, "%s: command %s %u: %s", dev->name,
+			  hroce_cmd_op_name(op), num, hroce_cmd_result_name(result));
+		return cmd_errno(result);
+	}
+	if (out) {
+		atomic_thread_fence(memory_order_acquire);
+		memcpy(out, mb + HROCE_CMD_MAILBOX_OUT, out_len);
+	}
+	return 0;
+}
+
+static int open_bus(const char *spec, struct hroce_bus **bus)
+{
+	if (!strncmp(spec, "sim:", 4))
+		return hroce_bus_sim_open(spec + 4, bus);
+	hroce_log(HROCE_LOG_ERR,
+		  "%s: unknown device; a device is \"sim:NAME\" (a simulated NIC) or "
+		  "\"vfio:DDDD:BB:DD.F\" (a board)",
+		  spec);
+	return ENODEV;
+}
+
+static int setup_tables(struct hroce_dev *dev)
+{
+	const struct hroce_dev_params *p = &dev->params;
+	unsigned int nqp = 1u << p->log_qps, ncq = 1u << p->log_cqs, nmr = 1u << p->log_mrs;
+	int err;
+
+	err = hroce_dma_alloc(dev, (size_t)nqp * HROCE_QPC_BYTES, HROCE_PAGE, &dev->qpc);
+	err = err ?: hroce_dma_alloc(dev, (size_t)ncq * HROCE_CQC_BYTES, HROCE_PAGE, &dev->cqc);
+	err = err ?: hroce_dma_alloc(dev, (size_t)nmr * HROCE_MRC_BYTES, HROCE_PAGE, &dev->mrc);
+	err = err ?: hroce_dma_alloc(dev, HROCE_CMD_MAILBOX_BYTES, HROCE_PAGE, &dev->mailbox);
+	if (err)
+		return err;
+	dev->qps = calloc(nqp, sizeof(*dev->qps));
+	dev->cqs = calloc(ncq, sizeof(*dev->cqs));
+	dev->mr_used = calloc(nmr, 1);
+	dev->mr_tag = calloc(nmr, 1);
+	if (!dev->qps || !dev->cqs || !dev->mr_used || !dev->mr_tag)
+		return ENOMEM;
+	hroce_mmio_write64(dev, HROCE_REG_QPC_BASE, dev->qpc.iova);
+	hroce_mmio_write64(dev, HROCE_REG_QPC_LOG, p->log_qps);
+	hroce_mmio_write64(dev, HROCE_REG_CQC_BASE, dev->cqc.iova);
+	hroce_mmio_write64(dev, HROCE_REG_CQC_LOG, p->log_cqs);
+	hroce_mmio_write64(dev, HROCE_REG_MRC_BASE, dev->mrc.iova);
+	hroce_mmio_write64(dev, HROCE_REG_MRC_LOG, p->log_mrs);
+	hroce_mmio_write64(dev, HROCE_REG_CMD_MAILBOX, dev->mailbox.iova);
+	return 0;
+}
+
+static void free_tables(struct hroce_dev *dev)
+{
+	free(dev->qps);
+	free(dev->cqs);
+	free(dev->mr_used);
+	free(dev->mr_tag);
+	hroce_dma_free(dev, &dev->mailbox);
+	hroce_dma_free(dev, &dev->mrc);
+	hroce_dma_free(dev, &dev->cqc);
+	hroce_dma_free(dev, &dev->qpc);
+}
+
+struct hroce_dev *hroce_open(const char *spec, const struct hroce_dev_params *params)
+{
+	struct hroce_dev *dev;
+	uint64_t mac = 0, status;
+	int err, i;
+
+	if (!spec) {
+		errno = EINVAL;
+		return NULL;
+	}
+	dev = calloc(1, sizeof(*dev));
+	if (!dev) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	snprintf(dev->name, sizeof(dev->name), "%s", spec);
+	if (params)
+		dev->params = *params;
+	if (!dev->params.log_qps)
+		dev->params.log_qps = DEFAULT_LOG_QPS;
+	if (!dev->params.log_cqs)
+		dev->params.log_cqs = DEFAULT_LOG_CQS;
+	if (!dev->params.log_mrs)
+		dev->params.log_mrs = DEFAULT_LOG_MRS;
+	dev->iova_next = IOVA_BASE;
+	dev->next_pdn = 1;
+	err = open_bus(spec, &dev->bus);
+	if (err)
+		goto err_free;
+
+	dev->core_id = (uint32_t)hroce_mmio_read64(dev, HROCE_REG_ID);
+	if (dev->core_id != HROCE_CORE_ID) {
+		hroce_log(HROCE_LOG_ERR,
+			  "%s: not a HardRoCE core (ID register reads 0x%08x, expected 0x%08x)",
+			  spec, dev->core_id, HROCE_CORE_ID);
+		err = ENODEV;
+		goto err_bus;
+	}
+	dev->core_version = (uint32_t)hroce_mmio_read64(dev, HROCE_REG_VERSION);
+	if ((dev->core_version >> 16 & 0xff) != (HROCE_CORE_VERSION >> 16 & 0xff)) {
+		hroce_log(HROCE_LOG_ERR,
+			  "%s: the core is version %u.%u.%u, this driver speaks %u.x: rebuild one "
+			  "of them from the same tree",
+			  spec, dev->core_version >> 16 & 0xff, dev->core_version >> 8 & 0xff,
+			  dev->core_version & 0xff, HROCE_CORE_VERSION >> 16 & 0xff);
+		err = ENODEV;
+		goto err_bus;
+	}
+	dev->caps = hroce_mmio_read64(dev, HROCE_REG_CAPS);
+	if (dev->params.log_qps > HROCE_REG_FIELD(dev->caps, CAPS, LOG_MAX_QP) ||
+	    dev->params.log_cqs > HROCE_REG_FIELD(dev->caps, CAPS, LOG_MAX_CQ) ||
+	    dev->params.log_mrs > HROCE_REG_FIELD(dev->caps, CAPS, LOG_MAX_MR)) {
+		hroce_log(HROCE_LOG_ERR, "%s: tables larger than the core supports", spec);
+		err = EINVAL;
+		goto err_bus;
+	}
+	status = hroce_mmio_read64(dev, HROCE_REG_CMD);
+	dev->cmd_seq = HROCE_REG_FIELD(status, CMD_STATUS, SEQ);
+	for (i = 0; i < 6; i++)
+		mac = mac << 8 | dev->params.mac[i];
+	hroce_mmio_write64(dev, HROCE_REG_MAC, mac);
+	hroce_mmio_write64(dev, HROCE_REG_IPV4, dev->params.ipv4);
+	err = setup_tables(dev);
+	if (err)
+		goto err_tables;
+	return dev;
+
+err_tables:
+	free_tables(dev);
+err_bus:
+	dev->bus->ops->close(dev->bus);
+err_free:
+	free(dev);
+	errno = err;
+	return NULL;
+}
+
+void hroce_close(struct hroce_dev *dev)
+{
+	if (!dev)
+		return;
+	/* the core stops using the tables before their memory goes */
+	hroce_mmio_write64(dev, HROCE_REG_QPC_LOG, 0);
+	hroce_mmio_write64(dev, HROCE_REG_CQC_LOG, 0);
+	hroce_mmio_write64(dev, HROCE_REG_MRC_LOG, 0);
+	(void)hroce_mmio_read64(dev, HROCE_REG_ID);
+	free_tables(dev);
+	dev->bus->ops->close(dev->bus);
+	free(dev);
+}
+
+const char *hroce_dev_name(const struct hroce_dev *dev)
+{
+	return dev->name;
+}
+
+int hroce_query_dev(struct hroce_dev *dev, struct hroce_dev_attr *attr)
+{
+	unsigned int log_wqe = HROCE_REG_FIELD(dev->caps, CAPS, LOG_MAX_WQE);
+
+	memset(attr, 0, sizeof(*attr));
+	attr->core_id = dev->core_id;
+	attr->core_version = dev->core_version;
+	/* QPNs 0 and 1 are the special QPs of InfiniBand: not handed out */
+	attr->max_qp = (1u << dev->params.log_qps) - 2;
+	attr->max_cq = 1u << dev->params.log_cqs;
+	attr->max_mr = 1u << dev->params.log_mrs;
+	attr->max_qp_wr = (1u << log_wqe) - 1;
+	attr->max_cqe = (1u << 22) - 1;
+	attr->max_sge = HROCE_REG_FIELD(dev->caps, CAPS, MAX_SGE);
+	attr->max_inline = HROCE_MAX_INLINE;
+	attr->max_qp_rd_atom = 16;
+	attr->max_mr_size = UINT64_C(1) << 40;
+	attr->max_msg_sz = UINT32_C(1) << 31;
+	attr->qp_cache_lines = HROCE_REG_FIELD(dev->caps, CAPS, QP_CACHE_LINES);
+	attr->mr_cache_lines = HROCE_REG_FIELD(dev->caps, CAPS, MR_CACHE_LINES);
+	memcpy(attr->mac, dev->params.mac, 6);
+	attr->ipv4 = dev->params.ipv4;
+	return 0;
+}
+
+uint64_t hroce_core_counter(struct hroce_dev *dev, unsigned int index)
+{
+	return hroce_mmio_read64(dev, HROCE_REG_CORE_COUNTERS + 8 * (uint64_t)index);
+}
+
+uint64_t hroce_rx_counter(struct hroce_dev *dev, unsigned int index)
+{
+	return hroce_mmio_read64(dev, HROCE_REG_RX_COUNTERS + 8 * (uint64_t)index);
+}
+
+void hroce_idle(struct hroce_dev *dev)
+{
+	dev->bus->ops->idle(dev->bus);
+}
+
+uint64_t hroce_take_irqs(struct hroce_dev *dev)
+{
+	return dev->bus->ops->take_irqs(dev->bus);
+}
+
+struct hroce_qp *hroce_dev_qp(struct hroce_dev *dev, uint32_t qpn)
+{
+	if (qpn >> dev->params.log_qps)
+		return NULL;
+	return dev->qps[qpn];
+}

@@ -1,0 +1,289 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * libhroce: the host driver of a HardRoCE NIC.
+ *
+ * A device is opened from a spec string naming its bus backend: "sim:NAME" for a
+ * simulated NIC of this process (libhroce-sim), "vfio:DDDD:BB:DD.F" for a board. Above
+ * the bus everything is the same code: the context tables, rings and mailbox live in DMA
+ * memory the driver owns and maps into the device's IOVA space, commands go through the
+ * mailbox, work is posted into rings and announced by doorbells, completions are polled
+ * from CQ rings.
+ *
+ * The API is shaped after libibverbs (PDs, MRs, CQs, RC QPs, work requests, work
+ * completions), with its numbering for states, access flags, opcodes and statuses, so
+ * that a verbs provider is a thin layer over it.
+ *
+ * Functions returning int return 0 or a positive errno; pointer-returning ones return NULL
+ * and set errno. Nothing here is thread-safe: one thread per device at a time.
+ */
+#ifndef HROCE_H
+#define HROCE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct hroce_dev;
+struct hroce_pd;
+struct hroce_mr;
+struct hroce_cq;
+struct hroce_qp;
+
+/* Device */
+
+struct hroce_dev_params {
+	uint8_t mac[6];
+	uint32_t ipv4;	      /* host order: 10.0.0.1 is 0x0a000001 */
+	unsigned int log_qps; /* table sizes; 0: defaults (1024 QPs, 1024 CQs, 4096 MRs) */
+	unsigned int log_cqs;
+	unsigned int log_mrs;
+};
+
+/* The limits the core reports (REG_CAPS) and the driver's own. */
+struct hroce_dev_attr {
+	uint32_t core_id, core_version;
+	unsigned int max_qp, max_cq, max_mr;
+	unsigned int max_qp_wr; /* per SQ or RQ */
+	unsigned int max_cqe;
+	unsigned int max_sge;	 /* send and receive */
+	unsigned int max_inline; /* bytes */
+	unsigned int max_qp_rd_atom;
+	uint64_t max_mr_size;
+	uint32_t max_msg_sz;
+	unsigned int qp_cache_lines, mr_cache_lines;
+	uint8_t mac[6];
+	uint32_t ipv4;
+};
+
+struct hroce_dev *hroce_open(const char *spec, const struct hroce_dev_params *params);
+void hroce_close(struct hroce_dev *dev);
+int hroce_query_dev(struct hroce_dev *dev, struct hroce_dev_attr *attr);
+const char *hroce_dev_name(const struct hroce_dev *dev);
+/* A core counter (CORE_COUNTER_*) or RX counter (ROCE_RX_DROP_*) of the contract. */
+uint64_t hroce_core_counter(struct hroce_dev *dev, unsigned int index);
+uint64_t hroce_rx_counter(struct hroce_dev *dev, unsigned int index);
+/*
+ * Nothing to do now: let the device run a while (the sim backend steps the simulation;
+ * a board's backend just returns). Polling loops call it when they find nothing.
+ */
+void hroce_idle(struct hroce_dev *dev);
+
+/* Log messages of the library go to one handler; by default errors go to stderr. */
+enum hroce_log_level {
+	HROCE_LOG_ERR,
+	HROCE_LOG_WARN,
+	HROCE_LOG_INFO,
+	HROCE_LOG_DEBUG,
+};
+void hroce_set_log(void (*fn)(void *ctx, enum hroce_log_level level, const char *msg), void *ctx);
+
+/* Protection domains and memory regions */
+
+enum hroce_access {
+	HROCE_ACCESS_LOCAL_WRITE = 1,
+	HROCE_ACCESS_REMOTE_WRITE = 2,
+	HROCE_ACCESS_REMOTE_READ = 4,
+	HROCE_ACCESS_REMOTE_ATOMIC = 8,
+};
+
+struct hroce_pd *hroce_alloc_pd(struct hroce_dev *dev);
+int hroce_dealloc_pd(struct hroce_pd *pd);
+uint32_t hroce_pd_num(const struct hroce_pd *pd);
+
+/*
+ * Registers [addr, addr + len) with the access flags (HROCE_ACCESS_*; a remote write
+ * needs local write too). log_page_size: the page size of the MR's translation table
+ * (12..47); 0 lets the driver choose (the smallest power of two that holds the whole
+ * region in one page).
+ */
+struct hroce_mr *hroce_reg_mr(struct hroce_pd *pd, void *addr, size_t len, unsigned int access,
+			      unsigned int log_page_size);
+int hroce_dereg_mr(struct hroce_mr *mr);
+uint32_t hroce_mr_lkey(const struct hroce_mr *mr);
+uint32_t hroce_mr_rkey(const struct hroce_mr *mr);
+/* Where the device sees the region: the IOVA range its pages are mapped at. */
+void hroce_mr_mapping(const struct hroce_mr *mr, uint64_t *iova, uint64_t *len);
+
+/* Completion queues */
+
+enum hroce_wc_status {
+	HROCE_WC_SUCCESS,
+	HROCE_WC_LOC_LEN_ERR,
+	HROCE_WC_LOC_QP_OP_ERR,
+	HROCE_WC_LOC_EEC_OP_ERR,
+	HROCE_WC_LOC_PROT_ERR,
+	HROCE_WC_WR_FLUSH_ERR,
+	HROCE_WC_MW_BIND_ERR,
+	HROCE_WC_BAD_RESP_ERR,
+	HROCE_WC_LOC_ACCESS_ERR,
+	HROCE_WC_REM_INV_REQ_ERR,
+	HROCE_WC_REM_ACCESS_ERR,
+	HROCE_WC_REM_OP_ERR,
+	HROCE_WC_RETRY_EXC_ERR,
+	HROCE_WC_RNR_RETRY_EXC_ERR,
+};
+
+enum hroce_wc_opcode {
+	HROCE_WC_SEND = 0,
+	HROCE_WC_RDMA_WRITE = 1,
+	HROCE_WC_RDMA_READ = 2,
+	HROCE_WC_RECV = 128,
+	HROCE_WC_RECV_RDMA_WITH_IMM = 129,
+};
+
+enum hroce_wc_flags {
+	HROCE_WC_WITH_IMM = 1,
+	HROCE_WC_SOLICITED = 2, /* not in libibverbs: the message had the SE bit */
+};
+
+struct hroce_wc {
+	uint64_t wr_id;
+	enum hroce_wc_status status;
+	enum hroce_wc_opcode opcode;
+	uint32_t byte_len;
+	uint32_t imm_data; /* network byte order, as libibverbs has it */
+	uint32_t qp_num;
+	unsigned int wc_flags;
+};
+
+/* A CQ of at least cqe entries; vector: the interrupt vector of its events. */
+struct hroce_cq *hroce_create_cq(struct hroce_dev *dev, unsigned int cqe, unsigned int vector);
+int hroce_destroy_cq(struct hroce_cq *cq);
+unsigned int hroce_cq_size(const struct hroce_cq *cq);
+/* Up to n completions into wc; returns how many (0: none now). Never blocks. */
+int hroce_poll_cq(struct hroce_cq *cq, int n, struct hroce_wc *wc);
+/* An interrupt on the next completion (solicited_only: on a solicited or failed one). */
+int hroce_req_notify_cq(struct hroce_cq *cq, bool solicited_only);
+/*
+ * The interrupts of the device so far, one bit per vector (0..63), cleared by the call.
+ * The sim backend records them as the core raises them; with VFIO they are eventfds.
+ */
+uint64_t hroce_take_irqs(struct hroce_dev *dev);
+
+/* Queue pairs (RC) */
+
+enum hroce_qp_state {
+	HROCE_QPS_RESET,
+	HROCE_QPS_INIT,
+	HROCE_QPS_RTR,
+	HROCE_QPS_RTS,
+	HROCE_QPS_SQD,
+	HROCE_QPS_SQE,
+	HROCE_QPS_ERR,
+};
+
+enum hroce_mtu {
+	HROCE_MTU_256 = 1,
+	HROCE_MTU_512 = 2,
+	HROCE_MTU_1024 = 3,
+	HROCE_MTU_2048 = 4,
+	HROCE_MTU_4096 = 5,
+};
+
+struct hroce_qp_cap {
+	unsigned int max_send_wr, max_recv_wr;
+	unsigned int max_send_sge, max_recv_sge;
+	unsigned int max_inline_data;
+};
+
+struct hroce_qp_init_attr {
+	struct hroce_cq *send_cq, *recv_cq;
+	struct hroce_qp_cap cap; /* what is asked; the QP gets at least as much */
+	bool sq_sig_all;
+};
+
+/* Which attributes a modify sets (the libibverbs IBV_QP_* bits that apply). */
+enum hroce_qp_attr_mask {
+	HROCE_QP_STATE = 1 << 0,
+	HROCE_QP_CUR_STATE = 1 << 1,
+	HROCE_QP_ACCESS_FLAGS = 1 << 3,
+	HROCE_QP_PKEY_INDEX = 1 << 4,
+	HROCE_QP_PORT = 1 << 5,
+	HROCE_QP_AV = 1 << 7,
+	HROCE_QP_PATH_MTU = 1 << 8,
+	HROCE_QP_TIMEOUT = 1 << 9,
+	HROCE_QP_RETRY_CNT = 1 << 10,
+	HROCE_QP_RNR_RETRY = 1 << 11,
+	HROCE_QP_RQ_PSN = 1 << 12,
+	HROCE_QP_MAX_QP_RD_ATOMIC = 1 << 13,
+	HROCE_QP_MIN_RNR_TIMER = 1 << 15,
+	HROCE_QP_SQ_PSN = 1 << 16,
+	HROCE_QP_MAX_DEST_RD_ATOMIC = 1 << 17,
+	HROCE_QP_DEST_QPN = 1 << 20,
+};
+
+/* Where the peer is: its MAC and IPv4 address (RoCEv2 over IPv4). */
+struct hroce_ah_attr {
+	uint8_t dmac[6];
+	uint32_t dip;	   /* host order */
+	uint32_t sip;	   /* 0: the device's address */
+	uint8_t hop_limit; /* 0: 64 */
+	uint8_t traffic_class;
+	uint16_t udp_sport; /* 0: derived from the QPNs, as Linux does */
+};
+
+struct hroce_qp_attr {
+	enum hroce_qp_state qp_state, cur_qp_state;
+	enum hroce_mtu path_mtu;
+	unsigned int qp_access_flags;
+	uint16_t pkey_index;
+	struct hroce_ah_attr ah_attr;
+	uint32_t dest_qp_num;
+	uint32_t rq_psn, sq_psn;
+	uint8_t timeout, retry_cnt, rnr_retry, min_rnr_timer;
+	uint8_t max_rd_atomic, max_dest_rd_atomic;
+	struct hroce_qp_cap cap; /* query: what the QP has */
+};
+
+struct hroce_qp *hroce_create_qp(struct hroce_pd *pd, const struct hroce_qp_init_attr *attr);
+int hroce_destroy_qp(struct hroce_qp *qp);
+uint32_t hroce_qp_num(const struct hroce_qp *qp);
+int hroce_modify_qp(struct hroce_qp *qp, const struct hroce_qp_attr *attr, unsigned int mask);
+/* The QP as the core has it now (a state the core moved it to, ERR, included). */
+int hroce_query_qp(struct hroce_qp *qp, struct hroce_qp_attr *attr);
+
+enum hroce_wr_opcode {
+	HROCE_WR_RDMA_WRITE,
+	HROCE_WR_RDMA_WRITE_WITH_IMM,
+	HROCE_WR_SEND,
+	HROCE_WR_SEND_WITH_IMM,
+	HROCE_WR_RDMA_READ,
+};
+
+enum hroce_send_flags {
+	HROCE_SEND_FENCE = 1,
+	HROCE_SEND_SIGNALED = 2,
+	HROCE_SEND_SOLICITED = 4,
+	HROCE_SEND_INLINE = 8,
+};
+
+struct hroce_sge {
+	uint64_t addr;
+	uint32_t length;
+	uint32_t lkey;
+};
+
+struct hroce_send_wr {
+	uint64_t wr_id;
+	struct hroce_send_wr *next;
+	struct hroce_sge *sg_list;
+	int num_sge;
+	enum hroce_wr_opcode opcode;
+	unsigned int send_flags;
+	uint32_t imm_data; /* network byte order */
+	uint64_t remote_addr;
+	uint32_t rkey;
+};
+
+struct hroce_recv_wr {
+	uint64_t wr_id;
+	struct hroce_recv_wr *next;
+	struct hroce_sge *sg_list;
+	int num_sge;
+};
+
+/* Posts a chain of work requests; on an error *bad is the first one not posted. */
+int hroce_post_send(struct hroce_qp *qp, struct hroce_send_wr *wr, struct hroce_send_wr **bad);
+int hroce_post_recv(struct hroce_qp *qp, struct hroce_recv_wr *wr, struct hroce_recv_wr **bad);
+
+#endif /* HROCE_H */

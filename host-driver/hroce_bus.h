@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The bus under a HardRoCE device: what differs between a board (VFIO) and a simulated
+ * NIC (libhroce-sim). Everything above these operations is the same code.
+ */
+#ifndef HROCE_BUS_H
+#define HROCE_BUS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct hroce_bus;
+
+struct hroce_bus_ops {
+	const char *name;
+	void (*close)(struct hroce_bus *bus);
+	/*
+	 * BAR0: posted writes of 8 bytes, or up to 64 bytes in 8-byte words (the WQE push
+	 * window), reaching the device in the order they were issued; a read returns once
+	 * the device answered.
+	 */
+	void (*mmio_write)(struct hroce_bus *bus, uint64_t offset, const void *data, size_t len);
+	uint64_t (*mmio_read64)(struct hroce_bus *bus, uint64_t offset);
+	/* The IOMMU: page-aligned process memory at page-aligned IOVAs. */
+	int (*dma_map)(struct hroce_bus *bus, void *vaddr, uint64_t iova, uint64_t len);
+	int (*dma_unmap)(struct hroce_bus *bus, uint64_t iova, uint64_t len);
+	/* Nothing to do: let the device run a while. */
+	void (*idle)(struct hroce_bus *bus);
+	/* The interrupt vectors raised since the last call, one bit each (0..63). */
+	uint64_t (*take_irqs)(struct hroce_bus *bus);
+};
+
+struct hroce_bus {
+	const struct hroce_bus_ops *ops;
+	char name[64];
+};
+
+/* Backends: each opens the device its argument names (after "sim:" or "vfio:"). */
+int hroce_bus_sim_open(const char *arg, struct hroce_bus **bus);
+
+#endif /* HROCE_BUS_H */

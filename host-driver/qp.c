@@ -1,0 +1,468 @@
+// SPDX-License-Identifier: MIT
+/*
+ * RC queue pairs: the context's static beat (written through MODIFY_QP commands), the send
+ * and receive rings, and the posting of work requests.
+ *
+ * A send WQE that fits in 64 bytes also travels inside its doorbell (the push window), so
+ * the core need not read it from memory before sending; it is in the ring all the same,
+ * because the core reads it again when the WQE's acknowledgement comes back.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <endian.h>
+
+#include "hroce_priv.h"
+
+#define SQ_HDR_BYTES HROCE_SQ_WQE_SGE_OFFSET
+#define RQ_HDR_BYTES HROCE_RQ_WQE_SGE_OFFSET
+#define MAX_LOG_STRIDE 3 /* WQEs of 64 to 512 bytes */
+#define PKEY_DEFAULT 0xffff
+#define TTL_DEFAULT 64
+
+/* The smallest stride (log2 of 64-byte units) that holds bytes. */
+static int stride_for(unsigned int bytes)
+{
+	for (int s = 0; s <= MAX_LOG_STRIDE; s++)
+		if (64u << s >= bytes)
+			return s;
+	return -1;
+}
+
+static int log_ring(unsigned int wr, unsigned int max_log)
+{
+	int log = 1;
+
+	while ((1u << log) < wr)
+		log++;
+	return log <= (int)max_log ? log : -1;
+}
+
+static int wq_alloc(struct hroce_dev *dev, struct hroce_wq *wq, unsigned int log_size,
+		    unsigned int log_stride)
+{
+	int err;
+
+	wq->log_size = log_size;
+	wq->log_stride = log_stride;
+	err = hroce_dma_alloc(dev, (size_t)64 << (log_size + log_stride), HROCE_PAGE, &wq->ring);
+	if (err)
+		return err;
+	wq->wr_id = calloc(1u << log_size, sizeof(*wq->wr_id));
+	if (!wq->wr_id) {
+		hroce_dma_free(dev, &wq->ring);
+		return ENOMEM;
+	}
+	return 0;
+}
+
+static void wq_free(struct hroce_dev *dev, struct hroce_wq *wq)
+{
+	free(wq->wr_id);
+	hroce_dma_free(dev, &wq->ring);
+}
+
+static uint8_t *wq_slot(struct hroce_wq *wq, uint16_t index)
+{
+	return (uint8_t *)wq->ring.vaddr +
+	       ((size_t)(index & ((1u << wq->log_size) - 1)) << (6 + wq->log_stride));
+}
+
+static unsigned int wq_room(const struct hroce_wq *wq)
+{
+	return (1u << wq->log_size) - (uint16_t)(wq->pi - wq->cc);
+}
+
+/* What the QP can take given its strides. */
+static void qp_caps(struct hroce_qp *qp)
+{
+	unsigned int sq_bytes = 64u << qp->sq.log_stride, rq_bytes = 64u << qp->rq.log_stride;
+
+	qp->cap.max_send_wr = 1u << qp->sq.log_size;
+	qp->cap.max_recv_wr = 1u << qp->rq.log_size;
+	qp->cap.max_send_sge = (sq_bytes - SQ_HDR_BYTES) / HROCE_SGE_BYTES;
+	qp->cap.max_recv_sge = (rq_bytes - RQ_HDR_BYTES) / HROCE_SGE_BYTES;
+	qp->cap.max_inline_data = sq_bytes - SQ_HDR_BYTES;
+	if (qp->cap.max_inline_data > HROCE_MAX_INLINE)
+		qp->cap.max_inline_data = HROCE_MAX_INLINE;
+}
+
+struct hroce_qp *hroce_create_qp(struct hroce_pd *pd, const struct hroce_qp_init_attr *attr)
+{
+	struct hroce_dev *dev = pd->dev;
+	const struct hroce_qp_cap *cap = &attr->cap;
+	unsigned int max_log = HROCE_REG_FIELD(dev->caps, CAPS, LOG_MAX_WQE);
+	unsigned int sq_bytes, rq_bytes, n = 1u << dev->params.log_qps;
+	int sq_stride, rq_stride, sq_log, rq_log, err;
+	struct hroce_qp *qp;
+	uint32_t qpn;
+
+	if (!attr->send_cq || !attr->recv_cq || cap->max_inline_data > HROCE_MAX_INLINE) {
+		errno = EINVAL;
+		return NULL;
+	}
+	sq_bytes = SQ_HDR_BYTES + HROCE_SGE_BYTES * (cap->max_send_sge ? cap->max_send_sge : 1);
+	if (sq_bytes < SQ_HDR_BYTES + cap->max_inline_data)
+		sq_bytes = SQ_HDR_BYTES + cap->max_inline_data;
+	rq_bytes = RQ_HDR_BYTES + HROCE_SGE_BYTES * (cap->max_recv_sge ? cap->max_recv_sge : 1);
+	sq_stride = stride_for(sq_bytes);
+	rq_stride = stride_for(rq_bytes);
+	sq_log = log_ring(cap->max_send_wr, max_log);
+	rq_log = log_ring(cap->max_recv_wr, max_log);
+	if (sq_stride < 0 || rq_stride < 0 || sq_log < 0 || rq_log < 0) {
+		errno = EINVAL;
+		return NULL;
+	}
+	/* QPNs 0 and 1 are InfiniBand's special QPs */
+	for (qpn = 2; qpn < n && dev->qps[qpn]; qpn++)
+		;
+	if (qpn >= n) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	qp = calloc(1, sizeof(*qp));
+	if (!qp) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	qp->dev = dev;
+	qp->pd = pd;
+	qp->qpn = qpn;
+	qp->send_cq = attr->send_cq;
+	qp->recv_cq = attr->recv_cq;
+	qp->sq_sig_all = attr->sq_sig_all;
+	err = wq_alloc(dev, &qp->sq, sq_log, sq_stride);
+	if (err)
+		goto err_free;
+	err = wq_alloc(dev, &qp->rq, rq_log, rq_stride);
+	if (err)
+		goto err_sq;
+	qp_caps(qp);
+
+	HROCE_QPC_SET(qp->ctx, STATE, HROCE_QP_STATE_RESET);
+	HROCE_QPC_SET(qp->ctx, PATH_MTU, HROCE_MTU_1024);
+	HROCE_QPC_SET(qp->ctx, PD, pd->pdn);
+	HROCE_QPC_SET(qp->ctx, SEND_CQN, attr->send_cq->cqn);
+	HROCE_QPC_SET(qp->ctx, RECV_CQN, attr->recv_cq->cqn);
+	HROCE_QPC_SET(qp->ctx, LOG_SQ_SIZE, sq_log);
+	HROCE_QPC_SET(qp->ctx, LOG_SQ_STRIDE, sq_stride);
+	HROCE_QPC_SET(qp->ctx, LOG_RQ_SIZE, rq_log);
+	HROCE_QPC_SET(qp->ctx, LOG_RQ_STRIDE, rq_stride);
+	HROCE_QPC_SET(qp->ctx, SIP, dev->params.ipv4);
+	HROCE_QPC_SET(qp->ctx, TTL, TTL_DEFAULT);
+	HROCE_QPC_SET(qp->ctx, PKEY, PKEY_DEFAULT);
+	HROCE_QPC_SET(qp->ctx, SQ_BASE, qp->sq.ring.iova);
+	HROCE_QPC_SET(qp->ctx, RQ_BASE, qp->rq.ring.iova);
+	err = hroce_cmd(dev, HROCE_CMD_OP_CREATE_QP, qpn, 0, qp->ctx, sizeof(qp->ctx), NULL, 0);
+	if (err)
+		goto err_rq;
+	qp->state = HROCE_QPS_RESET;
+	dev->qps[qpn] = qp;
+	pd->users++;
+	attr->send_cq->users++;
+	attr->recv_cq->users++;
+	return qp;
+
+err_rq:
+	wq_free(dev, &qp->rq);
+err_sq:
+	wq_free(dev, &qp->sq);
+err_free:
+	free(qp);
+	errno = err;
+	return NULL;
+}
+
+int hroce_destroy_qp(struct hroce_qp *qp)
+{
+	struct hroce_dev *dev = qp->dev;
+	int err;
+
+	err = hroce_cmd(dev, HROCE_CMD_OP_DESTROY_QP, qp->qpn, 0, NULL, 0, NULL, 0);
+	if (err)
+		return err;
+	/* the core makes no CQE for it any more: those not polled yet go (its QPN is reused) */
+	hroce_cq_clean(qp->send_cq, qp->qpn);
+	if (qp->recv_cq != qp->send_cq)
+		hroce_cq_clean(qp->recv_cq, qp->qpn);
+	dev->qps[qp->qpn] = NULL;
+	qp->pd->users--;
+	qp->send_cq->users--;
+	qp->recv_cq->users--;
+	wq_free(dev, &qp->rq);
+	wq_free(dev, &qp->sq);
+	free(qp);
+	return 0;
+}
+
+uint32_t hroce_qp_num(const struct hroce_qp *qp)
+{
+	return qp->qpn;
+}
+
+/* The attributes a transition needs, as the kernel's ib_modify_qp_is_ok() has them for RC. */
+static unsigned int required_mask(enum hroce_qp_state cur, enum hroce_qp_state next)
+{
+	if (cur == HROCE_QPS_RESET && next == HROCE_QPS_INIT)
+		return HROCE_QP_PKEY_INDEX | HROCE_QP_PORT | HROCE_QP_ACCESS_FLAGS;
+	if (cur == HROCE_QPS_INIT && next == HROCE_QPS_RTR)
+		return HROCE_QP_AV | HROCE_QP_PATH_MTU | HROCE_QP_DEST_QPN | HROCE_QP_RQ_PSN |
+		       HROCE_QP_MAX_DEST_RD_ATOMIC | HROCE_QP_MIN_RNR_TIMER;
+	if (cur == HROCE_QPS_RTR && next == HROCE_QPS_RTS)
+		return HROCE_QP_SQ_PSN | HROCE_QP_TIMEOUT | HROCE_QP_RETRY_CNT |
+		       HROCE_QP_RNR_RETRY | HROCE_QP_MAX_QP_RD_ATOMIC;
+	return 0;
+}
+
+static void apply_attrs(struct hroce_qp *qp, uint8_t *ctx, const struct hroce_qp_attr *attr,
+			unsigned int mask)
+{
+	if (mask & HROCE_QP_ACCESS_FLAGS)
+		HROCE_QPC_SET(ctx, ACCESS, attr->qp_access_flags & 0xf);
+	if (mask & HROCE_QP_PATH_MTU)
+		HROCE_QPC_SET(ctx, PATH_MTU, attr->path_mtu);
+	if (mask & HROCE_QP_DEST_QPN)
+		HROCE_QPC_SET(ctx, DEST_QPN, attr->dest_qp_num);
+	if (mask & HROCE_QP_RQ_PSN)
+		HROCE_QPC_SET(ctx, RQ_PSN, attr->rq_psn);
+	if (mask & HROCE_QP_SQ_PSN)
+		HROCE_QPC_SET(ctx, SQ_PSN, attr->sq_psn);
+	if (mask & HROCE_QP_AV) {
+		const struct hroce_ah_attr *ah = &attr->ah_attr;
+		uint64_t dmac = 0;
+
+		for (int i = 0; i < 6; i++)
+			dmac = dmac << 8 | ah->dmac[i];
+		HROCE_QPC_SET(ctx, DMAC, dmac);
+		HROCE_QPC_SET(ctx, SIP, ah->sip ? ah->sip : qp->dev->params.ipv4);
+		HROCE_QPC_SET(ctx, DIP, ah->dip);
+		HROCE_QPC_SET(ctx, TTL, ah->hop_limit ? ah->hop_limit : TTL_DEFAULT);
+		HROCE_QPC_SET(ctx, DSCP, ah->traffic_class >> 2);
+		HROCE_QPC_SET(ctx, UDP_SPORT, ah->udp_sport);
+	}
+	if (mask & HROCE_QP_TIMEOUT)
+		HROCE_QPC_SET(ctx, TIMEOUT, attr->timeout);
+	if (mask & HROCE_QP_RETRY_CNT)
+		HROCE_QPC_SET(ctx, RETRY_CNT, attr->retry_cnt);
+	if (mask & HROCE_QP_RNR_RETRY)
+		HROCE_QPC_SET(ctx, RNR_RETRY, attr->rnr_retry);
+	if (mask & HROCE_QP_MIN_RNR_TIMER)
+		HROCE_QPC_SET(ctx, MIN_RNR_TIMER, attr->min_rnr_timer);
+	if (mask & HROCE_QP_MAX_QP_RD_ATOMIC)
+		HROCE_QPC_SET(ctx, MAX_RD_ATOMIC, attr->max_rd_atomic);
+	if (mask & HROCE_QP_MAX_DEST_RD_ATOMIC)
+		HROCE_QPC_SET(ctx, MAX_DEST_RD_ATOMIC, attr->max_dest_rd_atomic);
+}
+
+int hroce_modify_qp(struct hroce_qp *qp, const struct hroce_qp_attr *attr, unsigned int mask)
+{
+	enum hroce_qp_state cur = (mask & HROCE_QP_CUR_STATE) ? attr->cur_qp_state : qp->state;
+	enum hroce_qp_state next = (mask & HROCE_QP_STATE) ? attr->qp_state : cur;
+	unsigned int need = required_mask(cur, next) | HROCE_QP_STATE;
+	uint8_t ctx[sizeof(qp->ctx)];
+	int err;
+
+	if (next > HROCE_QPS_ERR || ((mask & HROCE_QP_STATE) && (mask & need) != need) ||
+	    ((mask & HROCE_QP_PKEY_INDEX) && attr->pkey_index != 0) ||
+	    ((mask & HROCE_QP_PATH_MTU) &&
+	     (attr->path_mtu < HROCE_MTU_256 || attr->path_mtu > HROCE_MTU_4096)) ||
+	    ((mask & HROCE_QP_MAX_QP_RD_ATOMIC) && attr->max_rd_atomic > 16))
+		return EINVAL;
+	memcpy(ctx, qp->ctx, sizeof(ctx));
+	apply_attrs(qp, ctx, attr, mask);
+	HROCE_QPC_SET(ctx, STATE, next);
+	err = hroce_cmd(qp->dev, HROCE_CMD_OP_MODIFY_QP, qp->qpn, cur, ctx, sizeof(ctx), NULL, 0);
+	if (err == EINVAL && !(mask & HROCE_QP_CUR_STATE) &&
+	    (next == HROCE_QPS_RESET || next == HROCE_QPS_ERR)) {
+		/* the core may have moved the QP to ERR itself: any state may go there */
+		struct hroce_qp_attr now;
+
+		if (!hroce_query_qp(qp, &now) && now.qp_state != cur)
+			err = hroce_cmd(qp->dev, HROCE_CMD_OP_MODIFY_QP, qp->qpn, now.qp_state, ctx,
+					sizeof(ctx), NULL, 0);
+	}
+	if (err)
+		return err;
+	memcpy(qp->ctx, ctx, sizeof(ctx));
+	qp->state = next;
+	if (next == HROCE_QPS_RESET) {
+		qp->sq.pi = qp->sq.cc = 0;
+		qp->rq.pi = qp->rq.cc = 0;
+	} else if (next == HROCE_QPS_ERR) {
+		/* the engines flush what is posted when they next look at the QP */
+		hroce_doorbell(qp->dev, HROCE_REG_DB_SQ, qp->qpn, qp->sq.pi, false, false);
+		hroce_doorbell(qp->dev, HROCE_REG_DB_RQ, qp->qpn, qp->rq.pi, false, false);
+	}
+	return 0;
+}
+
+int hroce_query_qp(struct hroce_qp *qp, struct hroce_qp_attr *attr)
+{
+	uint8_t ctx[HROCE_QPC_BYTES];
+	uint64_t dmac;
+	int err;
+
+	err = hroce_cmd(qp->dev, HROCE_CMD_OP_QUERY_QP, qp->qpn, 0, NULL, 0, ctx, sizeof(ctx));
+	if (err)
+		return err;
+	memset(attr, 0, sizeof(*attr));
+	attr->qp_state = HROCE_QPC_GET(ctx, STATE);
+	attr->cur_qp_state = attr->qp_state;
+	attr->path_mtu = HROCE_QPC_GET(ctx, PATH_MTU);
+	attr->qp_access_flags = HROCE_QPC_GET(ctx, ACCESS);
+	attr->dest_qp_num = HROCE_QPC_GET(ctx, DEST_QPN);
+	attr->rq_psn = HROCE_QPC_GET(ctx, RQ_PSN);
+	attr->sq_psn = HROCE_QPC_GET(ctx, SQ_PSN);
+	dmac = HROCE_QPC_GET(ctx, DMAC);
+	for (int i = 5; i >= 0; i--, dmac >>= 8)
+		attr->ah_attr.dmac[i] = dmac & 0xff;
+	attr->ah_attr.sip = HROCE_QPC_GET(ctx, SIP);
+	attr->ah_attr.dip = HROCE_QPC_GET(ctx, DIP);
+	attr->ah_attr.hop_limit = HROCE_QPC_GET(ctx, TTL);
+	attr->ah_attr.traffic_class = HROCE_QPC_GET(ctx, DSCP) << 2;
+	attr->ah_attr.udp_sport = HROCE_QPC_GET(ctx, UDP_SPORT);
+	attr->timeout = HROCE_QPC_GET(ctx, TIMEOUT);
+	attr->retry_cnt = HROCE_QPC_GET(ctx, RETRY_CNT);
+	attr->rnr_retry = HROCE_QPC_GET(ctx, RNR_RETRY);
+	attr->min_rnr_timer = HROCE_QPC_GET(ctx, MIN_RNR_TIMER);
+	attr->max_rd_atomic = HROCE_QPC_GET(ctx, MAX_RD_ATOMIC);
+	attr->max_dest_rd_atomic = HROCE_QPC_GET(ctx, MAX_DEST_RD_ATOMIC);
+	attr->cap = qp->cap;
+	return 0;
+}
+
+/* The send WQE of wr into slot; its bytes in use (at most the stride). */
+static int build_send_wqe(struct hroce_qp *qp, const struct hroce_send_wr *wr, uint8_t *wqe,
+			  unsigned int *used)
+{
+	unsigned int flags = 0, stride = 64u << qp->sq.log_stride;
+	uint64_t length = 0;
+
+	if (wr->opcode > HROCE_WR_RDMA_READ || wr->num_sge < 0)
+		return EINVAL;
+	for (int i = 0; i < wr->num_sge; i++)
+		length += wr->sg_list[i].length;
+	if (length > UINT32_C(1) << 31)
+		return EINVAL;
+	if ((wr->send_flags & HROCE_SEND_SIGNALED) || qp->sq_sig_all)
+		flags |= HROCE_WR_SIGNALED;
+	if (wr->send_flags & HROCE_SEND_SOLICITED)
+		flags |= HROCE_WR_SOLICITED;
+	if (wr->send_flags & HROCE_SEND_FENCE)
+		flags |= HROCE_WR_FENCE;
+	memset(wqe, 0, stride);
+	if ((wr->send_flags & HROCE_SEND_INLINE) && wr->opcode != HROCE_WR_RDMA_READ) {
+		uint8_t *p = wqe + SQ_HDR_BYTES;
+
+		if (length > qp->cap.max_inline_data)
+			return EINVAL;
+		flags |= HROCE_WR_INLINE;
+		for (int i = 0; i < wr->num_sge; i++) {
+			memcpy(p, (const void *)(uintptr_t)wr->sg_list[i].addr,
+			       wr->sg_list[i].length);
+			p += wr->sg_list[i].length;
+		}
+		*used = SQ_HDR_BYTES + (unsigned int)length;
+	} else {
+		if ((unsigned int)wr->num_sge > qp->cap.max_send_sge)
+			return EINVAL;
+		for (int i = 0; i < wr->num_sge; i++) {
+			uint8_t *sge = wqe + SQ_HDR_BYTES + HROCE_SGE_BYTES * i;
+
+			HROCE_SGE_SET(sge, ADDR, wr->sg_list[i].addr);
+			HROCE_SGE_SET(sge, LENGTH, wr->sg_list[i].length);
+			HROCE_SGE_SET(sge, LKEY, wr->sg_list[i].lkey);
+		}
+		HROCE_SQ_WQE_SET(wqe, NUM_SGE, wr->num_sge);
+		*used = SQ_HDR_BYTES + HROCE_SGE_BYTES * wr->num_sge;
+	}
+	/* the core's WR_OPCODE numbering is libibverbs' for these five */
+	HROCE_SQ_WQE_SET(wqe, OPCODE, wr->opcode);
+	HROCE_SQ_WQE_SET(wqe, FLAGS, flags);
+	HROCE_SQ_WQE_SET(wqe, LENGTH, length);
+	HROCE_SQ_WQE_SET(wqe, IMM, be32toh(wr->imm_data));
+	HROCE_SQ_WQE_SET(wqe, QPN, qp->qpn);
+	HROCE_SQ_WQE_SET(wqe, RADDR, wr->remote_addr);
+	HROCE_SQ_WQE_SET(wqe, RKEY, wr->rkey);
+	return 0;
+}
+
+int hroce_post_send(struct hroce_qp *qp, struct hroce_send_wr *wr, struct hroce_send_wr **bad)
+{
+	const uint8_t *last = NULL;
+	unsigned int used = 0;
+	int err = 0;
+
+	if (qp->state != HROCE_QPS_RTS && qp->state != HROCE_QPS_SQD &&
+	    qp->state != HROCE_QPS_ERR) {
+		*bad = wr;
+		return EINVAL;
+	}
+	for (; wr; wr = wr->next) {
+		uint8_t *wqe = wq_slot(&qp->sq, qp->sq.pi);
+
+		if (!wq_room(&qp->sq)) {
+			err = ENOMEM;
+			break;
+		}
+		err = build_send_wqe(qp, wr, wqe, &used);
+		if (err)
+			break;
+		qp->sq.wr_id[qp->sq.pi & ((1u << qp->sq.log_size) - 1)] = wr->wr_id;
+		qp->sq.pi++;
+		last = wqe;
+	}
+	if (err)
+		*bad = wr;
+	if (last) {
+		bool push = used <= HROCE_WQE_PUSH_BYTES;
+
+		if (push) {
+			atomic_thread_fence(memory_order_release);
+			qp->dev->bus->ops->mmio_write(qp->dev->bus, HROCE_REG_WQE_PUSH, last,
+						      HROCE_WQE_PUSH_BYTES);
+		}
+		hroce_doorbell(qp->dev, HROCE_REG_DB_SQ, qp->qpn, qp->sq.pi, push, false);
+	}
+	return err;
+}
+
+int hroce_post_recv(struct hroce_qp *qp, struct hroce_recv_wr *wr, struct hroce_recv_wr **bad)
+{
+	bool posted = false;
+	int err = 0;
+
+	if (qp->state == HROCE_QPS_RESET) {
+		*bad = wr;
+		return EINVAL;
+	}
+	for (; wr; wr = wr->next) {
+		uint8_t *wqe = wq_slot(&qp->rq, qp->rq.pi);
+
+		if (!wq_room(&qp->rq)) {
+			err = ENOMEM;
+			break;
+		}
+		if (wr->num_sge < 0 || (unsigned int)wr->num_sge > qp->cap.max_recv_sge) {
+			err = EINVAL;
+			break;
+		}
+		memset(wqe, 0, 64u << qp->rq.log_stride);
+		HROCE_RQ_WQE_SET(wqe, NUM_SGE, wr->num_sge);
+		for (int i = 0; i < wr->num_sge; i++) {
+			uint8_t *sge = wqe + RQ_HDR_BYTES + HROCE_SGE_BYTES * i;
+
+			HROCE_SGE_SET(sge, ADDR, wr->sg_list[i].addr);
+			HROCE_SGE_SET(sge, LENGTH, wr->sg_list[i].length);
+			HROCE_SGE_SET(sge, LKEY, wr->sg_list[i].lkey);
+		}
+		qp->rq.wr_id[qp->rq.pi & ((1u << qp->rq.log_size) - 1)] = wr->wr_id;
+		qp->rq.pi++;
+		posted = true;
+	}
+	if (err)
+		*bad = wr;
+	if (posted)
+		hroce_doorbell(qp->dev, HROCE_REG_DB_RQ, qp->qpn, qp->rq.pi, false, false);
+	return err;
+}

@@ -1,0 +1,1161 @@
+/*
+
+RC responder, receive side: executes the requests that arrive (SEND, RDMA WRITE, RDMA
+READ) and decides their answers (ACK, NAK, READ responses), which transport/resp_tx sends.
+
+    request --> context --> PSN check: duplicate -> ACK again (a READ is executed again)
+                                       ahead     -> one sequence NAK, until EPSN arrives
+                        --> opcode sequence, length, QP access checks -> NAK, QP to error
+                        --> SEND: RECV WQE at RQ_CI (or RNR NAK) -> scatter through its
+                                  SGEs (local keys) -> on the last packet a CQE
+                            WRITE: the RETH range checked whole (remote key), then each
+                                   packet placed at the running VA
+                            READ: the range checked whole: a READ descriptor
+    payload:   pieces -> mr_translate -> chunk FIFO --(commit)--> DMA writes <-- s_axis
+    answers:   descriptors (ACK, NAK, READ) --> resp_tx, in request order
+
+This side never waits for the link: whatever it answers goes into the descriptor queue,
+and resp_tx is the one that waits. So a busy link never stops the requests coming in,
+and two NICs that both wait for each other's link cannot hold each other up.
+
+A packet's chunks are committed only once every piece of it translated without a
+violation, so a violation never reaches memory. An ACK leaves only once the DMA writes of
+everything it acknowledges are answered (posted to the host), so that the data is placed
+before the requester learns it is. ACKs are coalesced: the ACK a packet asks for waits
+while more requests of the same QP are already queued (up to ACK_COALESCE messages), and
+is sent before any other packet of the engine.
+
+Ordering with the host: a RECV completion is written only after the message's data is
+in memory (every DMA write of the engine answered), and a READ reads memory only after
+the WRITEs before it are there.
+
+A QP the responder puts in error (a NAK other than RNR and sequence) has every RECV WQE
+still posted flushed, and the requester is told (m_err), as IBTA moves the whole QP to
+error; a QP the requester put in error (s_err) gets the same flush.
+
+*/
+
+`resetall
+`timescale 1ns / 1ps
+`default_nettype none
+
+`include "hroce_contract.vh"
+
+module resp_engine #
+(
+    // Datapath width (a WQE beat is 64 bytes)
+    parameter DATA_WIDTH = 512,
+    parameter KEEP_WIDTH = ((DATA_WIDTH+7)/8),
+    // log2 of the DMA chunks in flight between translation and the DMA clients
+    parameter CHUNK_ADDR_WIDTH = 6,
+    // ACKs of one QP's messages merged into one at most
+    parameter ACK_COALESCE = 8,
+    // log2 of the answers queued for resp_tx
+    parameter DESC_ADDR_WIDTH = 5
+)
+(
+    input  wire                          clk,
+    input  wire                          rst,
+
+    /*
+     * Configuration and control
+     */
+    input  wire                          hold,
+    output wire                          idle,
+
+    /*
+     * Requests in, with their payload
+     */
+    input  wire [`HROCE_ROCE_HDR_WIDTH-1:0] s_hdr_data,
+    input  wire                          s_hdr_valid,
+    output wire                          s_hdr_ready,
+    input  wire [DATA_WIDTH-1:0]         s_axis_tdata,
+    input  wire [KEEP_WIDTH-1:0]         s_axis_tkeep,
+    input  wire                          s_axis_tvalid,
+    output wire                          s_axis_tready,
+    input  wire                          s_axis_tlast,
+
+    /*
+     * RQ doorbells
+     */
+    input  wire [23:0]                   s_db_qpn,
+    input  wire [15:0]                   s_db_index,
+    input  wire                          s_db_valid,
+    output wire                          s_db_ready,
+
+    /*
+     * QPs put in error: by the requester (in), by this engine (out)
+     */
+    input  wire [23:0]                   s_err_qpn,
+    input  wire                          s_err_valid,
+    output wire                          s_err_ready,
+    output wire [23:0]                   m_err_qpn,
+    output wire                          m_err_valid,
+    input  wire                          m_err_ready,
+
+    /*
+     * QP context (responder cache: this engine owns bytes 96..127)
+     */
+    output wire [23:0]                   m_ctx_lookup_index,
+    output wire                          m_ctx_lookup_valid,
+    input  wire                          m_ctx_lookup_ready,
+    input  wire [1023:0]                 s_ctx_lookup_data,
+    input  wire [1:0]                    s_ctx_lookup_status,
+    input  wire                          s_ctx_lookup_valid,
+    output wire                          s_ctx_lookup_ready,
+    output wire [23:0]                   m_ctx_update_index,
+    output wire [1023:0]                 m_ctx_update_data,
+    output wire                          m_ctx_update_valid,
+    input  wire                          m_ctx_update_ready,
+
+    /*
+     * MR translation (remote keys, and the local keys of RECV WQEs)
+     */
+    output wire [31:0]                   m_mr_req_key,
+    output wire [23:0]                   m_mr_req_pd,
+    output wire [63:0]                   m_mr_req_va,
+    output wire [31:0]                   m_mr_req_len,
+    output wire [3:0]                    m_mr_req_access,
+    output wire                          m_mr_req_check,
+    output wire                          m_mr_req_valid,
+    input  wire                          m_mr_req_ready,
+    input  wire [63:0]                   s_mr_resp_iova,
+    input  wire [15:0]                   s_mr_resp_len,
+    input  wire                          s_mr_resp_last,
+    input  wire [2:0]                    s_mr_resp_status,
+    input  wire                          s_mr_resp_valid,
+    output wire                          s_mr_resp_ready,
+
+    /*
+     * DMA read client, aligned: RECV WQEs
+     */
+    output wire [63:0]                   m_wqe_rd_req_addr,
+    output wire [15:0]                   m_wqe_rd_req_len,
+    output wire                          m_wqe_rd_req_valid,
+    input  wire                          m_wqe_rd_req_ready,
+    input  wire [DATA_WIDTH-1:0]         s_wqe_rd_axis_tdata,
+    input  wire                          s_wqe_rd_axis_tvalid,
+    output wire                          s_wqe_rd_axis_tready,
+    input  wire                          s_wqe_rd_axis_tlast,
+    input  wire                          s_wqe_rd_axis_tuser,
+
+    /*
+     * DMA write client, byte stream: SEND and WRITE data
+     */
+    output wire [63:0]                   m_wr_req_addr,
+    output wire [15:0]                   m_wr_req_len,
+    output wire                          m_wr_req_valid,
+    input  wire                          m_wr_req_ready,
+    output wire [DATA_WIDTH-1:0]         m_wr_axis_tdata,
+    output wire [KEEP_WIDTH-1:0]         m_wr_axis_tkeep,
+    output wire                          m_wr_axis_tvalid,
+    input  wire                          m_wr_axis_tready,
+    output wire                          m_wr_axis_tlast,
+    input  wire                          s_wr_done_valid,
+    input  wire                          s_wr_done_error,
+
+    /*
+     * Answers to send (contract: RESP_DESC), to resp_tx
+     */
+    output wire [`HROCE_RESP_DESC_WIDTH-1:0] m_desc_data,
+    output wire                          m_desc_valid,
+    input  wire                          m_desc_ready,
+
+    /*
+     * Completions
+     */
+    output wire [23:0]                   m_cqe_cqn,
+    output wire [255:0]                  m_cqe_data,
+    output wire                          m_cqe_valid,
+    input  wire                          m_cqe_ready,
+
+    /*
+     * Status
+     */
+    output wire                          stat_rx_no_qp,
+    output wire                          stat_rx_duplicate,
+    output wire                          stat_rx_out_of_sequence
+);
+
+initial begin
+    if (DATA_WIDTH != 512) begin
+        $error("Error: %m: WQE beats are 512 bits (DATA_WIDTH=%0d)", DATA_WIDTH);
+        $finish;
+    end
+end
+
+localparam HDR_WIDTH = `HROCE_ROCE_HDR_WIDTH;
+localparam DESC_WIDTH = `HROCE_RESP_DESC_WIDTH;
+localparam CHUNK_DEPTH = 2**CHUNK_ADDR_WIDTH;
+
+// RC opcodes (IBTA table 38)
+localparam [7:0]
+    OP_SEND_FIRST = 8'h00, OP_SEND_MIDDLE = 8'h01, OP_SEND_LAST = 8'h02,
+    OP_SEND_LAST_IMM = 8'h03, OP_SEND_ONLY = 8'h04, OP_SEND_ONLY_IMM = 8'h05,
+    OP_WRITE_FIRST = 8'h06, OP_WRITE_MIDDLE = 8'h07, OP_WRITE_LAST = 8'h08,
+    OP_WRITE_LAST_IMM = 8'h09, OP_WRITE_ONLY = 8'h0a, OP_WRITE_ONLY_IMM = 8'h0b,
+    OP_READ_REQUEST = 8'h0c;
+
+// AETH syndromes: ACK with no credit limit; RNR NAK (| timer); NAKs (| code)
+localparam [7:0] SYN_ACK = 8'h1f, SYN_RNR = 8'h20, SYN_NAK_SEQ = 8'h60,
+    SYN_NAK_INV_REQ = 8'h61, SYN_NAK_REM_ACCESS = 8'h62, SYN_NAK_REM_OP = 8'h63;
+
+localparam [1:0] MSG_NONE = 2'd0, MSG_SEND = 2'd1, MSG_WRITE = 2'd2;
+
+localparam [3:0] QPS_RTR = `HROCE_QP_STATE_RTR, QPS_RTS = `HROCE_QP_STATE_RTS,
+    QPS_SQD = `HROCE_QP_STATE_SQD, QPS_ERR = `HROCE_QP_STATE_ERR;
+
+localparam [7:0]
+    WC_SUCCESS = `HROCE_WC_STATUS_SUCCESS,
+    WC_LOC_LEN_ERR = `HROCE_WC_STATUS_LOC_LEN_ERR,
+    WC_LOC_QP_OP_ERR = `HROCE_WC_STATUS_LOC_QP_OP_ERR,
+    WC_LOC_PROT_ERR = `HROCE_WC_STATUS_LOC_PROT_ERR,
+    WC_WR_FLUSH_ERR = `HROCE_WC_STATUS_WR_FLUSH_ERR;
+
+localparam [4:0]
+    S_IDLE = 5'd0,
+    S_LOOKUP_WAIT = 5'd1,
+    S_UPDATE = 5'd2,
+    S_RX = 5'd3,
+    S_EXEC = 5'd4,
+    S_FETCH = 5'd5,
+    S_FETCH_DATA = 5'd6,
+    S_WQE = 5'd7,
+    S_SEEK = 5'd8,
+    S_PIECE = 5'd9,
+    S_XL_REQ = 5'd10,
+    S_XL_RESP = 5'd11,
+    S_CHECK = 5'd12,
+    S_CHECK_RESP = 5'd26,
+    S_COMMIT = 5'd13,
+    S_RECV_CQE = 5'd14,
+    S_FINISH = 5'd15,
+    S_READ_WAIT = 5'd16,
+    S_READ_DONE = 5'd19,
+    S_REPLY = 5'd20,
+    S_FAIL = 5'd21,
+    S_FLUSH = 5'd22,
+    S_DB = 5'd23,
+    S_KICK = 5'd24,
+    S_DROP = 5'd25;
+
+/*
+ * Control state
+ */
+reg [4:0] state_reg = S_IDLE, state_next;
+reg [4:0] return_reg = S_IDLE, return_next;   // where a lookup or a reply returns to
+reg [23:0] qpn_reg = 24'd0, qpn_next;
+reg [1023:0] ctx_reg = 1024'd0, ctx_next;
+reg ctx_ok_reg = 1'b0, ctx_ok_next;
+reg lookup_valid_reg = 1'b0, lookup_valid_next;
+reg update_valid_reg = 1'b0, update_valid_next;
+reg [15:0] db_index_reg = 16'd0, db_index_next;
+
+// the request being handled
+reg [HDR_WIDTH-1:0] rxh_reg = {HDR_WIDTH{1'b0}}, rxh_next;
+reg dup_reg = 1'b0, dup_next;                 // a duplicate READ, executed again
+reg pay_done_reg = 1'b0, pay_done_next;       // its payload's fate is queued
+
+// the RECV WQE of the last SEND, kept for the next packet of the message
+reg [511:0] wqe_mem [0:7];
+reg [511:0] wqe_wr_data;
+reg [2:0] wqe_wr_addr;
+reg wqe_wr_en;
+reg [2:0] wqe_beat_reg = 3'd0, wqe_beat_next;
+reg wqe_error_reg = 1'b0, wqe_error_next;
+reg wqe_valid_reg = 1'b0, wqe_valid_next;
+reg [23:0] wqe_qpn_reg = 24'd0, wqe_qpn_next;
+reg [15:0] wqe_index_reg = 16'd0, wqe_index_next;
+reg rd_req_valid_reg = 1'b0, rd_req_valid_next;
+
+// translation of the packet's data: through the RECV WQE's SGEs (local), or from a
+// running virtual address under one key (remote)
+reg xl_remote_reg = 1'b0, xl_remote_next;
+reg [63:0] xl_va_reg = 64'd0, xl_va_next;
+reg [31:0] xl_key_reg = 32'd0, xl_key_next;
+reg [12:0] pkt_left_reg = 13'd0, pkt_left_next;
+reg [4:0] sge_idx_reg = 5'd0, sge_idx_next;
+reg [31:0] sge_off_reg = 32'd0, sge_off_next;
+reg [31:0] piece_reg = 32'd0, piece_next;
+
+// the reply queued by the state that decided it (S_REPLY sends it)
+reg [7:0] reply_syn_reg = 8'd0, reply_syn_next;
+reg [23:0] reply_psn_reg = 24'd0, reply_psn_next;
+
+// the coalesced ACK, ready to go
+reg ack_pend_reg = 1'b0, ack_pend_next;
+reg [DESC_WIDTH-1:0] ack_desc_reg = {DESC_WIDTH{1'b0}}, ack_desc_next;
+reg [23:0] ack_qpn_reg = 24'd0, ack_qpn_next;
+reg [7:0] ack_count_reg = 8'd0, ack_count_next;
+reg [15:0] ack_need_reg = 16'd0, ack_need_next;   // write chunks it waits for (a count)
+
+// write chunks committed and answered so far, and those of the packet being built
+reg [15:0] wr_committed_reg = 16'd0, wr_committed_next;
+reg [15:0] wr_answered_reg = 16'd0, wr_answered_next;
+reg [12:0] wr_batch_reg = 13'd0, wr_batch_next;
+
+// completion out, and the error the first flushed WQE reports
+reg [23:0] cqe_cqn_reg = 24'd0, cqe_cqn_next;
+reg [255:0] cqe_data_reg = 256'd0, cqe_data_next;
+reg cqe_valid_reg = 1'b0, cqe_valid_next;
+reg err_valid_reg = 1'b0, err_valid_next;
+reg [7:0] err_status_reg = 8'd0, err_status_next;
+reg kick_reg = 1'b0, kick_next;               // tell the requester of this error
+
+// chunk FIFO ({length[12:0], IOVA}) with a commit pointer
+reg [76:0] chunk_mem [0:CHUNK_DEPTH-1];
+reg [CHUNK_ADDR_WIDTH:0] chunk_wr_ptr_reg = 0, chunk_wr_ptr_next;
+reg [CHUNK_ADDR_WIDTH:0] chunk_commit_ptr_reg = 0, chunk_commit_ptr_next;
+reg [CHUNK_ADDR_WIDTH:0] chunk_rd_ptr_reg = 0, chunk_rd_ptr_next;
+reg chunk_wr_en;
+reg [76:0] chunk_wr_data;
+reg [15:0] writes_pending_reg = 16'd0, writes_pending_next;
+
+reg stat_rx_no_qp_reg = 1'b0, stat_rx_no_qp_next;
+reg stat_rx_duplicate_reg = 1'b0, stat_rx_duplicate_next;
+reg stat_rx_out_of_sequence_reg = 1'b0, stat_rx_out_of_sequence_next;
+
+/*
+ * FIFOs
+ */
+reg [DESC_WIDTH-1:0] desc_in_data;
+reg desc_in_valid;
+wire [6:0] desc_count;
+
+// what to do with each request payload: 1 = write it (committed chunks), 0 = drop it
+reg act_in_data;
+reg act_in_valid;
+wire act_out_data;
+wire act_out_valid;
+wire act_out_ready;
+wire [4:0] act_count;
+
+reg kick_in_valid;
+wire [4:0] kick_count;
+
+// answers waiting for the link: deep enough that a link busy both ways rarely fills it
+fifo_sync #(.WIDTH(DESC_WIDTH), .ADDR_WIDTH(DESC_ADDR_WIDTH))
+desc_fifo (
+    .clk(clk), .rst(rst),
+    .s_data(desc_in_data), .s_valid(desc_in_valid), .s_ready(),
+    .m_data(m_desc_data), .m_valid(m_desc_valid), .m_ready(m_desc_ready),
+    .count(desc_count)
+);
+
+fifo_sync #(.WIDTH(1), .ADDR_WIDTH(3))
+act_fifo (
+    .clk(clk), .rst(rst),
+    .s_data(act_in_data), .s_valid(act_in_valid), .s_ready(),
+    .m_data(act_out_data), .m_valid(act_out_valid), .m_ready(act_out_ready),
+    .count(act_count)
+);
+
+fifo_sync #(.WIDTH(24), .ADDR_WIDTH(3))
+kick_fifo (
+    .clk(clk), .rst(rst),
+    .s_data(qpn_reg), .s_valid(kick_in_valid), .s_ready(),
+    .m_data(m_err_qpn), .m_valid(m_err_valid), .m_ready(m_err_ready),
+    .count(kick_count)
+);
+
+/*
+ * Fields of the context, the request and the WQE
+ */
+wire [3:0] qp_state = ctx_reg[`HROCE_QPC_STATE];
+wire qp_err = ctx_reg[`HROCE_QPC_RESP_ERR] || qp_state == QPS_ERR;
+wire qp_receives = qp_state == QPS_RTR || qp_state == QPS_RTS || qp_state == QPS_SQD;
+wire [3:0] qp_access = ctx_reg[`HROCE_QPC_ACCESS];
+wire [15:0] rq_pi = ctx_reg[`HROCE_QPC_RQ_PI];
+wire [15:0] rq_ci = ctx_reg[`HROCE_QPC_RQ_CI];
+wire [23:0] epsn = ctx_reg[`HROCE_QPC_EPSN];
+wire [23:0] msn = ctx_reg[`HROCE_QPC_MSN];
+wire [1:0] in_msg = ctx_reg[`HROCE_QPC_IN_MSG];
+wire [31:0] recv_offset = ctx_reg[`HROCE_QPC_RECV_OFFSET];
+wire [63:0] wr_va = ctx_reg[`HROCE_QPC_WR_VA];
+wire [31:0] wr_rkey = ctx_reg[`HROCE_QPC_WR_RKEY];
+wire [31:0] wr_left = ctx_reg[`HROCE_QPC_WR_LEFT];
+wire [1:0] rq_stride = ctx_reg[`HROCE_QPC_LOG_RQ_STRIDE];
+wire [3:0] log_rq = ctx_reg[`HROCE_QPC_LOG_RQ_SIZE];
+wire [3:0] log_mtu = {1'b0, ctx_reg[`HROCE_QPC_PATH_MTU]} + 4'd7;
+wire [12:0] mtu = 13'd1 << log_mtu;
+wire [9:0] wqe_bytes = 10'd64 << rq_stride;
+wire [7:0] wqe_max_sge = (8'd4 << rq_stride) - 8'd1;
+
+wire [7:0] rx_op = rxh_reg[`HROCE_ROCE_HDR_BTH_OPCODE];
+wire [23:0] rx_psn = rxh_reg[`HROCE_ROCE_HDR_BTH_PSN];
+wire [12:0] rx_len = rxh_reg[`HROCE_ROCE_HDR_PAYLOAD_LEN];
+wire [63:0] reth_va = rxh_reg[`HROCE_ROCE_HDR_RETH_VA];
+wire [31:0] reth_rkey = rxh_reg[`HROCE_ROCE_HDR_RETH_RKEY];
+wire [31:0] reth_len = rxh_reg[`HROCE_ROCE_HDR_RETH_DMA_LEN];
+wire [23:0] psn_diff = rx_psn - epsn;
+wire psn_behind = psn_diff[23];
+
+wire op_send = rx_op <= OP_SEND_ONLY_IMM;
+wire op_write = rx_op >= OP_WRITE_FIRST && rx_op <= OP_WRITE_ONLY_IMM;
+wire op_read = rx_op == OP_READ_REQUEST;
+wire op_first = rx_op == OP_SEND_FIRST || rx_op == OP_WRITE_FIRST;
+wire op_middle = rx_op == OP_SEND_MIDDLE || rx_op == OP_WRITE_MIDDLE;
+wire op_ends = rx_op == OP_SEND_LAST || rx_op == OP_SEND_LAST_IMM || rx_op == OP_SEND_ONLY ||
+               rx_op == OP_SEND_ONLY_IMM || rx_op == OP_WRITE_LAST ||
+               rx_op == OP_WRITE_LAST_IMM || rx_op == OP_WRITE_ONLY ||
+               rx_op == OP_WRITE_ONLY_IMM;
+wire op_imm = rx_op == OP_SEND_LAST_IMM || rx_op == OP_SEND_ONLY_IMM ||
+              rx_op == OP_WRITE_LAST_IMM || rx_op == OP_WRITE_ONLY_IMM;
+wire op_reth = rx_op == OP_WRITE_FIRST || rx_op == OP_WRITE_ONLY ||
+               rx_op == OP_WRITE_ONLY_IMM || op_read;
+wire op_only = rx_op == OP_SEND_ONLY || rx_op == OP_SEND_ONLY_IMM || rx_op == OP_WRITE_ONLY ||
+               rx_op == OP_WRITE_ONLY_IMM;
+wire op_starts = op_first || op_only || op_read;
+// the packets that consume a RECV WQE: the first of a SEND, the last of a WRITE with
+// immediate
+wire op_takes_recv = (op_send && (rx_op == OP_SEND_FIRST || rx_op == OP_SEND_ONLY ||
+                      rx_op == OP_SEND_ONLY_IMM)) ||
+                     rx_op == OP_WRITE_LAST_IMM || rx_op == OP_WRITE_ONLY_IMM;
+wire op_completes_recv = (op_send && op_ends) || rx_op == OP_WRITE_LAST_IMM ||
+                         rx_op == OP_WRITE_ONLY_IMM;
+wire seq_ok = in_msg == MSG_SEND ? op_send && !op_starts :
+              in_msg == MSG_WRITE ? op_write && !op_starts :
+              op_starts;
+wire len_ok = op_read ? rx_len == 13'd0 :
+              (op_first || op_middle) ? rx_len == mtu : rx_len <= mtu;
+// the bytes of an RDMA WRITE agree with its DMA length
+wire write_len_ok = !op_write ? 1'b1 :
+                    op_reth ? (op_first ? reth_len > {19'd0, rx_len} :
+                               reth_len == {19'd0, rx_len}) :
+                    op_middle ? wr_left > {19'd0, rx_len} : wr_left == {19'd0, rx_len};
+wire access_ok = op_write ? (qp_access & `HROCE_PERM_REMOTE_WRITE) != 4'd0 :
+                 op_read ? (qp_access & `HROCE_PERM_REMOTE_READ) != 4'd0 : 1'b1;
+wire rq_empty = rq_ci == rq_pi;
+
+// the RECV WQE, and its SGE sge_idx
+wire [511:0] wqe0 = wqe_mem[0];
+wire [7:0] wqe_num_sge = wqe0[`HROCE_RQ_WQE_NUM_SGE];
+wire [8:0] sge_byte = 9'd16 + {sge_idx_reg, 4'd0};
+wire [511:0] sge_beat = wqe_mem[sge_byte[8:6]];
+wire [127:0] sge = sge_beat[{sge_byte[5:4], 7'd0} +: 128];
+wire [63:0] sge_addr = sge[`HROCE_SGE_ADDR];
+wire [31:0] sge_len = sge[`HROCE_SGE_LENGTH];
+wire [31:0] sge_lkey = sge[`HROCE_SGE_LKEY];
+wire wqe_cached = wqe_valid_reg && wqe_qpn_reg == qpn_reg && wqe_index_reg == rq_ci;
+
+// the READ: the PSNs its responses take, and the MSN they carry (the READ counts as done)
+wire [31:0] rd_pkts_m1 = (reth_len - 32'd1) >> log_mtu;
+wire [23:0] rd_npkts = reth_len == 32'd0 ? 24'd1 : rd_pkts_m1[23:0] + 24'd1;
+wire [23:0] rd_msn = dup_reg ? msn : msn + 24'd1;
+
+// an answer of this QP to the requester: an ACK or NAK (read = 0), or a READ's responses
+function [DESC_WIDTH-1:0] reply_desc(input read, input [23:0] psn, input [7:0] syndrome,
+                                     input [23:0] aeth_msn);
+    reg [DESC_WIDTH-1:0] d;
+    begin
+        d = {DESC_WIDTH{1'b0}};
+        d[`HROCE_RESP_DESC_READ] = read;
+        d[`HROCE_RESP_DESC_ETH_DST] = ctx_reg[`HROCE_QPC_DMAC];
+        d[`HROCE_RESP_DESC_IP_DSCP] = ctx_reg[`HROCE_QPC_DSCP];
+        d[`HROCE_RESP_DESC_IP_TTL] = ctx_reg[`HROCE_QPC_TTL];
+        d[`HROCE_RESP_DESC_IP_SRC] = ctx_reg[`HROCE_QPC_SIP];
+        d[`HROCE_RESP_DESC_IP_DST] = ctx_reg[`HROCE_QPC_DIP];
+        d[`HROCE_RESP_DESC_UDP_SPORT] = ctx_reg[`HROCE_QPC_UDP_SPORT];
+        d[`HROCE_RESP_DESC_PKEY] = ctx_reg[`HROCE_QPC_PKEY];
+        d[`HROCE_RESP_DESC_DQPN] = ctx_reg[`HROCE_QPC_DEST_QPN];
+        d[`HROCE_RESP_DESC_SRC_QPN] = qpn_reg;
+        d[`HROCE_RESP_DESC_PSN] = psn;
+        d[`HROCE_RESP_DESC_SYNDROME] = syndrome;
+        d[`HROCE_RESP_DESC_MSN] = aeth_msn;
+        if (read) begin
+            d[`HROCE_RESP_DESC_PATH_MTU] = ctx_reg[`HROCE_QPC_PATH_MTU];
+            d[`HROCE_RESP_DESC_PD] = ctx_reg[`HROCE_QPC_PD];
+            d[`HROCE_RESP_DESC_VA] = reth_va;
+            d[`HROCE_RESP_DESC_RKEY] = reth_rkey;
+            d[`HROCE_RESP_DESC_LEN] = reth_len;
+        end
+        reply_desc = d;
+    end
+endfunction
+
+// a CQE of the RECV WQE at index
+function [255:0] make_cqe(input [15:0] index, input [7:0] opcode, input [7:0] status,
+                          input [31:0] byte_len, input with_imm);
+    reg [255:0] c;
+    begin
+        c = 256'd0;
+        c[`HROCE_CQE_WQE_INDEX] = index;
+        c[`HROCE_CQE_OPCODE] = opcode;
+        c[`HROCE_CQE_STATUS] = status;
+        c[`HROCE_CQE_BYTE_LEN] = byte_len;
+        c[`HROCE_CQE_QPN] = qpn_reg;
+        if (with_imm) begin
+            c[`HROCE_CQE_IMM] = rxh_reg[`HROCE_ROCE_HDR_IMMDT];
+            c[`HROCE_CQE_WITH_IMM] = 1'b1;
+        end
+        c[`HROCE_CQE_SOLICITED] = rxh_reg[`HROCE_ROCE_HDR_BTH_SE];
+        make_cqe = c;
+    end
+endfunction
+
+function [63:0] wqe_addr(input [63:0] base, input [15:0] index, input [3:0] log_size,
+                         input [1:0] stride);
+    reg [15:0] slot;
+    begin
+        slot = index & ((16'd1 << log_size) - 16'd1);
+        wqe_addr = base + ({48'd0, slot} << (6 + stride));
+    end
+endfunction
+
+wire [CHUNK_ADDR_WIDTH:0] chunk_used = chunk_wr_ptr_reg - chunk_rd_ptr_reg;
+wire chunk_full = chunk_used == CHUNK_DEPTH;
+
+// every write the pending ACK acknowledges is answered
+wire [15:0] ack_wait = ack_need_reg - wr_answered_reg;
+wire ack_ready = ack_wait == 16'd0 || ack_wait[15];
+
+// the pending ACK goes unless the next request is of its QP and may be merged into it
+wire ack_may_wait = s_hdr_valid && !hold && s_hdr_data[`HROCE_ROCE_HDR_BTH_DQPN] == ack_qpn_reg &&
+                    ack_count_reg < ACK_COALESCE - 1;
+wire desc_room = desc_count < (7'd1 << DESC_ADDR_WIDTH) - 7'd1;
+wire send_ack = state_reg == S_IDLE && ack_pend_reg && ack_ready && !ack_may_wait && desc_room;
+// a request queues at most the pending ACK and its own answer
+wire room = act_count < 5'd6 && desc_count < (7'd1 << DESC_ADDR_WIDTH) - 7'd2 &&
+            kick_count < 5'd7;
+wire take_err = state_reg == S_IDLE && !send_ack && !hold && s_err_valid && room;
+// doorbells first: they are cheap, and a RECV must not starve behind the requests that
+// need it
+wire take_db = state_reg == S_IDLE && !send_ack && !hold && !s_err_valid && s_db_valid && room;
+wire take_rx = state_reg == S_IDLE && !send_ack && !hold && !s_err_valid && !s_db_valid &&
+               s_hdr_valid && room;
+
+/*
+ * Control FSM
+ */
+always @* begin
+    state_next = state_reg;
+    return_next = return_reg;
+    qpn_next = qpn_reg;
+    ctx_next = ctx_reg;
+    ctx_ok_next = ctx_ok_reg;
+    lookup_valid_next = lookup_valid_reg && !m_ctx_lookup_ready;
+    update_valid_next = update_valid_reg && !m_ctx_update_ready;
+    db_index_next = db_index_reg;
+    rxh_next = rxh_reg;
+    dup_next = dup_reg;
+    pay_done_next = pay_done_reg;
+    wqe_beat_next = wqe_beat_reg;
+    wqe_error_next = wqe_error_reg;
+    wqe_valid_next = wqe_valid_reg && !hold;
+    wqe_qpn_next = wqe_qpn_reg;
+    wqe_index_next = wqe_index_reg;
+    rd_req_valid_next = rd_req_valid_reg && !m_wqe_rd_req_ready;
+    xl_remote_next = xl_remote_reg;
+    xl_va_next = xl_va_reg;
+    xl_key_next = xl_key_reg;
+    pkt_left_next = pkt_left_reg;
+    sge_idx_next = sge_idx_reg;
+    sge_off_next = sge_off_reg;
+    piece_next = piece_reg;
+    reply_syn_next = reply_syn_reg;
+    reply_psn_next = reply_psn_reg;
+    ack_pend_next = ack_pend_reg;
+    ack_desc_next = ack_desc_reg;
+    ack_qpn_next = ack_qpn_reg;
+    ack_count_next = ack_count_reg;
+    ack_need_next = ack_need_reg;
+    wr_committed_next = wr_committed_reg;
+    wr_batch_next = wr_batch_reg;
+    cqe_cqn_next = cqe_cqn_reg;
+    cqe_data_next = cqe_data_reg;
+    cqe_valid_next = cqe_valid_reg && !m_cqe_ready;
+    err_valid_next = err_valid_reg;
+    err_status_next = err_status_reg;
+    kick_next = kick_reg;
+    chunk_wr_ptr_next = chunk_wr_ptr_reg;
+    chunk_commit_ptr_next = chunk_commit_ptr_reg;
+    stat_rx_no_qp_next = 1'b0;
+    stat_rx_duplicate_next = 1'b0;
+    stat_rx_out_of_sequence_next = 1'b0;
+
+    wqe_wr_en = 1'b0;
+    wqe_wr_addr = 3'd0;
+    wqe_wr_data = s_wqe_rd_axis_tdata;
+    chunk_wr_en = 1'b0;
+    chunk_wr_data = 77'd0;
+    desc_in_data = ack_desc_reg;
+    desc_in_valid = 1'b0;
+    act_in_data = 1'b0;
+    act_in_valid = 1'b0;
+    kick_in_valid = 1'b0;
+
+    case (state_reg)
+        S_IDLE: begin
+            if (send_ack) begin
+                desc_in_valid = 1'b1;
+                ack_pend_next = 1'b0;
+            end else if (take_err) begin
+                qpn_next = s_err_qpn;
+                err_valid_next = 1'b0;
+                kick_next = 1'b0;
+                lookup_valid_next = 1'b1;
+                return_next = S_KICK;
+                state_next = S_LOOKUP_WAIT;
+            end else if (take_rx) begin
+                rxh_next = s_hdr_data;
+                qpn_next = s_hdr_data[`HROCE_ROCE_HDR_BTH_DQPN];
+                dup_next = 1'b0;
+                pay_done_next = 1'b0;
+                err_valid_next = 1'b0;
+                kick_next = 1'b0;
+                lookup_valid_next = 1'b1;
+                return_next = S_RX;
+                state_next = S_LOOKUP_WAIT;
+            end else if (take_db) begin
+                qpn_next = s_db_qpn;
+                db_index_next = s_db_index;
+                err_valid_next = 1'b0;
+                kick_next = 1'b0;
+                lookup_valid_next = 1'b1;
+                return_next = S_DB;
+                state_next = S_LOOKUP_WAIT;
+            end
+        end
+        S_LOOKUP_WAIT: begin
+            if (s_ctx_lookup_valid) begin
+                ctx_next = s_ctx_lookup_data;
+                ctx_ok_next = s_ctx_lookup_status == 2'd0 && s_ctx_lookup_data[`HROCE_QPC_VALID];
+                state_next = return_reg;
+            end
+        end
+        S_UPDATE: begin
+            if (!update_valid_reg || m_ctx_update_ready) begin
+                state_next = S_IDLE;
+            end
+        end
+
+        /*
+         * A request: is it for a QP that receives, and is it the one expected?
+         */
+        S_RX: begin
+            if (!ctx_ok_reg || !qp_receives || qp_err) begin
+                stat_rx_no_qp_next = 1'b1;
+                state_next = S_DROP;
+            end else if (psn_diff == 24'd0) begin
+                state_next = S_EXEC;
+            end else if (psn_behind) begin
+                stat_rx_duplicate_next = 1'b1;
+                if (op_read) begin
+                    // executed again, from memory, with its own PSNs
+                    dup_next = 1'b1;
+                    state_next = S_EXEC;
+                end else begin
+                    reply_syn_next = SYN_ACK;
+                    reply_psn_next = epsn - 24'd1;
+                    return_next = S_DROP;
+                    state_next = S_REPLY;
+                end
+            end else begin
+                stat_rx_out_of_sequence_next = 1'b1;
+                if (!ctx_reg[`HROCE_QPC_NAK_SENT]) begin
+                    ctx_next[`HROCE_QPC_NAK_SENT] = 1'b1;
+                    update_valid_next = 1'b1;
+                    reply_syn_next = SYN_NAK_SEQ;
+                    reply_psn_next = epsn;
+                    return_next = S_DROP;
+                    state_next = S_REPLY;
+                end else begin
+                    state_next = S_DROP;
+                end
+            end
+        end
+        S_EXEC: begin
+            reply_psn_next = rx_psn;
+            if ((!dup_reg && !seq_ok) || !len_ok || !write_len_ok || !access_ok) begin
+                reply_syn_next = SYN_NAK_INV_REQ;
+                state_next = S_FAIL;
+            end else if (op_takes_recv && rq_empty) begin
+                // nothing to receive into: the requester will try again later
+                reply_syn_next = SYN_RNR | {3'd0, ctx_reg[`HROCE_QPC_MIN_RNR_TIMER]};
+                return_next = S_DROP;
+                state_next = S_REPLY;
+            end else if (op_send) begin
+                xl_remote_next = 1'b0;
+                if (wqe_cached) begin
+                    state_next = S_WQE;
+                end else begin
+                    wqe_beat_next = 3'd0;
+                    wqe_error_next = 1'b0;
+                    rd_req_valid_next = 1'b1;
+                    state_next = S_FETCH;
+                end
+            end else begin
+                // RDMA WRITE or READ: check the whole range once, at its first packet
+                xl_remote_next = 1'b1;
+                xl_va_next = op_reth ? reth_va : wr_va;
+                xl_key_next = op_reth ? reth_rkey : wr_rkey;
+                if (op_reth && reth_len != 32'd0) begin
+                    state_next = S_CHECK;
+                end else if (op_read) begin
+                    state_next = S_READ_WAIT;
+                end else begin
+                    pkt_left_next = rx_len;
+                    state_next = rx_len == 13'd0 ? S_COMMIT : S_XL_REQ;
+                end
+            end
+        end
+        S_CHECK: begin
+            if (m_mr_req_ready) begin
+                state_next = S_CHECK_RESP;
+            end
+        end
+        S_CHECK_RESP: begin
+            if (s_mr_resp_valid) begin
+                if (s_mr_resp_status != `HROCE_MR_XLATE_OK) begin
+                    reply_syn_next = s_mr_resp_status == `HROCE_MR_XLATE_DMA_ERROR ?
+                                     SYN_NAK_REM_OP : SYN_NAK_REM_ACCESS;
+                    state_next = S_FAIL;
+                end else if (op_read) begin
+                    state_next = S_READ_WAIT;
+                end else begin
+                    pkt_left_next = rx_len;
+                    state_next = rx_len == 13'd0 ? S_COMMIT : S_XL_REQ;
+                end
+            end
+        end
+
+        /*
+         * SEND: the RECV WQE, then its SGEs from the message's offset
+         */
+        S_FETCH: begin
+            if (!rd_req_valid_next) begin
+                state_next = S_FETCH_DATA;
+            end
+        end
+        S_FETCH_DATA: begin
+            if (s_wqe_rd_axis_tvalid) begin
+                wqe_wr_en = 1'b1;
+                wqe_wr_addr = wqe_beat_reg;
+                wqe_beat_next = wqe_beat_reg + 3'd1;
+                wqe_error_next = wqe_error_reg || s_wqe_rd_axis_tuser;
+                if (s_wqe_rd_axis_tlast) begin
+                    wqe_valid_next = !(wqe_error_reg || s_wqe_rd_axis_tuser);
+                    wqe_qpn_next = qpn_reg;
+                    wqe_index_next = rq_ci;
+                    state_next = S_WQE;
+                end
+            end
+        end
+        S_WQE: begin
+            sge_idx_next = 5'd0;
+            sge_off_next = op_starts ? 32'd0 : recv_offset;
+            pkt_left_next = rx_len;
+            if (!wqe_valid_reg || wqe_num_sge > wqe_max_sge) begin
+                err_valid_next = 1'b1;
+                err_status_next = WC_LOC_QP_OP_ERR;
+                reply_syn_next = SYN_NAK_REM_OP;
+                state_next = S_FAIL;
+            end else begin
+                state_next = S_SEEK;
+            end
+        end
+        S_SEEK: begin
+            // the SGE and offset where this packet's first byte goes
+            if ({3'd0, sge_idx_reg} < wqe_num_sge && sge_off_reg >= sge_len) begin
+                sge_off_next = sge_off_reg - sge_len;
+                sge_idx_next = sge_idx_reg + 5'd1;
+            end else begin
+                state_next = rx_len == 13'd0 ? S_COMMIT : S_PIECE;
+            end
+        end
+        S_PIECE: begin
+            if ({3'd0, sge_idx_reg} >= wqe_num_sge) begin
+                // the message is longer than the RECV WQE's buffers
+                chunk_wr_ptr_next = chunk_commit_ptr_reg;
+                wr_batch_next = 13'd0;
+                err_valid_next = 1'b1;
+                err_status_next = WC_LOC_LEN_ERR;
+                reply_syn_next = SYN_NAK_INV_REQ;
+                state_next = S_FAIL;
+            end else if (sge_off_reg >= sge_len) begin
+                sge_idx_next = sge_idx_reg + 5'd1;
+                sge_off_next = 32'd0;
+            end else begin
+                piece_next = (sge_len - sge_off_reg > {19'd0, pkt_left_reg}) ?
+                             {19'd0, pkt_left_reg} : sge_len - sge_off_reg;
+                state_next = S_XL_REQ;
+            end
+        end
+
+        /*
+         * Translation of one range: the SGE piece, or the packet's remote range
+         */
+        S_XL_REQ: begin
+            if (m_mr_req_ready) begin
+                state_next = S_XL_RESP;
+            end
+        end
+        S_XL_RESP: begin
+            if (s_mr_resp_valid && !chunk_full) begin
+                if (s_mr_resp_status != `HROCE_MR_XLATE_OK) begin
+                    // a violation: nothing of this packet reaches memory
+                    chunk_wr_ptr_next = chunk_commit_ptr_reg;
+                    wr_batch_next = 13'd0;
+                    if (!xl_remote_reg) begin
+                        err_valid_next = 1'b1;
+                        err_status_next = WC_LOC_PROT_ERR;
+                        reply_syn_next = SYN_NAK_REM_OP;
+                    end else begin
+                        reply_syn_next = s_mr_resp_status == `HROCE_MR_XLATE_DMA_ERROR ?
+                                         SYN_NAK_REM_OP : SYN_NAK_REM_ACCESS;
+                    end
+                    state_next = S_FAIL;
+                end else begin
+                    if (s_mr_resp_len != 16'd0) begin
+                        chunk_wr_en = 1'b1;
+                        wr_batch_next = wr_batch_reg + 13'd1;
+                        chunk_wr_data = {s_mr_resp_len[12:0], s_mr_resp_iova};
+                        chunk_wr_ptr_next = chunk_wr_ptr_reg + 1;
+                    end
+                    if (s_mr_resp_last) begin
+                        if (xl_remote_reg) begin
+                            state_next = S_COMMIT;
+                        end else begin
+                            sge_off_next = sge_off_reg + piece_reg;
+                            pkt_left_next = pkt_left_reg - piece_reg[12:0];
+                            if (piece_reg == {19'd0, pkt_left_reg}) begin
+                                state_next = S_COMMIT;
+                            end else begin
+                                state_next = S_PIECE;
+                            end
+                        end
+                    end
+                end
+            end
+        end
+
+        /*
+         * SEND and WRITE: the packet's data goes; what the message has done so far
+         */
+        S_COMMIT: begin
+            chunk_commit_ptr_next = chunk_wr_ptr_reg;
+            wr_committed_next = wr_committed_reg + {3'd0, wr_batch_reg};
+            wr_batch_next = 13'd0;
+            act_in_data = 1'b1;
+            act_in_valid = rx_len != 13'd0;
+            pay_done_next = 1'b1;
+            ctx_next[`HROCE_QPC_EPSN] = epsn + 24'd1;
+            ctx_next[`HROCE_QPC_NAK_SENT] = 1'b0;
+            if (op_send) begin
+                ctx_next[`HROCE_QPC_IN_MSG] = op_ends ? MSG_NONE : MSG_SEND;
+                ctx_next[`HROCE_QPC_RECV_OFFSET] = (op_starts ? 32'd0 : recv_offset) +
+                                                   {19'd0, rx_len};
+            end else begin
+                ctx_next[`HROCE_QPC_IN_MSG] = op_ends ? MSG_NONE : MSG_WRITE;
+                ctx_next[`HROCE_QPC_WR_VA] = xl_va_reg + {51'd0, rx_len};
+                ctx_next[`HROCE_QPC_WR_RKEY] = xl_key_reg;
+                ctx_next[`HROCE_QPC_WR_LEFT] = (op_reth ? reth_len : wr_left) - {19'd0, rx_len};
+                // bytes of the WRITE so far: its length, for a WRITE with immediate
+                ctx_next[`HROCE_QPC_RECV_OFFSET] = (op_reth ? 32'd0 : recv_offset) +
+                                                   {19'd0, rx_len};
+            end
+            if (op_ends) begin
+                ctx_next[`HROCE_QPC_MSN] = msn + 24'd1;
+            end
+            state_next = op_completes_recv ? S_RECV_CQE : S_FINISH;
+        end
+        S_RECV_CQE: begin
+            // the CQE waits until every byte of the message is in memory
+            if (writes_pending_reg == 16'd0 && chunk_rd_ptr_reg == chunk_wr_ptr_reg &&
+                !cqe_valid_reg) begin
+                cqe_cqn_next = ctx_reg[`HROCE_QPC_RECV_CQN];
+                cqe_data_next = make_cqe(rq_ci, op_send ? `HROCE_CQE_OP_RECV :
+                                         `HROCE_CQE_OP_RECV_RDMA_WITH_IMM, WC_SUCCESS,
+                                         ctx_reg[`HROCE_QPC_RECV_OFFSET], op_imm);
+                cqe_valid_next = 1'b1;
+                ctx_next[`HROCE_QPC_RQ_CI] = rq_ci + 16'd1;
+                ctx_next[`HROCE_QPC_RECV_OFFSET] = 32'd0;
+                wqe_valid_next = 1'b0;
+                state_next = S_FINISH;
+            end
+        end
+        S_FINISH: begin
+            update_valid_next = 1'b1;
+            state_next = S_UPDATE;
+            if (rxh_reg[`HROCE_ROCE_HDR_BTH_ACKREQ]) begin
+                if (ack_pend_reg && ack_qpn_reg != qpn_reg) begin
+                    // another QP's ACK goes first
+                    if (desc_room && ack_ready) begin
+                        desc_in_valid = 1'b1;
+                        ack_pend_next = 1'b0;
+                    end
+                    update_valid_next = 1'b0;
+                    state_next = S_FINISH;
+                end else begin
+                    ack_pend_next = 1'b1;
+                    ack_qpn_next = qpn_reg;
+                    ack_need_next = wr_committed_reg;
+                    ack_count_next = ack_pend_reg ? ack_count_reg + 8'd1 : 8'd0;
+                    ack_desc_next = reply_desc(1'b0, rx_psn, SYN_ACK, ctx_reg[`HROCE_QPC_MSN]);
+                end
+            end
+        end
+
+        /*
+         * READ: once the WRITEs before it are in memory, and after the ACK of what came
+         * before, its descriptor
+         */
+        S_READ_WAIT: begin
+            if (ack_pend_reg) begin
+                if (desc_room && ack_ready) begin
+                    desc_in_valid = 1'b1;
+                    ack_pend_next = 1'b0;
+                end
+            end else if (writes_pending_reg == 16'd0 && chunk_rd_ptr_reg == chunk_wr_ptr_reg &&
+                         desc_room) begin
+                desc_in_data = reply_desc(1'b1, rx_psn, SYN_ACK, rd_msn);
+                desc_in_valid = 1'b1;
+                state_next = S_READ_DONE;
+            end
+        end
+        S_READ_DONE: begin
+            if (!dup_reg) begin
+                ctx_next[`HROCE_QPC_EPSN] = epsn + rd_npkts;
+                ctx_next[`HROCE_QPC_MSN] = msn + 24'd1;
+                ctx_next[`HROCE_QPC_NAK_SENT] = 1'b0;
+                update_valid_next = 1'b1;
+            end
+            state_next = S_UPDATE;
+        end
+
+        /*
+         * A reply decided now (duplicate ACK, NAK): after the pending ACK
+         */
+        S_REPLY: begin
+            if (desc_room && (!ack_pend_reg || ack_ready)) begin
+                desc_in_valid = 1'b1;
+                if (ack_pend_reg) begin
+                    ack_pend_next = 1'b0;
+                end else begin
+                    desc_in_data = reply_desc(1'b0, reply_psn_reg, reply_syn_reg, msn);
+                    state_next = return_reg;
+                end
+            end
+        end
+
+        /*
+         * A violation: NAK, the QP to error, RECV WQEs flushed, the requester told
+         */
+        S_FAIL: begin
+            ctx_next[`HROCE_QPC_RESP_ERR] = 1'b1;
+            kick_next = 1'b1;
+            if (!pay_done_reg) begin
+                act_in_data = 1'b0;
+                act_in_valid = rx_len != 13'd0;
+                pay_done_next = 1'b1;
+            end
+            return_next = S_FLUSH;
+            state_next = S_REPLY;
+        end
+        S_FLUSH: begin
+            if (!cqe_valid_reg || m_cqe_ready) begin
+                if (rq_ci == rq_pi) begin
+                    ctx_next[`HROCE_QPC_RESP_ERR] = 1'b1;
+                    ctx_next[`HROCE_QPC_IN_MSG] = MSG_NONE;
+                    ctx_next[`HROCE_QPC_RECV_OFFSET] = 32'd0;
+                    kick_in_valid = kick_reg;
+                    kick_next = 1'b0;
+                    err_valid_next = 1'b0;
+                    wqe_valid_next = 1'b0;
+                    update_valid_next = 1'b1;
+                    state_next = S_UPDATE;
+                end else begin
+                    cqe_cqn_next = ctx_reg[`HROCE_QPC_RECV_CQN];
+                    cqe_data_next = make_cqe(rq_ci, `HROCE_CQE_OP_RECV,
+                                             err_valid_reg ? err_status_reg : WC_WR_FLUSH_ERR,
+                                             32'd0, 1'b0);
+                    cqe_valid_next = 1'b1;
+                    err_valid_next = 1'b0;
+                    ctx_next[`HROCE_QPC_RQ_CI] = rq_ci + 16'd1;
+                end
+            end
+        end
+        S_DROP: begin
+            if (!pay_done_reg) begin
+                act_in_data = 1'b0;
+                act_in_valid = rx_len != 13'd0;
+            end
+            state_next = update_valid_reg ? S_UPDATE : S_IDLE;
+        end
+
+        /*
+         * RQ doorbell: the producer counter; a QP in error flushes at once
+         */
+        S_DB: begin
+            if (!ctx_ok_reg) begin
+                state_next = S_IDLE;
+            end else begin
+                ctx_next[`HROCE_QPC_RQ_PI] = db_index_reg;
+                if (qp_err) begin
+                    state_next = S_FLUSH;
+                end else begin
+                    update_valid_next = 1'b1;
+                    state_next = S_UPDATE;
+                end
+            end
+        end
+        S_KICK: begin
+            if (ctx_ok_reg && !ctx_reg[`HROCE_QPC_RESP_ERR]) begin
+                state_next = S_FLUSH;
+            end else begin
+                state_next = S_IDLE;
+            end
+        end
+        default: state_next = S_IDLE;
+    endcase
+end
+
+/*
+ * Chunk FIFO drain: committed chunks to the DMA writer (SEND/WRITE data) or the DMA
+ * reader (READ responses)
+ */
+wire [76:0] chunk_head = chunk_mem[chunk_rd_ptr_reg[CHUNK_ADDR_WIDTH-1:0]];
+wire chunk_avail = chunk_rd_ptr_reg != chunk_commit_ptr_reg;
+wire chunk_take = chunk_avail && m_wr_req_ready;
+
+always @* begin
+    chunk_rd_ptr_next = chunk_rd_ptr_reg + (chunk_take ? 1 : 0);
+    wr_answered_next = wr_answered_reg + (s_wr_done_valid ? 16'd1 : 16'd0);
+    writes_pending_next = writes_pending_reg + (chunk_take ? 16'd1 : 16'd0)
+                          - (s_wr_done_valid ? 16'd1 : 16'd0);
+end
+
+/*
+ * Request payload: written through the committed chunks, or dropped
+ */
+assign m_wr_axis_tdata = s_axis_tdata;
+assign m_wr_axis_tkeep = s_axis_tkeep;
+assign m_wr_axis_tlast = s_axis_tlast;
+assign m_wr_axis_tvalid = act_out_valid && act_out_data && s_axis_tvalid;
+assign s_axis_tready = act_out_valid && (act_out_data ? m_wr_axis_tready : 1'b1);
+assign act_out_ready = s_axis_tvalid && s_axis_tready && s_axis_tlast;
+
+always @(posedge clk) begin
+    state_reg <= state_next;
+    return_reg <= return_next;
+    qpn_reg <= qpn_next;
+    ctx_reg <= ctx_next;
+    ctx_ok_reg <= ctx_ok_next;
+    lookup_valid_reg <= lookup_valid_next;
+    update_valid_reg <= update_valid_next;
+    db_index_reg <= db_index_next;
+    rxh_reg <= rxh_next;
+    dup_reg <= dup_next;
+    pay_done_reg <= pay_done_next;
+    wqe_beat_reg <= wqe_beat_next;
+    wqe_error_reg <= wqe_error_next;
+    wqe_valid_reg <= wqe_valid_next;
+    wqe_qpn_reg <= wqe_qpn_next;
+    wqe_index_reg <= wqe_index_next;
+    rd_req_valid_reg <= rd_req_valid_next;
+    xl_remote_reg <= xl_remote_next;
+    xl_va_reg <= xl_va_next;
+    xl_key_reg <= xl_key_next;
+    pkt_left_reg <= pkt_left_next;
+    sge_idx_reg <= sge_idx_next;
+    sge_off_reg <= sge_off_next;
+    piece_reg <= piece_next;
+    reply_syn_reg <= reply_syn_next;
+    reply_psn_reg <= reply_psn_next;
+    ack_pend_reg <= ack_pend_next;
+    ack_desc_reg <= ack_desc_next;
+    ack_qpn_reg <= ack_qpn_next;
+    ack_count_reg <= ack_count_next;
+    ack_need_reg <= ack_need_next;
+    wr_committed_reg <= wr_committed_next;
+    wr_answered_reg <= wr_answered_next;
+    wr_batch_reg <= wr_batch_next;
+    cqe_cqn_reg <= cqe_cqn_next;
+    cqe_data_reg <= cqe_data_next;
+    cqe_valid_reg <= cqe_valid_next;
+    err_valid_reg <= err_valid_next;
+    err_status_reg <= err_status_next;
+    kick_reg <= kick_next;
+    chunk_wr_ptr_reg <= chunk_wr_ptr_next;
+    chunk_commit_ptr_reg <= chunk_commit_ptr_next;
+    chunk_rd_ptr_reg <= chunk_rd_ptr_next;
+    writes_pending_reg <= writes_pending_next;
+    stat_rx_no_qp_reg <= stat_rx_no_qp_next;
+    stat_rx_duplicate_reg <= stat_rx_duplicate_next;
+    stat_rx_out_of_sequence_reg <= stat_rx_out_of_sequence_next;
+
+    if (wqe_wr_en) begin
+        wqe_mem[wqe_wr_addr] <= wqe_wr_data;
+    end
+    if (chunk_wr_en) begin
+        chunk_mem[chunk_wr_ptr_reg[CHUNK_ADDR_WIDTH-1:0]] <= chunk_wr_data;
+    end
+
+    if (rst) begin
+        state_reg <= S_IDLE;
+        lookup_valid_reg <= 1'b0;
+        update_valid_reg <= 1'b0;
+        wqe_valid_reg <= 1'b0;
+        rd_req_valid_reg <= 1'b0;
+        ack_pend_reg <= 1'b0;
+        cqe_valid_reg <= 1'b0;
+        err_valid_reg <= 1'b0;
+        kick_reg <= 1'b0;
+        chunk_wr_ptr_reg <= 0;
+        chunk_commit_ptr_reg <= 0;
+        chunk_rd_ptr_reg <= 0;
+        writes_pending_reg <= 16'd0;
+        wr_committed_reg <= 16'd0;
+        wr_answered_reg <= 16'd0;
+        wr_batch_reg <= 13'd0;
+        stat_rx_no_qp_reg <= 1'b0;
+        stat_rx_duplicate_reg <= 1'b0;
+        stat_rx_out_of_sequence_reg <= 1'b0;
+    end
+end
+
+assign idle = state_reg == S_IDLE && !lookup_valid_reg && !update_valid_reg && !cqe_valid_reg;
+
+assign s_hdr_ready = take_rx;
+assign s_db_ready = take_db;
+assign s_err_ready = take_err;
+
+assign m_ctx_lookup_index = qpn_reg;
+assign m_ctx_lookup_valid = lookup_valid_reg;
+assign s_ctx_lookup_ready = state_reg == S_LOOKUP_WAIT;
+assign m_ctx_update_index = qpn_reg;
+assign m_ctx_update_data = ctx_reg;
+assign m_ctx_update_valid = update_valid_reg;
+
+assign m_mr_req_key = xl_remote_reg ? xl_key_reg : sge_lkey;
+assign m_mr_req_pd = ctx_reg[`HROCE_QPC_PD];
+assign m_mr_req_va = xl_remote_reg ? xl_va_reg : sge_addr + {32'd0, sge_off_reg};
+assign m_mr_req_len = state_reg == S_CHECK ? reth_len :
+                      xl_remote_reg ? {19'd0, pkt_left_reg} : piece_reg;
+assign m_mr_req_access = !xl_remote_reg ? `HROCE_PERM_LOCAL_WRITE :
+                         op_read ? `HROCE_PERM_REMOTE_READ : `HROCE_PERM_REMOTE_WRITE;
+assign m_mr_req_check = state_reg == S_CHECK;
+assign m_mr_req_valid = state_reg == S_XL_REQ || state_reg == S_CHECK;
+assign s_mr_resp_ready = (state_reg == S_XL_RESP && !chunk_full) || state_reg == S_CHECK_RESP;
+
+assign m_wqe_rd_req_addr = wqe_addr(ctx_reg[`HROCE_QPC_RQ_BASE], rq_ci, log_rq, rq_stride);
+assign m_wqe_rd_req_len = {6'd0, wqe_bytes};
+assign m_wqe_rd_req_valid = rd_req_valid_reg;
+assign s_wqe_rd_axis_tready = state_reg == S_FETCH_DATA;
+
+
+assign m_wr_req_addr = chunk_head[63:0];
+assign m_wr_req_len = {3'd0, chunk_head[76:64]};
+assign m_wr_req_valid = chunk_avail;
+
+assign m_cqe_cqn = cqe_cqn_reg;
+assign m_cqe_data = cqe_data_reg;
+assign m_cqe_valid = cqe_valid_reg;
+
+assign stat_rx_no_qp = stat_rx_no_qp_reg;
+assign stat_rx_duplicate = stat_rx_duplicate_reg;
+assign stat_rx_out_of_sequence = stat_rx_out_of_sequence_reg;
+
+endmodule
+
+`resetall

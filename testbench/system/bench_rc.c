@@ -1,0 +1,442 @@
+// SPDX-License-Identifier: MIT
+/*
+ * make bench: figures of the RC transport between two simulated NICs, in simulated time.
+ *
+ * Setup (printed with the figures): the core at 250 MHz with its 512-bit datapath; PCIe
+ * with 200 ns one-way read and write latency and the bandwidth of the AXI bus (512 bits a
+ * cycle each way); a 100 Gb/s link of 100 ns (MAC, PHY and cable) counting the frame's
+ * bytes (no preamble or inter-frame gap). Everything is driven through libhroce, the
+ * way an application drives a real NIC: WQEs in host memory, doorbells over MMIO,
+ * completions polled from the CQ.
+ *
+ *  - WRITE goodput: 64 KiB WRITEs at MTU 4096 on one QP, 16 in flight;
+ *  - message rate: 64 B inline WRITEs on 1 and on 8 QPs, 64 in flight per QP, one in 16
+ *    signaled;
+ *  - one-way latency of an 8 B WRITE: from the host's doorbell write to the data in the
+ *    remote host's memory, from the NICs' event streams, split into its stages; with the
+ *    WQE pushed in the doorbell and the data inline (the fast path), and without (the WQE
+ *    and the payload fetched by DMA);
+ *  - simulation speed: world cycles (both NICs) per second of wall time under load.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "rc_env.h"
+
+#define PCIE_NS 200
+#define LINK_NS 100
+#define LINK_GBPS 100
+
+static const struct qp_caps bench_caps = { 256, 16, 4, 4, 128 };
+
+static double wall_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* What a CQ holds now, up to n; else the world runs until something comes (or limit_ns). */
+static int poll_some(struct env *e, struct hroce_cq *cq, int n, struct hroce_wc *wc,
+		     uint64_t limit_ns)
+{
+	uint64_t end = env_ns(e) + limit_ns;
+	int got;
+
+	while ((got = hroce_poll_cq(cq, n, wc)) == 0 && env_ns(e) < end)
+		env_idle(e);
+	return got;
+}
+
+/* The first n completions of a CQ, all successful; false (and a message) otherwise. */
+static bool wait_wcs(struct env *e, struct hroce_cq *cq, int n, const char *what)
+{
+	struct hroce_wc wc[32];
+
+	while (n > 0) {
+		int got = poll_some(e, cq, n < 32 ? n : 32, wc, 2000000);
+
+		if (got <= 0) {
+			printf("not ok %s: no completion for 2 ms of simulated time\n", what);
+			return false;
+		}
+		for (int i = 0; i < got; i++)
+			if (wc[i].status != HROCE_WC_SUCCESS) {
+				printf("not ok %s: completion status %d\n", what, wc[i].status);
+				return false;
+			}
+		n -= got;
+	}
+	return true;
+}
+
+struct stream_run {
+	int nqps;
+	uint32_t len;
+	enum hroce_mtu mtu;
+	int window;	  /* WQEs in flight per QP */
+	int signal_every; /* one WQE in this many is signaled */
+	bool inline_data;
+	int messages; /* per QP, after the warm-up */
+};
+
+struct stream_result {
+	double ns;	   /* simulated time of the measured messages */
+	uint64_t messages; /* measured */
+	uint64_t cycles;   /* world cycles of the whole run */
+	double wall;	   /* its wall time */
+};
+
+/*
+ * WRITEs of one size on nqps QPs as fast as the window lets them go. Every QP posts its
+ * signaled WQEs at fixed positions, so a completion frees signal_every slots.
+ */
+static bool stream(struct env *e, const struct stream_run *r, struct stream_result *res)
+{
+	struct qp_pair qp[8];
+	struct hroce_mr *src, *dst;
+	uint8_t *sbuf, *dbuf;
+	size_t size = (size_t)r->len * 4 + 4096;
+	const int warm = r->window;
+	int total = warm + r->messages, posted[8] = { 0 }, done[8] = { 0 };
+	uint64_t c0 = hroce_sim_world_cycles(e->w), t_meas = 0;
+	double w0 = wall_s();
+	bool ok = true, measuring = false;
+	uint64_t measured0 = 0;
+
+	sbuf = env_alloc(size);
+	dbuf = env_alloc(size);
+	memset(sbuf, 0x5a, size);
+	src = hroce_reg_mr(e->n[0].pd, sbuf, size, HROCE_ACCESS_LOCAL_WRITE, 0);
+	dst = hroce_reg_mr(e->n[1].pd, dbuf, size,
+			   HROCE_ACCESS_LOCAL_WRITE | HROCE_ACCESS_REMOTE_WRITE, 0);
+	if (!src || !dst) {
+		printf("not ok bench: MRs: %s\n", strerror(errno));
+		return false;
+	}
+	for (int q = 0; q < r->nqps; q++)
+		if (qp_pair_open(e, &qp[q], r->mtu, &bench_caps,
+				 HROCE_ACCESS_LOCAL_WRITE | HROCE_ACCESS_REMOTE_WRITE)) {
+			printf("not ok bench: QPs: %s\n", strerror(errno));
+			return false;
+		}
+	for (;;) {
+		bool all = true;
+		struct hroce_wc wc[64];
+		int got;
+
+		for (int q = 0; q < r->nqps; q++) {
+			while (posted[q] < total && posted[q] - done[q] < r->window) {
+				int k = posted[q];
+				struct hroce_sge sge = { (uintptr_t)sbuf + (size_t)(k % 4) * r->len,
+							 r->len, hroce_mr_lkey(src) };
+				struct hroce_send_wr wr = {
+					.wr_id = ((uint64_t)q << 32) | (uint64_t)k,
+					.sg_list = &sge,
+					.num_sge = 1,
+					.opcode = HROCE_WR_RDMA_WRITE,
+					.send_flags =
+						((k + 1) % r->signal_every == 0 || k == total - 1
+							 ? HROCE_SEND_SIGNALED
+							 : 0) |
+						(r->inline_data ? HROCE_SEND_INLINE : 0),
+					.remote_addr = (uintptr_t)dbuf + (size_t)(k % 4) * r->len,
+					.rkey = hroce_mr_rkey(dst),
+				};
+				struct hroce_send_wr *bad;
+
+				if (hroce_post_send(qp[q].qp[0], &wr, &bad)) {
+					printf("not ok bench: post_send: %s\n", strerror(errno));
+					return false;
+				}
+				posted[q]++;
+			}
+			if (done[q] < total)
+				all = false;
+		}
+		if (all)
+			break;
+		got = poll_some(e, e->n[0].scq, 64, wc, 2000000);
+		if (got <= 0) {
+			printf("not ok bench: no completion for 2 ms of simulated time\n");
+			ok = false;
+			break;
+		}
+		for (int i = 0; i < got; i++) {
+			int q = (int)(wc[i].wr_id >> 32), k = (int)(uint32_t)wc[i].wr_id;
+
+			if (wc[i].status != HROCE_WC_SUCCESS) {
+				printf("not ok bench: completion status %d\n", wc[i].status);
+				ok = false;
+			}
+			done[q] = k + 1;
+			/* the measured span starts when every QP is past its warm-up */
+			if (!measuring) {
+				bool warm_all = true;
+
+				for (int j = 0; j < r->nqps; j++)
+					warm_all = warm_all && done[j] >= warm;
+				if (warm_all) {
+					measuring = true;
+					t_meas = env_ns(e);
+					for (int j = 0; j < r->nqps; j++)
+						measured0 += (uint64_t)done[j];
+				}
+			}
+		}
+		if (!ok)
+			break;
+	}
+	res->ns = (double)(env_ns(e) - t_meas);
+	res->messages = (uint64_t)total * (uint64_t)r->nqps - measured0;
+	res->cycles = hroce_sim_world_cycles(e->w) - c0;
+	res->wall = wall_s() - w0;
+	for (int q = 0; q < r->nqps; q++)
+		qp_pair_close(&qp[q]);
+	hroce_dereg_mr(src);
+	hroce_dereg_mr(dst);
+	free(sbuf);
+	free(dbuf);
+	return ok;
+}
+
+/* ------------------------------------------------------------------------------------- */
+/* Latency from the NICs' events */
+
+#define MAX_EV 256
+
+struct ev_log {
+	struct hroce_sim_event ev[MAX_EV];
+	int n;
+};
+
+static void observe(void *ctx, const struct hroce_sim *s, const struct hroce_sim_event *ev)
+{
+	struct ev_log *log = ctx;
+
+	(void)s;
+	if (log->n < MAX_EV)
+		log->ev[log->n++] = *ev;
+}
+
+/* The time of the first event of a kind at or after t (and matching addr unless ~0). */
+static uint64_t ev_find(const struct ev_log *log, enum hroce_sim_event_kind kind, uint64_t t,
+			uint64_t addr)
+{
+	for (int i = 0; i < log->n; i++)
+		if (log->ev[i].kind == kind && log->ev[i].time_ns >= t &&
+		    (addr == ~0ull || log->ev[i].addr == addr))
+			return log->ev[i].time_ns;
+	return 0;
+}
+
+static uint64_t ev_last(const struct ev_log *log, enum hroce_sim_event_kind kind, uint64_t before)
+{
+	uint64_t t = 0;
+
+	for (int i = 0; i < log->n; i++)
+		if (log->ev[i].kind == kind && log->ev[i].time_ns <= before)
+			t = log->ev[i].time_ns;
+	return t;
+}
+
+/* The time the core spent reading host memory between a and b: from the first read
+ * issued to the last one done (the WQE read, then the payload's). */
+static uint64_t ev_reads(const struct ev_log *log, uint64_t a, uint64_t b)
+{
+	uint64_t first = 0, last = 0;
+
+	for (int i = 0; i < log->n; i++) {
+		const struct hroce_sim_event *r = &log->ev[i];
+
+		if (r->time_ns < a || r->time_ns > b)
+			continue;
+		if (r->kind == HROCE_SIM_DMA_READ && !first)
+			first = r->time_ns;
+		if (r->kind == HROCE_SIM_DMA_READ_DONE && first)
+			last = r->time_ns;
+	}
+	return last > first ? last - first : 0;
+}
+
+struct lat {
+	double total, doorbell, fetch, pipeline_tx, wire, pipeline_rx, dma_write;
+};
+
+/* One 8 B WRITE at a time, n times: the average of each stage. */
+static bool latency(struct env *e, bool fast, int n, struct lat *out)
+{
+	struct qp_pair qp;
+	struct ev_log *la = calloc(1, sizeof(*la)), *lb = calloc(1, sizeof(*lb));
+	uint8_t *sbuf = env_alloc(4096), *dbuf = env_alloc(4096);
+	struct hroce_mr *src, *dst;
+	uint64_t dst_iova, dst_len;
+	bool ok = true;
+
+	memset(out, 0, sizeof(*out));
+	memset(sbuf, 0x11, 4096);
+	memset(dbuf, 0, 4096);
+	src = hroce_reg_mr(e->n[0].pd, sbuf, 4096, HROCE_ACCESS_LOCAL_WRITE, 0);
+	dst = hroce_reg_mr(e->n[1].pd, dbuf, 4096,
+			   HROCE_ACCESS_LOCAL_WRITE | HROCE_ACCESS_REMOTE_WRITE, 0);
+	if (!src || !dst ||
+	    qp_pair_open(e, &qp, HROCE_MTU_4096, &bench_caps,
+			 HROCE_ACCESS_LOCAL_WRITE | HROCE_ACCESS_REMOTE_WRITE)) {
+		printf("not ok bench: latency setup: %s\n", strerror(errno));
+		return false;
+	}
+	hroce_mr_mapping(dst, &dst_iova, &dst_len);
+	dst_iova += (uintptr_t)dbuf & 4095;
+	hroce_sim_set_observer(e->n[0].sim, observe, la);
+	hroce_sim_set_observer(e->n[1].sim, observe, lb);
+	for (int it = 0; it < n + 4 && ok; it++) {
+		/* the slow path: the 8 bytes in 3 SGEs make an 80-byte WQE, too big to push */
+		struct hroce_sge sge[3] = { { (uintptr_t)sbuf + 64, fast ? 8 : 4,
+					      hroce_mr_lkey(src) },
+					    { (uintptr_t)sbuf + 68, 2, hroce_mr_lkey(src) },
+					    { (uintptr_t)sbuf + 70, 2, hroce_mr_lkey(src) } };
+		struct hroce_send_wr wr = {
+			.wr_id = (uint64_t)it,
+			.sg_list = sge,
+			.num_sge = fast ? 1 : 3,
+			.opcode = HROCE_WR_RDMA_WRITE,
+			.send_flags = HROCE_SEND_SIGNALED | (fast ? HROCE_SEND_INLINE : 0),
+			.remote_addr = (uintptr_t)dbuf + 64,
+			.rkey = hroce_mr_rkey(dst),
+		};
+		struct hroce_send_wr *bad;
+		uint64_t t_db, t_arrive, t_tx, t_tx_end, t_rx, t_rx_end, t_aw, t_done, fetch;
+
+		/* the NICs quiet: nothing of the last round in the logs */
+		for (int i = 0; i < 200; i++)
+			env_idle(e);
+		la->n = lb->n = 0;
+		if (hroce_post_send(qp.qp[0], &wr, &bad)) {
+			printf("not ok bench: post_send: %s\n", strerror(errno));
+			ok = false;
+			break;
+		}
+		if (!wait_wcs(e, e->n[0].scq, 1, "latency"))
+			return false;
+		t_db = ev_find(la, HROCE_SIM_MMIO_WRITE, 0, ~0ull);
+		t_tx = ev_find(la, HROCE_SIM_TX_START, 0, ~0ull);
+		t_tx_end = ev_find(la, HROCE_SIM_TX_END, t_tx, ~0ull);
+		t_arrive = ev_last(la, HROCE_SIM_MMIO_ARRIVE, t_tx);
+		t_rx = ev_find(lb, HROCE_SIM_RX_START, 0, ~0ull);
+		t_rx_end = ev_find(lb, HROCE_SIM_RX_END, t_rx, ~0ull);
+		t_aw = ev_find(lb, HROCE_SIM_DMA_WRITE, t_rx, dst_iova + 64);
+		t_done = ev_find(lb, HROCE_SIM_DMA_WRITE_DONE, t_aw, dst_iova + 64);
+		if (!t_db || !t_arrive || !t_tx || !t_rx || !t_aw || !t_done) {
+			printf("not ok bench: latency: an event is missing\n");
+			ok = false;
+			break;
+		}
+		(void)t_tx_end;
+		(void)t_rx_end;
+		if (it < 4)
+			continue; /* warm caches, as a running application has them */
+		if (getenv("BENCH_EVENTS") && it == n + 3)
+			for (int k = 0; k < 2; k++) {
+				const struct ev_log *l = k ? lb : la;
+
+				for (int i = 0; i < l->n; i++)
+					printf("# %s %llu ns: event %d addr 0x%llx len %llu\n",
+					       k ? "b" : "a", (unsigned long long)l->ev[i].time_ns,
+					       l->ev[i].kind, (unsigned long long)l->ev[i].addr,
+					       (unsigned long long)l->ev[i].len);
+			}
+		fetch = ev_reads(la, t_arrive, t_tx);
+		out->total += (double)(t_done - t_db);
+		out->doorbell += (double)(t_arrive - t_db);
+		out->fetch += (double)fetch;
+		out->pipeline_tx += (double)(t_tx - t_arrive - fetch);
+		out->wire += (double)(t_rx - t_tx);
+		out->pipeline_rx += (double)(t_aw - t_rx);
+		out->dma_write += (double)(t_done - t_aw);
+	}
+	hroce_sim_set_observer(e->n[0].sim, NULL, NULL);
+	hroce_sim_set_observer(e->n[1].sim, NULL, NULL);
+	if (ok) {
+		out->total /= n;
+		out->doorbell /= n;
+		out->fetch /= n;
+		out->pipeline_tx /= n;
+		out->wire /= n;
+		out->pipeline_rx /= n;
+		out->dma_write /= n;
+	}
+	qp_pair_close(&qp);
+	hroce_dereg_mr(src);
+	hroce_dereg_mr(dst);
+	free(sbuf);
+	free(dbuf);
+	free(la);
+	free(lb);
+	return ok;
+}
+
+static void print_lat(const char *what, const struct lat *l)
+{
+	printf("  %-34s %6.0f ns = doorbell %.0f + WQE/payload DMA reads %.0f + TX pipeline %.0f"
+	       " + wire %.0f + RX pipeline %.0f + remote DMA write %.0f\n",
+	       what, l->total, l->doorbell, l->fetch, l->pipeline_tx, l->wire, l->pipeline_rx,
+	       l->dma_write);
+}
+
+int main(int argc, char **argv)
+{
+	struct bench b;
+	struct env e;
+	struct env_params p = {
+		.pcie_read_ns = PCIE_NS,
+		.pcie_write_ns = PCIE_NS,
+		.link_ns = LINK_NS,
+		.link_gbps = LINK_GBPS,
+	};
+	struct stream_run goodput = { 1, 65536, HROCE_MTU_4096, 16, 4, false, 64 };
+	struct stream_run rate1 = { 1, 64, HROCE_MTU_4096, 64, 16, true, 2048 };
+	struct stream_run rate8 = { 8, 64, HROCE_MTU_4096, 64, 16, true, 512 };
+	struct stream_result r;
+	struct lat fast, slow;
+	double mhz = ENV_MHZ;
+
+	bench_init(&b, "bench_rc", argc, argv);
+	env_open(&e, &b, &p);
+	printf("# bench_rc: two NICs at %.0f MHz (512-bit datapath); PCIe %u ns one way, bus "
+	       "bandwidth; link %u Gb/s, %u ns\n",
+	       mhz, PCIE_NS, LINK_GBPS, LINK_NS);
+
+	if (!stream(&e, &goodput, &r))
+		return 1;
+	printf("WRITE goodput, 64 KiB messages, MTU 4096, 1 QP, 16 in flight: %.1f Gb/s "
+	       "(%" PRIu64 " messages in %.1f us)\n",
+	       (double)r.messages * goodput.len * 8 / r.ns, r.messages, r.ns / 1000);
+	printf("simulation speed, two NICs under that load: %.0f world cycles/s (%.2f M NIC "
+	       "cycles/s; %" PRIu64 " cycles in %.1f s)\n",
+	       (double)r.cycles / r.wall, 2 * (double)r.cycles / r.wall / 1e6, r.cycles, r.wall);
+
+	if (!stream(&e, &rate1, &r))
+		return 1;
+	printf("64 B inline WRITE message rate, 1 QP, 64 in flight: %.2f Mpps (%" PRIu64
+	       " messages in %.1f us)\n",
+	       (double)r.messages * 1000 / r.ns, r.messages, r.ns / 1000);
+	if (!stream(&e, &rate8, &r))
+		return 1;
+	printf("64 B inline WRITE message rate, 8 QPs, 64 in flight each: %.2f Mpps (%" PRIu64
+	       " messages in %.1f us)\n",
+	       (double)r.messages * 1000 / r.ns, r.messages, r.ns / 1000);
+
+	if (!latency(&e, true, 20, &fast) || !latency(&e, false, 20, &slow))
+		return 1;
+	printf("8 B WRITE one-way latency, doorbell write to data in remote memory (average of "
+	       "20):\n");
+	print_lat("WQE pushed in the doorbell, inline:", &fast);
+	print_lat("WQE (3 SGEs) and payload read by DMA:", &slow);
+	env_close(&e);
+	return 0;
+}

@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The environment of the system benches: simulated NICs in one world, each opened through
+ * libhroce, joined by links, with buffers of process memory registered as MRs, and RC QP
+ * pairs connected between them.
+ */
+#ifndef RC_ENV_H
+#define RC_ENV_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bench.h"
+#include "hroce.h"
+#include "hroce_sim.h"
+
+#define ENV_MHZ 250
+
+struct env_params {
+	uint32_t pcie_read_ns, pcie_write_ns, pcie_gbps; /* 0 gbps: as fast as the bus */
+	uint32_t link_ns, link_gbps;
+	const char *pcap_path; /* NULL: none */
+};
+
+struct node {
+	const char *name;
+	struct hroce_sim *sim;
+	struct hroce_dev *dev;
+	struct hroce_pd *pd;
+	struct hroce_cq *scq, *rcq;
+	uint8_t mac[6];
+	uint32_t ipv4;
+};
+
+struct env {
+	struct bench *b;
+	struct hroce_sim_world *w;
+	struct node n[2];
+	struct hroce_sim_link *link;
+	struct env_params p;
+};
+
+/* The two NICs on one link; exits with a message if that fails. */
+void env_open(struct env *e, struct bench *b, const struct env_params *p);
+void env_close(struct env *e);
+/* Let the world run (what a polling loop does when it finds nothing). */
+void env_idle(struct env *e);
+uint64_t env_ns(const struct env *e);
+
+/* An RC QP on each node, connected to each other, in RTS. */
+struct qp_pair {
+	struct hroce_qp *qp[2];
+	enum hroce_mtu mtu;
+};
+struct qp_caps {
+	unsigned int send_wr, recv_wr, send_sge, recv_sge, inline_data;
+};
+int qp_pair_open(struct env *e, struct qp_pair *qp, enum hroce_mtu mtu, const struct qp_caps *caps,
+		 unsigned int access);
+/* The two QPs back to RESET and up again to RTS, with new PSNs. */
+int qp_pair_reconnect(struct env *e, struct qp_pair *qp, uint32_t psn0, uint32_t psn1);
+void qp_pair_close(struct qp_pair *qp);
+
+/* Page-aligned memory that is freed with free(). */
+void *env_alloc(size_t len);
+
+/* Polls a CQ until n completions came or the world ran limit_ns more; returns how many. */
+int env_poll(struct env *e, struct hroce_cq *cq, int n, struct hroce_wc *wc, uint64_t limit_ns);
+
+/* IOVA faults of both NICs so far. */
+uint64_t env_faults(const struct env *e);
+
+#endif /* RC_ENV_H */

@@ -1,0 +1,1087 @@
+// SPDX-License-Identifier: MIT
+/*
+ * System bench of the RC transport: two simulated NICs in one process on one link, driven
+ * through libhroce as an application would.
+ *
+ * - bringup: device attributes, QPs through RESET, INIT, RTR, RTS, and back.
+ * - each operation once (SEND, SEND with immediate, WRITE, WRITE with immediate, READ).
+ * - random mixes of the five operations over QP pairs of every path MTU in both directions
+ *   at once: messages of 0 B to 1 MiB, several SGEs with gaps between them, unaligned
+ *   buffers, inline data, unsignaled WQEs, fences. A C model of both memories is the
+ *   scoreboard: every byte (and every byte around them) is checked, and every completion's
+ *   status, opcode, length, immediate and order.
+ * - protection: wrong rkey, wrong PD, missing access flags, out of bounds, bad lkey, a SEND
+ *   that finds no RECV, a RECV too small: each answered as IBTA says, zero bytes written,
+ *   both QPs in error with the rest of their work flushed.
+ * - IOVA faults: none in a correct run; a buffer unmapped behind the driver's back is
+ *   reported with its address.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <endian.h>
+
+#include "bench.h"
+#include "hroce_contract.h"
+#include "rc_env.h"
+
+#define POISON 0xa5
+#define POLL_NS \
+	2000000 /* simulated ns without a completion: a stall (1 MiB at MTU 256 takes a while) */
+
+static const char *wc_status_name(enum hroce_wc_status s)
+{
+	return hroce_wc_status_name(s);
+}
+
+static struct env_params test_params(void)
+{
+	/* quicker than a real PCIe bus so the benches run fast; make bench uses real figures */
+	return (struct env_params){
+		.pcie_read_ns = 100,
+		.pcie_write_ns = 100,
+		.link_ns = 50,
+	};
+}
+
+/* A buffer of process memory registered on a node. */
+struct buf {
+	uint8_t *p;
+	size_t len;
+	struct hroce_mr *mr;
+};
+
+static void buf_open(struct env *e, struct buf *b, int node, size_t len, unsigned int access,
+		     unsigned int log_page)
+{
+	b->len = len;
+	b->p = env_alloc(len);
+	memset(b->p, POISON, len);
+	b->mr = hroce_reg_mr(e->n[node].pd, b->p, len, access, log_page);
+	if (!b->mr) {
+		fprintf(stderr, "not ok environment: reg_mr: %s\n", strerror(errno));
+		exit(1);
+	}
+}
+
+static void buf_close(struct buf *b)
+{
+	hroce_dereg_mr(b->mr);
+	free(b->p);
+}
+
+#define ACCESS_ALL (HROCE_ACCESS_LOCAL_WRITE | HROCE_ACCESS_REMOTE_WRITE | HROCE_ACCESS_REMOTE_READ)
+
+static const struct qp_caps default_caps = { 64, 64, 4, 4, 128 };
+
+static bool wc_ok(struct bench *b, const char *test, const struct hroce_wc *wc, uint64_t wr_id,
+		  enum hroce_wc_opcode op, enum hroce_wc_status status)
+{
+	if (wc->wr_id != wr_id || wc->status != status || (status == 0 && wc->opcode != op)) {
+		bench_result(
+			b, test, false,
+			"completion wr_id %llu opcode %u status %s, expected wr_id %llu opcode %u "
+			"status %s",
+			(unsigned long long)wc->wr_id, wc->opcode, wc_status_name(wc->status),
+			(unsigned long long)wr_id, op, wc_status_name(status));
+		return false;
+	}
+	return true;
+}
+
+/* ===================================================================================== */
+
+static void test_bringup(struct bench *b, struct env *e)
+{
+	struct hroce_dev_attr attr;
+	struct hroce_qp_attr qa;
+	struct qp_pair qp;
+	int err;
+
+	hroce_query_dev(e->n[0].dev, &attr);
+	if (!bench_result(b, "dev_attr", attr.core_id == HROCE_CORE_ID && attr.max_sge == 30,
+			  "core id 0x%x, max_sge %u", attr.core_id, attr.max_sge))
+		return;
+	err = qp_pair_open(e, &qp, HROCE_MTU_1024, &default_caps, ACCESS_ALL);
+	if (!bench_result(b, "qp_connect", !err, "%s", strerror(err)))
+		return;
+	err = hroce_query_qp(qp.qp[0], &qa);
+	bench_result(b, "qp_query",
+		     !err && qa.qp_state == HROCE_QPS_RTS &&
+			     qa.dest_qp_num == hroce_qp_num(qp.qp[1]) &&
+			     qa.path_mtu == HROCE_MTU_1024,
+		     "state %d dest %u mtu %d (%s)", qa.qp_state, qa.dest_qp_num, qa.path_mtu,
+		     strerror(err));
+	/* a transition IBTA does not allow is refused by the core */
+	qa.qp_state = HROCE_QPS_INIT;
+	err = hroce_modify_qp(qp.qp[0], &qa, HROCE_QP_STATE);
+	bench_result(b, "qp_bad_transition", err == EINVAL, "RTS->INIT gave %s", strerror(err));
+	err = qp_pair_reconnect(e, &qp, 0x123456, 0xfffffe);
+	bench_result(b, "qp_reconnect", !err, "%s", strerror(err));
+	qp_pair_close(&qp);
+}
+
+/* ===================================================================================== */
+/* Each operation once, directed */
+
+static void test_each_op(struct bench *b, struct env *e)
+{
+	static const struct {
+		const char *name;
+		enum hroce_wr_opcode op;
+		enum hroce_wc_opcode sq_op, rq_op;
+		bool recv, imm;
+	} ops[] = {
+		{ "op_send", HROCE_WR_SEND, HROCE_WC_SEND, HROCE_WC_RECV, true, false },
+		{ "op_send_imm", HROCE_WR_SEND_WITH_IMM, HROCE_WC_SEND, HROCE_WC_RECV, true, true },
+		{ "op_write", HROCE_WR_RDMA_WRITE, HROCE_WC_RDMA_WRITE, 0, false, false },
+		{ "op_write_imm", HROCE_WR_RDMA_WRITE_WITH_IMM, HROCE_WC_RDMA_WRITE,
+		  HROCE_WC_RECV_RDMA_WITH_IMM, true, true },
+		{ "op_read", HROCE_WR_RDMA_READ, HROCE_WC_RDMA_READ, 0, false, false },
+	};
+	const size_t len = 3000, size = 16384;
+	struct buf src, dst;
+	struct qp_pair qp;
+	int err;
+
+	buf_open(e, &src, 0, size, ACCESS_ALL, 0);
+	buf_open(e, &dst, 1, size, ACCESS_ALL, 0);
+	err = qp_pair_open(e, &qp, HROCE_MTU_1024, &default_caps, ACCESS_ALL);
+	if (!bench_result(b, "op_connect", !err, "%s", strerror(err)))
+		return;
+	for (size_t k = 0; k < sizeof(ops) / sizeof(ops[0]); k++) {
+		struct hroce_sge sge = { (uintptr_t)src.p + 7, (uint32_t)len,
+					 hroce_mr_lkey(src.mr) };
+		struct hroce_sge rsge = { (uintptr_t)dst.p + 5000, 4000, hroce_mr_lkey(dst.mr) };
+		struct hroce_send_wr wr = { .wr_id = 100 + k,
+					    .sg_list = &sge,
+					    .num_sge = 1,
+					    .opcode = ops[k].op,
+					    .send_flags = HROCE_SEND_SIGNALED,
+					    .imm_data = htobe32(0xc0de0000u + (uint32_t)k),
+					    .remote_addr = (uintptr_t)dst.p + 13,
+					    .rkey = hroce_mr_rkey(dst.mr) };
+		struct hroce_recv_wr rwr = { .wr_id = 200 + k, .sg_list = &rsge, .num_sge = 1 };
+		struct hroce_send_wr *bad;
+		struct hroce_recv_wr *rbad;
+		struct hroce_wc wc;
+		const uint8_t *from, *to;
+		bool ok = true;
+
+		memset(src.p, POISON, size);
+		memset(dst.p, POISON, size);
+		bench_fill(b, src.p + 7, len);
+		bench_fill(b, dst.p + 13, len);
+		if (ops[k].recv && hroce_post_recv(qp.qp[1], &rwr, &rbad))
+			ok = false;
+		if (hroce_post_send(qp.qp[0], &wr, &bad))
+			ok = false;
+		if (!ok) {
+			bench_result(b, ops[k].name, false, "post failed");
+			continue;
+		}
+		if (env_poll(e, e->n[0].scq, 1, &wc, POLL_NS) != 1) {
+			bench_result(b, ops[k].name, false, "no send completion");
+			continue;
+		}
+		if (!wc_ok(b, ops[k].name, &wc, wr.wr_id, ops[k].sq_op, HROCE_WC_SUCCESS))
+			continue;
+		if (ops[k].recv) {
+			if (env_poll(e, e->n[1].rcq, 1, &wc, POLL_NS) != 1) {
+				bench_result(b, ops[k].name, false, "no receive completion");
+				continue;
+			}
+			if (!wc_ok(b, ops[k].name, &wc, rwr.wr_id, ops[k].rq_op, HROCE_WC_SUCCESS))
+				continue;
+			if (wc.byte_len != len ||
+			    !!(wc.wc_flags & HROCE_WC_WITH_IMM) != ops[k].imm ||
+			    (ops[k].imm && wc.imm_data != wr.imm_data)) {
+				bench_result(b, ops[k].name, false,
+					     "receive: byte_len %u flags %u imm 0x%x", wc.byte_len,
+					     wc.wc_flags, be32toh(wc.imm_data));
+				continue;
+			}
+		}
+		/* where the bytes went */
+		if (ops[k].op == HROCE_WR_RDMA_READ) {
+			from = dst.p + 13;
+			to = src.p + 7;
+		} else if (ops[k].op == HROCE_WR_RDMA_WRITE ||
+			   ops[k].op == HROCE_WR_RDMA_WRITE_WITH_IMM) {
+			from = src.p + 7;
+			to = dst.p + 13;
+		} else {
+			from = src.p + 7;
+			to = dst.p + 5000;
+		}
+		ok = !memcmp(from, to, len) && to[-1] == POISON && to[len] == POISON;
+		bench_result(b, ops[k].name, ok, "data differs");
+	}
+	qp_pair_close(&qp);
+	buf_close(&src);
+	buf_close(&dst);
+}
+
+/* ===================================================================================== */
+/* Random mixes */
+
+#define MIX_QPS 5    /* at most: one pair per path MTU */
+#define MIX_WINDOW 8 /* WQEs in flight per stream */
+#define MIX_MAX_SGE 4
+#define LOCAL_BYTES (3u << 20)
+#define TARGET_BYTES ((1u << 20) + 8192)
+#define RECV_BYTES (3u << 20)
+
+struct piece {
+	uint64_t off; /* in the stream's region */
+	uint32_t len;
+};
+
+struct mix_op {
+	uint64_t wr_id;
+	enum hroce_wr_opcode opcode;
+	uint32_t len;
+	bool signaled, inline_data, fence;
+	uint32_t imm;
+	struct piece local[MIX_MAX_SGE]; /* in the local region */
+	int nlocal;
+	uint64_t local_start, local_end; /* the local region bytes it owns */
+	uint64_t remote_off;		 /* in the target region */
+	uint8_t *expect;		 /* READ: the bytes it must bring */
+	/* the RECV it consumes (SEND, WRITE with immediate) */
+	bool recv;
+	uint64_t recv_wr_id;
+	struct piece rpiece[MIX_MAX_SGE];
+	int nrecv;
+	uint64_t recv_start, recv_end;
+	bool completed, recv_completed;
+};
+
+/* A direction of a QP pair: node req requests, node 1 - req responds. */
+struct stream {
+	int req;
+	int q;
+	struct hroce_qp *qp, *peer;
+	uint32_t mtu_bytes;
+	uint8_t *local, *target, *recv; /* regions in the buffers */
+	uint32_t lkey, rkey, recv_lkey;
+	uint8_t *model; /* what the target region must hold */
+	struct mix_op *ops;
+	int nops, posted, done, recv_done;
+	uint64_t local_head, local_tail, recv_head, recv_tail; /* ring allocators */
+	uint64_t delay_until_ns; /* the next op waits for its RECV to reach the peer */
+};
+
+struct mix {
+	struct bench *b;
+	struct env *e;
+	int nqps;  /* QP pairs */
+	bool both; /* requests in both directions */
+	struct buf local[2], target[2], recv[2];
+	struct qp_pair qp[MIX_QPS];
+	struct stream s[2 * MIX_QPS];
+	int nstreams;
+	uint64_t bytes;
+	char error[400];
+};
+
+static void mix_fail(struct mix *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void mix_fail(struct mix *m, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (m->error[0])
+		return;
+	va_start(ap, fmt);
+	vsnprintf(m->error, sizeof(m->error), fmt, ap);
+	va_end(ap);
+}
+
+/* A ring allocation of len bytes in [0, size), after head; fails if it would pass tail. */
+static bool ring_take(uint64_t *head, uint64_t tail, uint64_t size, uint64_t len, uint64_t *start)
+{
+	uint64_t pos = *head % size, at = *head;
+
+	if (pos + len > size)
+		at += size - pos; /* wrap: skip the end of the region */
+	if (at + len - tail > size)
+		return false;
+	*start = at;
+	*head = at + len;
+	return true;
+}
+
+static uint32_t mix_len(struct bench *b)
+{
+	unsigned int r = (unsigned int)bench_range(b, 0, 99);
+
+	if (r < 5)
+		return 0;
+	if (r < 45)
+		return (uint32_t)bench_range(b, 1, 256);
+	if (r < 75)
+		return (uint32_t)bench_range(b, 257, 8192);
+	if (r < 96)
+		return (uint32_t)bench_range(b, 8193, 65536);
+	return (uint32_t)bench_range(b, 65537, b->quick ? 262144 : 1u << 20);
+}
+
+/* Cut len bytes into n pieces with gaps, starting at region offset base. */
+static uint64_t cut_pieces(struct bench *b, uint32_t len, int n, uint64_t base,
+			   struct piece *pieces)
+{
+	uint64_t at = base + bench_range(b, 0, 63);
+	uint32_t left = len;
+
+	for (int i = 0; i < n; i++) {
+		uint32_t l = i == n - 1 ? left : (uint32_t)bench_range(b, 0, left);
+
+		pieces[i].off = at;
+		pieces[i].len = l;
+		at += l + bench_range(b, 0, 40);
+		left -= l;
+	}
+	return at;
+}
+
+static bool mix_gen(struct mix *m, struct stream *s, struct mix_op *op)
+{
+	struct bench *b = m->b;
+	unsigned int r = (unsigned int)bench_range(b, 0, 99);
+	uint64_t span, start;
+
+	memset(op, 0, sizeof(*op));
+	op->opcode = r < 20   ? HROCE_WR_SEND
+		     : r < 35 ? HROCE_WR_SEND_WITH_IMM
+		     : r < 60 ? HROCE_WR_RDMA_WRITE
+		     : r < 75 ? HROCE_WR_RDMA_WRITE_WITH_IMM
+			      : HROCE_WR_RDMA_READ;
+	op->len = mix_len(b);
+	op->imm = (uint32_t)bench_rand(b);
+	op->signaled = bench_chance(b, 80);
+	op->fence = bench_chance(b, 5);
+	op->inline_data = op->opcode != HROCE_WR_RDMA_READ && op->len <= 128 && bench_chance(b, 30);
+	op->nlocal = op->inline_data || op->len == 0 ? (int)bench_range(b, 0, 1)
+						     : (int)bench_range(b, 1, MIX_MAX_SGE);
+	if (op->len && !op->nlocal)
+		op->nlocal = 1;
+	span = op->len + 64 + 41 * MIX_MAX_SGE;
+	if (!ring_take(&s->local_head, s->local_tail, LOCAL_BYTES, span, &start))
+		return false;
+	op->local_start = start;
+	op->local_end = start + span;
+	cut_pieces(b, op->len, op->nlocal, start % LOCAL_BYTES, op->local);
+	op->remote_off = bench_range(b, 0, TARGET_BYTES - op->len);
+	/* IBTA lets a responder run a WRITE before it reads the data of an earlier READ:
+	 * a WRITE into bytes a READ in flight still reads waits for it, as applications
+	 * must make it */
+	if (op->opcode == HROCE_WR_RDMA_WRITE || op->opcode == HROCE_WR_RDMA_WRITE_WITH_IMM)
+		for (int k = s->done; k < s->posted; k++) {
+			const struct mix_op *o = &s->ops[k];
+
+			if (o->opcode == HROCE_WR_RDMA_READ && !o->completed &&
+			    o->remote_off < op->remote_off + op->len &&
+			    op->remote_off < o->remote_off + o->len)
+				op->fence = true;
+		}
+	op->recv = op->opcode == HROCE_WR_SEND || op->opcode == HROCE_WR_SEND_WITH_IMM ||
+		   op->opcode == HROCE_WR_RDMA_WRITE_WITH_IMM;
+	if (op->recv) {
+		uint32_t room = op->opcode == HROCE_WR_RDMA_WRITE_WITH_IMM
+					? (uint32_t)bench_range(b, 0, 100)
+					: op->len + (uint32_t)bench_range(b, 0, 100);
+
+		span = room + 64 + 41 * MIX_MAX_SGE;
+		if (!ring_take(&s->recv_head, s->recv_tail, RECV_BYTES, span, &start)) {
+			s->local_head = op->local_start; /* give the local bytes back */
+			return false;
+		}
+		op->recv_start = start;
+		op->recv_end = start + span;
+		op->nrecv = (int)bench_range(b, room ? 1 : 0, MIX_MAX_SGE);
+		cut_pieces(b, room, op->nrecv, start % RECV_BYTES, op->rpiece);
+	}
+	return true;
+}
+
+static void fill_sges(struct hroce_sge *sge, const struct piece *p, int n, uint8_t *region,
+		      uint32_t lkey)
+{
+	for (int i = 0; i < n; i++) {
+		sge[i].addr = (uintptr_t)(region + p[i].off);
+		sge[i].length = p[i].len;
+		sge[i].lkey = lkey;
+	}
+}
+
+/* The message's bytes, gathered from the local pieces. */
+static void gather(const uint8_t *region, const struct piece *p, int n, uint8_t *out)
+{
+	for (int i = 0; i < n; i++) {
+		memcpy(out, region + p[i].off, p[i].len);
+		out += p[i].len;
+	}
+}
+
+static bool mix_post(struct mix *m, struct stream *s, struct mix_op *op)
+{
+	struct hroce_sge sge[MIX_MAX_SGE];
+	struct hroce_send_wr wr = { 0 }, *bad;
+	int err;
+
+	/* the source bytes, or the poison a READ overwrites */
+	for (uint64_t i = op->local_start; i < op->local_end; i++)
+		s->local[i % LOCAL_BYTES] = POISON;
+	for (int i = 0; i < op->nlocal; i++)
+		if (op->opcode != HROCE_WR_RDMA_READ)
+			bench_fill(m->b, s->local + op->local[i].off, op->local[i].len);
+	if (op->opcode == HROCE_WR_RDMA_READ) {
+		op->expect = malloc(op->len + 1);
+		memcpy(op->expect, s->model + op->remote_off, op->len);
+	} else if (op->opcode == HROCE_WR_RDMA_WRITE ||
+		   op->opcode == HROCE_WR_RDMA_WRITE_WITH_IMM) {
+		gather(s->local, op->local, op->nlocal, s->model + op->remote_off);
+	}
+	fill_sges(sge, op->local, op->nlocal, s->local, s->lkey);
+	wr.wr_id = op->wr_id;
+	wr.sg_list = sge;
+	wr.num_sge = op->nlocal;
+	wr.opcode = op->opcode;
+	wr.send_flags = (op->signaled ? HROCE_SEND_SIGNALED : 0) |
+			(op->inline_data ? HROCE_SEND_INLINE : 0) |
+			(op->fence ? HROCE_SEND_FENCE : 0);
+	wr.imm_data = htobe32(op->imm);
+	wr.remote_addr = (uintptr_t)(s->target + op->remote_off);
+	wr.rkey = s->rkey;
+	err = hroce_post_send(s->qp, &wr, &bad);
+	if (err) {
+		mix_fail(m, "post_send on QP %u: %s", hroce_qp_num(s->qp), strerror(err));
+		return false;
+	}
+	m->bytes += op->len;
+	return true;
+}
+
+static bool mix_post_recv(struct mix *m, struct stream *s, struct mix_op *op)
+{
+	struct hroce_sge sge[MIX_MAX_SGE];
+	struct hroce_recv_wr wr = { 0 }, *bad;
+	int err;
+
+	for (uint64_t i = op->recv_start; i < op->recv_end; i++)
+		s->recv[i % RECV_BYTES] = POISON;
+	fill_sges(sge, op->rpiece, op->nrecv, s->recv, s->recv_lkey);
+	wr.wr_id = op->recv_wr_id;
+	wr.sg_list = sge;
+	wr.num_sge = op->nrecv;
+	err = hroce_post_recv(s->peer, &wr, &bad);
+	if (err) {
+		mix_fail(m, "post_recv on QP %u: %s", hroce_qp_num(s->peer), strerror(err));
+		return false;
+	}
+	return true;
+}
+
+/* Checks a finished op's bytes and frees what it held. */
+static void mix_retire(struct mix *m, struct stream *s, struct mix_op *op)
+{
+	if (op->opcode == HROCE_WR_RDMA_READ) {
+		const uint8_t *exp = op->expect;
+		uint64_t covered = op->local_start;
+
+		for (int i = 0; i < op->nlocal; i++) {
+			const struct piece *p = &op->local[i];
+
+			if (memcmp(s->local + p->off, exp, p->len)) {
+				uint32_t at = 0;
+
+				while (s->local[p->off + at] == exp[at])
+					at++;
+				mix_fail(m,
+					 "QP %u: READ %llu of %u bytes: SGE %d differs at byte "
+					 "%u of the READ",
+					 hroce_qp_num(s->qp), (unsigned long long)op->wr_id,
+					 op->len, i, (uint32_t)(exp - op->expect) + at);
+			}
+			exp += p->len;
+		}
+		/* nothing outside the pieces was touched */
+		for (uint64_t i = covered; i < op->local_end; i++) {
+			uint64_t off = i % LOCAL_BYTES;
+			bool inside = false;
+
+			for (int k = 0; k < op->nlocal; k++)
+				inside |= off >= op->local[k].off &&
+					  off < op->local[k].off + op->local[k].len;
+			if (!inside && s->local[off] != POISON) {
+				mix_fail(m, "QP %u: READ %llu wrote outside its SGEs",
+					 hroce_qp_num(s->qp), (unsigned long long)op->wr_id);
+				break;
+			}
+		}
+		free(op->expect);
+		op->expect = NULL;
+	}
+	s->local_tail = op->local_end;
+}
+
+static void mix_retire_recv(struct mix *m, struct stream *s, struct mix_op *op)
+{
+	uint8_t *msg = NULL;
+	const uint8_t *want;
+	uint64_t n = 0;
+
+	if (op->opcode != HROCE_WR_RDMA_WRITE_WITH_IMM) {
+		msg = malloc(op->len + 1);
+		gather(s->local, op->local, op->nlocal, msg);
+	}
+	want = msg;
+	/* the message fills the RECV's pieces in order; the rest is untouched */
+	for (int i = 0; i < op->nrecv; i++) {
+		const struct piece *p = &op->rpiece[i];
+
+		for (uint32_t k = 0; k < p->len; k++, n++) {
+			uint8_t got = s->recv[p->off + k];
+			uint8_t exp = msg && n < op->len ? want[n] : POISON;
+
+			if (got != exp) {
+				mix_fail(m,
+					 "QP %u: RECV %llu byte %llu of a %u-byte message: %02x, "
+					 "expected %02x",
+					 hroce_qp_num(s->peer), (unsigned long long)op->recv_wr_id,
+					 (unsigned long long)n, op->len, got, exp);
+				free(msg);
+				return;
+			}
+		}
+	}
+	free(msg);
+	s->recv_tail = op->recv_end;
+}
+
+static struct stream *stream_of_qp(struct mix *m, uint32_t qpn, int node, bool requester)
+{
+	for (int i = 0; i < m->nstreams; i++) {
+		struct stream *s = &m->s[i];
+
+		if (requester && s->req == node && hroce_qp_num(s->qp) == qpn)
+			return s;
+		if (!requester && s->req != node && hroce_qp_num(s->peer) == qpn)
+			return s;
+	}
+	return NULL;
+}
+
+static void mix_send_wc(struct mix *m, int node, const struct hroce_wc *wc)
+{
+	static const enum hroce_wc_opcode wc_op[] = { HROCE_WC_RDMA_WRITE, HROCE_WC_RDMA_WRITE,
+						      HROCE_WC_SEND, HROCE_WC_SEND,
+						      HROCE_WC_RDMA_READ };
+	struct stream *s = stream_of_qp(m, wc->qp_num, node, true);
+	struct mix_op *op;
+
+	if (!s) {
+		mix_fail(m, "a send completion of unknown QP %u", wc->qp_num);
+		return;
+	}
+	/* unsignaled WQEs before this one completed with it */
+	while (s->done < s->posted && !s->ops[s->done].signaled) {
+		mix_retire(m, s, &s->ops[s->done]);
+		s->done++;
+	}
+	if (s->done >= s->posted) {
+		mix_fail(m, "QP %u: a send completion with nothing outstanding", wc->qp_num);
+		return;
+	}
+	op = &s->ops[s->done];
+	if (wc->wr_id != op->wr_id || wc->status != HROCE_WC_SUCCESS ||
+	    wc->opcode != wc_op[op->opcode] || wc->byte_len != op->len) {
+		mix_fail(
+			m,
+			"QP %u: send completion wr_id %llu %s opcode %u len %u; expected wr_id %llu "
+			"opcode %u len %u",
+			wc->qp_num, (unsigned long long)wc->wr_id, wc_status_name(wc->status),
+			wc->opcode, wc->byte_len, (unsigned long long)op->wr_id, wc_op[op->opcode],
+			op->len);
+		return;
+	}
+	mix_retire(m, s, op);
+	s->done++;
+}
+
+static void mix_recv_wc(struct mix *m, int node, const struct hroce_wc *wc)
+{
+	struct stream *s = stream_of_qp(m, wc->qp_num, node, false);
+	struct mix_op *op = NULL;
+	bool imm;
+
+	if (!s) {
+		mix_fail(m, "a receive completion of unknown QP %u", wc->qp_num);
+		return;
+	}
+	while (s->recv_done < s->posted && !s->ops[s->recv_done].recv)
+		s->recv_done++;
+	if (s->recv_done < s->posted)
+		op = &s->ops[s->recv_done];
+	if (!op) {
+		mix_fail(m, "QP %u: a receive completion with no RECV expected", wc->qp_num);
+		return;
+	}
+	imm = op->opcode != HROCE_WR_SEND;
+	if (wc->wr_id != op->recv_wr_id || wc->status != HROCE_WC_SUCCESS ||
+	    wc->opcode != (op->opcode == HROCE_WR_RDMA_WRITE_WITH_IMM ? HROCE_WC_RECV_RDMA_WITH_IMM
+								      : HROCE_WC_RECV) ||
+	    wc->byte_len != op->len || !!(wc->wc_flags & HROCE_WC_WITH_IMM) != imm ||
+	    (imm && be32toh(wc->imm_data) != op->imm)) {
+		mix_fail(m,
+			 "QP %u: receive completion wr_id %llu %s opcode %u len %u flags %u imm "
+			 "0x%x; expected wr_id %llu len %u imm 0x%x",
+			 wc->qp_num, (unsigned long long)wc->wr_id, wc_status_name(wc->status),
+			 wc->opcode, wc->byte_len, wc->wc_flags, be32toh(wc->imm_data),
+			 (unsigned long long)op->recv_wr_id, op->len, op->imm);
+		return;
+	}
+	mix_retire_recv(m, s, op);
+	s->recv_done++;
+}
+
+static void mix_stream_open(struct mix *m, struct stream *s, int req, int q, int nops)
+{
+	int resp = 1 - req;
+
+	s->req = req;
+	s->q = q;
+	s->qp = m->qp[q].qp[req];
+	s->peer = m->qp[q].qp[resp];
+	s->local = m->local[req].p + (size_t)q * LOCAL_BYTES;
+	s->target = m->target[resp].p + (size_t)q * TARGET_BYTES;
+	s->recv = m->recv[resp].p + (size_t)q * RECV_BYTES;
+	s->lkey = hroce_mr_lkey(m->local[req].mr);
+	s->rkey = hroce_mr_rkey(m->target[resp].mr);
+	s->recv_lkey = hroce_mr_lkey(m->recv[resp].mr);
+	s->model = malloc(TARGET_BYTES);
+	bench_fill(m->b, s->model, TARGET_BYTES);
+	memcpy(s->target, s->model, TARGET_BYTES);
+	s->ops = calloc((size_t)nops, sizeof(*s->ops));
+	s->nops = nops;
+}
+
+/* One step of a stream: generate and post what its window allows. */
+static void mix_stream_step(struct mix *m, struct stream *s)
+{
+	struct mix_op *op;
+
+	if (s->posted >= s->nops || s->posted - s->done >= MIX_WINDOW)
+		return;
+	op = &s->ops[s->posted];
+	if (!op->wr_id) {
+		if (!mix_gen(m, s, op))
+			return; /* its buffers are busy: later */
+		op->wr_id =
+			((uint64_t)(s->req * MIX_QPS + s->q + 1) << 32) | ((uint64_t)s->posted + 1);
+		op->recv_wr_id = op->wr_id | (UINT64_C(1) << 63);
+		if (s->posted == s->nops - 1)
+			op->signaled = true;
+		if (op->recv) {
+			if (!mix_post_recv(m, s, op))
+				return;
+			/* the RECV is in the peer before the request gets there */
+			s->delay_until_ns = env_ns(m->e) + 2 * m->e->p.pcie_write_ns;
+		}
+	}
+	if (env_ns(m->e) < s->delay_until_ns)
+		return;
+	if (mix_post(m, s, op))
+		s->posted++;
+}
+
+/* nqps QP pairs, of every MTU if there are five; requests one way or both ways at once */
+/* Where the target differs, and the last WRITE that covered that byte. */
+static void mix_target_diff(struct mix *m, struct stream *s)
+{
+	uint64_t off = 0, end;
+	int last = -1;
+
+	while (s->target[off] == s->model[off])
+		off++;
+	for (end = off; end < TARGET_BYTES && s->target[end] != s->model[end]; end++)
+		;
+	for (int k = 0; k < s->nops; k++) {
+		const struct mix_op *op = &s->ops[k];
+
+		if ((op->opcode == HROCE_WR_RDMA_WRITE ||
+		     op->opcode == HROCE_WR_RDMA_WRITE_WITH_IMM) &&
+		    op->remote_off <= off && off < op->remote_off + op->len)
+			last = k;
+	}
+	mix_fail(m,
+		 "QP %u (MTU %u): the WRITE target differs from the model at [%llu, %llu): last "
+		 "written by op %d (%u bytes at %llu, %d SGEs, inline %d)",
+		 hroce_qp_num(s->qp), 128u << m->qp[s->q].mtu, (unsigned long long)off,
+		 (unsigned long long)end, last, last >= 0 ? s->ops[last].len : 0,
+		 last >= 0 ? (unsigned long long)s->ops[last].remote_off : 0ull,
+		 last >= 0 ? s->ops[last].nlocal : 0, last >= 0 ? s->ops[last].inline_data : 0);
+}
+
+static void test_random_mix(struct bench *b, struct env *e, const char *name, int nqps, bool both)
+{
+	struct mix m = { .b = b, .e = e, .nqps = nqps, .both = both };
+	struct hroce_wc wc[16];
+	int nops = b->quick ? 30 : 80;
+	uint64_t t0 = env_ns(e), faults0 = env_faults(e);
+	bool all_done = false;
+
+	for (int i = 0; i < 2; i++) {
+		/* 4 KiB pages for local buffers (many table entries), a random size for targets */
+		buf_open(e, &m.local[i], i, (size_t)nqps * LOCAL_BYTES, ACCESS_ALL, 12);
+		buf_open(e, &m.target[i], i, (size_t)nqps * TARGET_BYTES, ACCESS_ALL,
+			 (unsigned int)bench_range(b, 12, 22));
+		buf_open(e, &m.recv[i], i, (size_t)nqps * RECV_BYTES, ACCESS_ALL, 0);
+	}
+	for (int q = 0; q < nqps; q++) {
+		enum hroce_mtu mtu =
+			nqps == 5 ? (enum hroce_mtu)(HROCE_MTU_256 + q)
+				  : (enum hroce_mtu)bench_range(b, HROCE_MTU_256, HROCE_MTU_4096);
+		int err = qp_pair_open(e, &m.qp[q], mtu, &default_caps, ACCESS_ALL);
+
+		if (err) {
+			bench_result(b, name, false, "connect: %s", strerror(err));
+			return;
+		}
+	}
+	for (int q = 0; q < nqps; q++)
+		for (int req = 0; req < (both ? 2 : 1); req++)
+			mix_stream_open(&m, &m.s[m.nstreams++], req, q, nops);
+
+	uint64_t last_progress = env_ns(e);
+
+	while (!m.error[0] && !all_done) {
+		bool progress = false;
+
+		for (int i = 0; i < m.nstreams; i++)
+			mix_stream_step(&m, &m.s[i]);
+		for (int node = 0; node < 2; node++) {
+			int k = hroce_poll_cq(e->n[node].scq, 16, wc);
+
+			for (int i = 0; i < k; i++)
+				mix_send_wc(&m, node, &wc[i]);
+			progress |= k > 0;
+			k = hroce_poll_cq(e->n[node].rcq, 16, wc);
+			for (int i = 0; i < k; i++)
+				mix_recv_wc(&m, node, &wc[i]);
+			progress |= k > 0;
+		}
+		all_done = true;
+		for (int i = 0; i < m.nstreams; i++) {
+			struct stream *s = &m.s[i];
+			int recvs = 0;
+
+			for (int k = 0; k < s->nops; k++)
+				recvs += s->ops[k].recv;
+			if (s->done < s->nops)
+				all_done = false;
+			/* RECVs complete in order: count those retired */
+			for (int k = s->recv_done; k < s->posted; k++)
+				if (s->ops[k].recv)
+					all_done = false;
+		}
+		if (progress)
+			last_progress = env_ns(e);
+		else
+			env_idle(e);
+		if (env_ns(e) - last_progress > POLL_NS) {
+			char state[300];
+			int len = 0;
+
+			for (int i = 0; i < m.nstreams && len < 250; i++)
+				len += snprintf(state + len, sizeof(state) - (size_t)len,
+						"%s%u:%d/%d/%d", i ? " " : "",
+						hroce_qp_num(m.s[i].qp), m.s[i].posted, m.s[i].done,
+						m.s[i].recv_done);
+			mix_fail(&m, "no completion for %d us (QP:posted/done/received %s)",
+				 POLL_NS / 1000, state);
+		}
+	}
+	for (int i = 0; i < m.nstreams && !m.error[0]; i++) {
+		struct stream *s = &m.s[i];
+
+		if (memcmp(s->target, s->model, TARGET_BYTES))
+			mix_target_diff(&m, s);
+	}
+	if (!m.error[0] && env_faults(e) != faults0)
+		mix_fail(&m, "%llu IOVA faults", (unsigned long long)(env_faults(e) - faults0));
+	bench_result(b, name, !m.error[0], "%s", m.error);
+	bench_log(b, "%s: %d streams, %llu bytes in %.1f us of simulated time", name, m.nstreams,
+		  (unsigned long long)m.bytes, (double)(env_ns(e) - t0) / 1000.0);
+
+	for (int i = 0; i < m.nstreams; i++) {
+		for (int k = 0; k < m.s[i].nops; k++)
+			free(m.s[i].ops[k].expect);
+		free(m.s[i].ops);
+		free(m.s[i].model);
+	}
+	for (int q = 0; q < nqps; q++)
+		qp_pair_close(&m.qp[q]);
+	for (int i = 0; i < 2; i++) {
+		buf_close(&m.local[i]);
+		buf_close(&m.target[i]);
+		buf_close(&m.recv[i]);
+	}
+}
+
+/* ===================================================================================== */
+/* Protection */
+
+struct prot_case {
+	const char *name;
+	enum hroce_wr_opcode op;
+	int bad; /* what is wrong */
+	enum hroce_wc_status req_status;
+	enum hroce_wc_status resp_status; /* of the RECV posted at the responder (0: none) */
+};
+
+enum { BAD_RKEY, BAD_PD, NO_WRITE, NO_READ, OOB_HIGH, OOB_LOW, BAD_LKEY, NO_RECV, RECV_SMALL };
+
+/* The next completion of cq is wr_id's, with that status. */
+static bool prot_wc(struct bench *b, struct env *e, const char *test, struct hroce_cq *cq,
+		    uint64_t wr_id, enum hroce_wc_status status)
+{
+	struct hroce_wc wc;
+
+	if (env_poll(e, cq, 1, &wc, POLL_NS) != 1)
+		return bench_result(b, test, false, "no completion of wr_id %llu",
+				    (unsigned long long)wr_id);
+	return wc_ok(b, test, &wc, wr_id, HROCE_WC_RECV, status);
+}
+
+static void test_protection(struct bench *b, struct env *e)
+{
+	static const struct prot_case cases[] = {
+		{ "prot_write_bad_rkey", HROCE_WR_RDMA_WRITE, BAD_RKEY, HROCE_WC_REM_ACCESS_ERR,
+		  HROCE_WC_WR_FLUSH_ERR },
+		{ "prot_read_bad_rkey", HROCE_WR_RDMA_READ, BAD_RKEY, HROCE_WC_REM_ACCESS_ERR,
+		  HROCE_WC_WR_FLUSH_ERR },
+		{ "prot_write_wrong_pd", HROCE_WR_RDMA_WRITE, BAD_PD, HROCE_WC_REM_ACCESS_ERR,
+		  HROCE_WC_WR_FLUSH_ERR },
+		{ "prot_write_no_access", HROCE_WR_RDMA_WRITE, NO_WRITE, HROCE_WC_REM_ACCESS_ERR,
+		  HROCE_WC_WR_FLUSH_ERR },
+		{ "prot_read_no_access", HROCE_WR_RDMA_READ, NO_READ, HROCE_WC_REM_ACCESS_ERR,
+		  HROCE_WC_WR_FLUSH_ERR },
+		{ "prot_write_out_of_bounds", HROCE_WR_RDMA_WRITE, OOB_HIGH,
+		  HROCE_WC_REM_ACCESS_ERR, HROCE_WC_WR_FLUSH_ERR },
+		{ "prot_read_out_of_bounds", HROCE_WR_RDMA_READ, OOB_LOW, HROCE_WC_REM_ACCESS_ERR,
+		  HROCE_WC_WR_FLUSH_ERR },
+		/* a local error: nothing leaves, the responder knows nothing of it */
+		{ "prot_send_bad_lkey", HROCE_WR_SEND, BAD_LKEY, HROCE_WC_LOC_PROT_ERR, 0 },
+		{ "prot_send_no_recv", HROCE_WR_SEND, NO_RECV, HROCE_WC_RNR_RETRY_EXC_ERR, 0 },
+		{ "prot_send_recv_too_small", HROCE_WR_SEND, RECV_SMALL, HROCE_WC_REM_INV_REQ_ERR,
+		  HROCE_WC_LOC_LEN_ERR },
+	};
+	const size_t size = 65536, len = 2048;
+	struct buf src, dst, other_pd_buf, ro, wo;
+	struct hroce_pd *pd2 = hroce_alloc_pd(e->n[1].dev);
+	uint64_t faults0 = env_faults(e);
+
+	buf_open(e, &src, 0, size, ACCESS_ALL, 0);
+	buf_open(e, &dst, 1, size, ACCESS_ALL, 12);
+	buf_open(e, &ro, 1, size, HROCE_ACCESS_REMOTE_READ, 0);
+	buf_open(e, &wo, 1, size, HROCE_ACCESS_LOCAL_WRITE | HROCE_ACCESS_REMOTE_WRITE, 0);
+	other_pd_buf.len = size;
+	other_pd_buf.p = env_alloc(size);
+	memset(other_pd_buf.p, POISON, size);
+	other_pd_buf.mr = hroce_reg_mr(pd2, other_pd_buf.p, size, ACCESS_ALL, 0);
+
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		const struct prot_case *c = &cases[k];
+		struct buf *target = c->bad == BAD_PD	  ? &other_pd_buf
+				     : c->bad == NO_WRITE ? &ro
+				     : c->bad == NO_READ  ? &wo
+							  : &dst;
+		uint64_t raddr = (uintptr_t)target->p + 100;
+		uint32_t rkey = hroce_mr_rkey(target->mr);
+		struct hroce_sge sge = { (uintptr_t)src.p + 3, (uint32_t)len,
+					 hroce_mr_lkey(src.mr) };
+		/* a message of one packet, so that none of it fits before the error is known */
+		struct hroce_sge rsge = { (uintptr_t)dst.p + 20000,
+					  c->bad == RECV_SMALL ? 500 : (uint32_t)len,
+					  hroce_mr_lkey(dst.mr) };
+		struct hroce_send_wr wr = { .wr_id = 1,
+					    .sg_list = &sge,
+					    .num_sge = 1,
+					    .opcode = c->op,
+					    .send_flags = HROCE_SEND_SIGNALED };
+		struct hroce_send_wr wr2 = wr;
+		struct hroce_recv_wr rwr = { .wr_id = 7, .sg_list = &rsge, .num_sge = 1 };
+		struct hroce_send_wr *bad;
+		struct hroce_recv_wr *rbad;
+		struct hroce_qp_attr qa;
+		struct hroce_wc wc;
+		uint8_t *snap_dst = malloc(size), *snap_src = malloc(size);
+		struct qp_pair qp;
+		int err;
+		bool ok;
+
+		if (c->bad == BAD_RKEY)
+			rkey ^= 0x5a; /* the tag of the key is wrong */
+		if (c->bad == OOB_HIGH)
+			raddr = (uintptr_t)target->p + size - len / 2;
+		if (c->bad == OOB_LOW)
+			raddr = (uintptr_t)target->p - 64;
+		if (c->bad == BAD_LKEY)
+			sge.lkey ^= 0x33;
+		if (c->bad == RECV_SMALL)
+			sge.length = 1000;
+		wr.remote_addr = raddr;
+		wr.rkey = rkey;
+		/* a second WQE behind it: flushed */
+		wr2.wr_id = 2;
+		wr2.opcode = HROCE_WR_RDMA_WRITE;
+		wr2.remote_addr = (uintptr_t)dst.p;
+		wr2.rkey = hroce_mr_rkey(dst.mr);
+		wr.next = &wr2;
+
+		err = qp_pair_open(e, &qp, HROCE_MTU_1024, &default_caps, ACCESS_ALL);
+		if (err) {
+			bench_result(b, c->name, false, "connect: %s", strerror(err));
+			break;
+		}
+		bench_fill(b, src.p, size);
+		memcpy(snap_src, src.p, size);
+		memcpy(snap_dst, target->p, size);
+		if (c->bad != NO_RECV)
+			hroce_post_recv(qp.qp[1], &rwr, &rbad);
+		for (int i = 0; i < 400; i++)
+			env_idle(e);
+		hroce_post_send(qp.qp[0], &wr, &bad);
+
+		if (!prot_wc(b, e, c->name, e->n[0].scq, 1, c->req_status) ||
+		    !prot_wc(b, e, c->name, e->n[0].scq, 2, HROCE_WC_WR_FLUSH_ERR) ||
+		    (c->resp_status && !prot_wc(b, e, c->name, e->n[1].rcq, 7, c->resp_status)))
+			goto next;
+		/* zero bytes written anywhere */
+		for (int i = 0; i < 200; i++)
+			env_idle(e);
+		if (memcmp(snap_dst, target->p, size) || memcmp(snap_src, src.p, size)) {
+			bench_result(b, c->name, false, "memory changed");
+			goto next;
+		}
+		/* the requester's QP is in error; the responder's too, but after an RNR or a
+		 * local error (that it never saw) */
+		hroce_query_qp(qp.qp[0], &qa);
+		ok = qa.qp_state == HROCE_QPS_ERR;
+		hroce_query_qp(qp.qp[1], &qa);
+		ok = ok && (qa.qp_state == HROCE_QPS_ERR) == (c->resp_status != 0);
+		bench_result(b, c->name, ok, "QP states after the error are wrong");
+	next:
+		qp_pair_close(&qp);
+		free(snap_dst);
+		free(snap_src);
+		/* the completions the failed case left behind */
+		while (hroce_poll_cq(e->n[0].scq, 1, &wc) || hroce_poll_cq(e->n[1].rcq, 1, &wc))
+			;
+	}
+	bench_result(b, "prot_no_iova_fault", env_faults(e) == faults0, "%llu faults",
+		     (unsigned long long)(env_faults(e) - faults0));
+	buf_close(&src);
+	buf_close(&dst);
+	buf_close(&ro);
+	buf_close(&wo);
+	buf_close(&other_pd_buf);
+	hroce_dealloc_pd(pd2);
+}
+
+/* ===================================================================================== */
+/* IOVA faults: a buffer the driver registered but the IOMMU no longer maps */
+
+static void test_iova_fault(struct bench *b, struct env *e)
+{
+	const size_t size = 16384;
+	struct buf src, dst;
+	struct qp_pair qp;
+	struct hroce_sim_fault f;
+	uint64_t faults0 = hroce_sim_faults(e->n[1].sim, NULL);
+	uint64_t errors0 = hroce_core_counter(e->n[1].dev, HROCE_CORE_COUNTER_DMA_WRITE_ERROR);
+	struct hroce_sge sge;
+	struct hroce_send_wr wr = { 0 }, *bad;
+	struct hroce_wc wc;
+	uint64_t map_iova, map_len;
+	int err;
+
+	buf_open(e, &src, 0, size, ACCESS_ALL, 0);
+	buf_open(e, &dst, 1, size, ACCESS_ALL, 0);
+	hroce_mr_mapping(dst.mr, &map_iova, &map_len);
+	err = qp_pair_open(e, &qp, HROCE_MTU_4096, &default_caps, ACCESS_ALL);
+	if (!bench_result(b, "iova_connect", !err, "%s", strerror(err)))
+		return;
+	/* the driver's mapping of dst, taken away behind its back */
+	err = hroce_sim_dma_unmap(e->n[1].sim, map_iova, map_len);
+	if (!bench_result(b, "iova_unmap", !err, "%s", strerror(err)))
+		return;
+	sge = (struct hroce_sge){ (uintptr_t)src.p, 256, hroce_mr_lkey(src.mr) };
+	wr.wr_id = 9;
+	wr.sg_list = &sge;
+	wr.num_sge = 1;
+	wr.opcode = HROCE_WR_RDMA_WRITE;
+	wr.send_flags = HROCE_SEND_SIGNALED;
+	wr.remote_addr = (uintptr_t)dst.p + 512;
+	wr.rkey = hroce_mr_rkey(dst.mr);
+	hroce_post_send(qp.qp[0], &wr, &bad);
+	env_poll(e, e->n[0].scq, 1, &wc, POLL_NS);
+	for (int i = 0; i < 200; i++)
+		env_idle(e);
+	bench_result(b, "iova_fault_reported",
+		     hroce_sim_faults(e->n[1].sim, &f) > faults0 && f.write &&
+			     f.iova == map_iova + 512 &&
+			     hroce_core_counter(e->n[1].dev, HROCE_CORE_COUNTER_DMA_WRITE_ERROR) >
+				     errors0,
+		     "faults %llu, last at 0x%llx (expected 0x%llx)",
+		     (unsigned long long)(hroce_sim_faults(e->n[1].sim, NULL) - faults0),
+		     (unsigned long long)f.iova, (unsigned long long)(map_iova + 512));
+	/* map it again so that deregistration finds what it mapped */
+	hroce_sim_dma_map(e->n[1].sim, (void *)((uintptr_t)dst.p & ~(uintptr_t)4095), map_iova,
+			  map_len);
+	qp_pair_close(&qp);
+	buf_close(&src);
+	buf_close(&dst);
+}
+
+/* ===================================================================================== */
+
+static void check_counters(struct bench *b, struct env *e)
+{
+	for (int i = 0; i < 2; i++) {
+		struct hroce_dev *dev = e->n[i].dev;
+		uint64_t bad = 0;
+
+		for (unsigned int r = 1; r < HROCE_ROCE_RX_DROP_COUNT; r++)
+			if (r != HROCE_ROCE_RX_DROP_NOT_ROCE)
+				bad += hroce_rx_counter(dev, r);
+		bench_result(b, i ? "counters_b" : "counters_a",
+			     bad == 0 && hroce_rx_counter(dev, HROCE_ROCE_RX_DROP_OK) > 0 &&
+				     hroce_core_counter(dev, HROCE_CORE_COUNTER_RX_NOT_OURS) == 0,
+			     "%llu frames dropped by the RX path, %llu good",
+			     (unsigned long long)bad,
+			     (unsigned long long)hroce_rx_counter(dev, HROCE_ROCE_RX_DROP_OK));
+	}
+}
+
+int main(int argc, char **argv)
+{
+	struct bench b;
+	struct env e;
+	struct env_params p = test_params();
+
+	bench_init(&b, "test_rc", argc, argv);
+	p.pcap_path = getenv("HROCE_PCAP"); /* both directions of the link, for debugging */
+	env_open(&e, &b, &p);
+	test_bringup(&b, &e);
+	test_each_op(&b, &e);
+	test_random_mix(&b, &e, "random_mix_one_qp", 1, false);
+	test_random_mix(&b, &e, "random_mix", MIX_QPS, true);
+	test_protection(&b, &e);
+	test_iova_fault(&b, &e);
+	check_counters(&b, &e);
+	env_close(&e);
+	return bench_finish(&b);
+}
