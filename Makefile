@@ -248,6 +248,7 @@ bench: $(BIN)/bench_net $(BIN)/bench_rc
 
 synth: $(GEN_VH) | $(DEPS_STAMP)
 	@scripts/synth.sh build/synth roce_icrc:64 roce_icrc:512 roce_rx:64 roce_rx:512 roce_tx:64 roce_tx:512
+	@scripts/synth_core.sh build/synth/core
 
 
 demo: $(BIN)/hroce-pcap

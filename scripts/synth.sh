@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Synthesis estimates with Yosys synth_xilinx for UltraScale+ (xcup), per top and width.
-# usage: synth.sh OUTDIR TOP:WIDTH...
+# usage: synth.sh OUTDIR TOP:WIDTH... (WIDTH "-": the top's own parameters)
 # Prints one table row per top: LUTs (LUT1-6), FFs, LUTRAM LUTs, BRAM36 equivalents, DSPs,
 # and the time Yosys took. Logs are in OUTDIR/TOP_wWIDTH.log.
 set -euo pipefail
@@ -15,8 +15,10 @@ for spec in "$@"; do
 	width=${spec#*:}
 	log=$out/${top}_w$width.log
 	start=$SECONDS
+	chparam="chparam -set DATA_WIDTH $width $top;"
+	[[ $width == - ]] && chparam=
 	yosys -q -l "$log" -p "read_verilog -Ibuild/gen -Irtl/lib -Irtl/net -Irtl/mem -Irtl/host -Irtl/transport $rtl;
-		chparam -set DATA_WIDTH $width $top;
+		$chparam
 		synth_xilinx -family xcup -top $top -flatten;
 		tee -o $out/${top}_w$width.stat stat" >/dev/null 2>&1
 	secs=$((SECONDS - start))

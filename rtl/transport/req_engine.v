@@ -291,13 +291,15 @@ reg [15:0] push_index_reg = 16'd0, push_index_next;
 reg [511:0] push_data_reg = 512'd0, push_data_next;
 
 // the current WQEs, up to 8 beats each (stride 512 bytes): the one being sent (beats 0-7)
-// and the one responses complete (beats 8-15, that of rxw_qpn at rxw_index while rxw_valid:
-// the responses of a READ or the ACKs of a window all find it there). A command may
-// recreate a QP, so the RX copy is dropped whenever one runs (hold).
+// and those responses complete (beats 8-15): one read brings up to 512 bytes of the ring
+// from SQ_CC on, the WQEs rxw_index .. rxw_index + rxw_count - 1 of QP rxw_qpn, so that
+// the responses of a READ, and an ACK that completes several WQEs, read the ring once. A
+// command may recreate a QP, so they are dropped whenever one runs (hold).
 reg [511:0] wqe_mem [0:15];
 reg rxw_valid_reg = 1'b0, rxw_valid_next;
 reg [23:0] rxw_qpn_reg = 24'd0, rxw_qpn_next;
 reg [15:0] rxw_index_reg = 16'd0, rxw_index_next;
+reg [3:0] rxw_count_reg = 4'd0, rxw_count_next;
 reg [511:0] wqe_wr_data;
 reg [2:0] wqe_wr_addr;
 reg wqe_wr_en;
@@ -480,7 +482,19 @@ function [63:0] wqe_addr(input [63:0] base, input [15:0] index, input [3:0] log_
     end
 endfunction
 
-wire [511:0] wqe0 = wqe_mem[{wqe_rx_reg, 3'd0}];
+// where the WQE at SQ_CC starts among the RX beats, and how many WQEs a read brings: up to
+// 512 bytes, not past the ring's end nor past SQ_CI (later slots may not be written yet)
+wire [15:0] rxw_k = sq_cc - rxw_index_reg;
+wire [2:0] rxw_k_beat = rxw_k[2:0] << sq_stride;
+wire [2:0] wqe_base = wqe_rx_reg ? rxw_k_beat : 3'd0;
+wire rxw_hit = rxw_valid_reg && rxw_qpn_reg == qpn_reg && rxw_k < {12'd0, rxw_count_reg};
+wire [15:0] sq_slots = 16'd1 << log_sq;
+wire [15:0] cc_to_end = sq_slots - (sq_cc & (sq_slots - 16'd1));
+wire [15:0] cc_posted = sq_ci - sq_cc;
+wire [15:0] blk_slots = 16'd8 >> sq_stride;
+wire [15:0] rx_slots_a = cc_to_end < blk_slots ? cc_to_end : blk_slots;
+wire [15:0] rx_slots = cc_posted < rx_slots_a ? cc_posted : rx_slots_a;
+wire [511:0] wqe0 = wqe_mem[{wqe_rx_reg, wqe_base}];
 wire [7:0] wqe_opcode = wqe0[`HROCE_SQ_WQE_OPCODE];
 wire [7:0] wqe_flags = wqe0[`HROCE_SQ_WQE_FLAGS];
 wire [7:0] wqe_num_sge = wqe0[`HROCE_SQ_WQE_NUM_SGE];
@@ -503,7 +517,7 @@ wire [7:0] wqe_max_sge = (8'd4 << sq_stride) - 8'd2;
 
 // SGE i of the WQE: byte 32 + 16 i
 wire [8:0] sge_byte = 9'd32 + {sge_idx_reg, 4'd0};
-wire [511:0] sge_beat = wqe_mem[{wqe_rx_reg, sge_byte[8:6]}];
+wire [511:0] sge_beat = wqe_mem[{wqe_rx_reg, wqe_base + sge_byte[8:6]}];
 wire [127:0] sge = sge_beat[{sge_byte[5:4], 7'd0} +: 128];
 wire [63:0] sge_addr = sge[`HROCE_SGE_ADDR];
 wire [31:0] sge_len = sge[`HROCE_SGE_LENGTH];
@@ -682,6 +696,7 @@ always @* begin
     rxw_valid_next = rxw_valid_reg && !hold;
     rxw_qpn_next = rxw_qpn_reg;
     rxw_index_next = rxw_index_reg;
+    rxw_count_next = rxw_count_reg;
     rd_req_valid_next = rd_req_valid_reg && !m_wqe_rd_req_ready;
     msg_left_next = msg_left_reg;
     pkt_next = pkt_reg;
@@ -787,10 +802,17 @@ always @* begin
         S_DB: begin
             if (ctx_ok_reg) begin
                 ctx_next[`HROCE_QPC_SQ_PI] = db_index_reg;
-                ctx_next[`HROCE_QPC_SCHEDULED] = 1'b1;
-                update_valid_next = 1'b1;
-                work_in_valid = !scheduled;
-                state_next = S_UPDATE;
+                if (!scheduled && push_valid_reg && push_qpn_reg == qpn_reg &&
+                    push_index_reg == sq_ci && tx_room) begin
+                    // the WQE came with its doorbell and the QP waits for nothing else:
+                    // send it now (S_SQ writes the context back on every way on)
+                    state_next = S_SQ;
+                end else begin
+                    ctx_next[`HROCE_QPC_SCHEDULED] = 1'b1;
+                    update_valid_next = 1'b1;
+                    work_in_valid = !scheduled;
+                    state_next = S_UPDATE;
+                end
             end else begin
                 state_next = S_IDLE;
             end
@@ -822,7 +844,7 @@ always @* begin
         S_FETCH: begin
             wqe_beat_next = 3'd0;
             wqe_error_next = 1'b0;
-            if (wqe_rx_reg && rxw_valid_reg && rxw_qpn_reg == qpn_reg && rxw_index_reg == sq_cc) begin
+            if (wqe_rx_reg && rxw_hit) begin
                 // the responses' WQE is still here
                 state_next = S_RX_EVAL;
             end else if (!wqe_rx_reg && push_valid_reg && push_qpn_reg == qpn_reg &&
@@ -851,6 +873,7 @@ always @* begin
                         rxw_valid_next = !s_wqe_rd_axis_tuser && !hold;
                         rxw_qpn_next = qpn_reg;
                         rxw_index_next = sq_cc;
+                        rxw_count_next = rx_slots[3:0];
                     end
                     state_next = wqe_rx_reg ? S_RX_EVAL : S_PARSE;
                 end
@@ -1228,6 +1251,7 @@ always @(posedge clk) begin
     rxw_valid_reg <= rxw_valid_next;
     rxw_qpn_reg <= rxw_qpn_next;
     rxw_index_reg <= rxw_index_next;
+    rxw_count_reg <= rxw_count_next;
     rd_req_valid_reg <= rd_req_valid_next;
     msg_left_reg <= msg_left_next;
     pkt_reg <= pkt_next;
@@ -1291,7 +1315,7 @@ assign s_mr_resp_ready = state_reg == S_XL_RESP && !chunk_full;
 
 assign m_wqe_rd_req_addr = wqe_addr(ctx_reg[`HROCE_QPC_SQ_BASE], wqe_rx_reg ? sq_cc : sq_ci,
                                     log_sq, sq_stride);
-assign m_wqe_rd_req_len = {6'd0, wqe_bytes};
+assign m_wqe_rd_req_len = wqe_rx_reg ? rx_slots << (6 + sq_stride) : {6'd0, wqe_bytes};
 assign m_wqe_rd_req_valid = rd_req_valid_reg;
 assign s_wqe_rd_axis_tready = state_reg == S_FETCH_DATA;
 
