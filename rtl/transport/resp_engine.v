@@ -302,13 +302,14 @@ reg err_valid_reg = 1'b0, err_valid_next;
 reg [7:0] err_status_reg = 8'd0, err_status_next;
 reg kick_reg = 1'b0, kick_next;               // tell the requester of this error
 
-// chunk FIFO ({length[12:0], IOVA}) with a commit pointer
-reg [76:0] chunk_mem [0:CHUNK_DEPTH-1];
-reg [CHUNK_ADDR_WIDTH:0] chunk_wr_ptr_reg = 0, chunk_wr_ptr_next;
-reg [CHUNK_ADDR_WIDTH:0] chunk_commit_ptr_reg = 0, chunk_commit_ptr_next;
-reg [CHUNK_ADDR_WIDTH:0] chunk_rd_ptr_reg = 0, chunk_rd_ptr_next;
+// DMA write chunks of the packet being placed ({length[12:0], IOVA}), held until commit
 reg chunk_wr_en;
 reg [76:0] chunk_wr_data;
+reg chunk_commit, chunk_discard;
+wire [76:0] chunk_head;
+wire chunk_avail;
+wire [CHUNK_ADDR_WIDTH:0] chunk_used;
+wire chunk_empty;
 reg [15:0] writes_pending_reg = 16'd0, writes_pending_next;
 
 reg stat_rx_no_qp_reg = 1'b0, stat_rx_no_qp_next;
@@ -340,6 +341,15 @@ desc_fifo (
     .s_data(desc_in_data), .s_valid(desc_in_valid), .s_ready(),
     .m_data(m_desc_data), .m_valid(m_desc_valid), .m_ready(m_desc_ready),
     .count(desc_count)
+);
+
+fifo_commit #(.WIDTH(77), .ADDR_WIDTH(CHUNK_ADDR_WIDTH))
+chunk_fifo (
+    .clk(clk), .rst(rst),
+    .s_data(chunk_wr_data), .s_valid(chunk_wr_en), .commit(chunk_commit),
+    .discard(chunk_discard),
+    .m_data(chunk_head), .m_valid(chunk_avail), .m_ready(m_wr_req_ready),
+    .used(chunk_used), .empty(chunk_empty)
 );
 
 fifo_sync #(.WIDTH(1), .ADDR_WIDTH(3))
@@ -502,7 +512,6 @@ function [63:0] wqe_addr(input [63:0] base, input [15:0] index, input [3:0] log_
     end
 endfunction
 
-wire [CHUNK_ADDR_WIDTH:0] chunk_used = chunk_wr_ptr_reg - chunk_rd_ptr_reg;
 wire chunk_full = chunk_used == CHUNK_DEPTH;
 
 // every write the pending ACK acknowledges is answered
@@ -567,8 +576,6 @@ always @* begin
     err_valid_next = err_valid_reg;
     err_status_next = err_status_reg;
     kick_next = kick_reg;
-    chunk_wr_ptr_next = chunk_wr_ptr_reg;
-    chunk_commit_ptr_next = chunk_commit_ptr_reg;
     stat_rx_no_qp_next = 1'b0;
     stat_rx_duplicate_next = 1'b0;
     stat_rx_out_of_sequence_next = 1'b0;
@@ -578,6 +585,8 @@ always @* begin
     wqe_wr_data = s_wqe_rd_axis_tdata;
     chunk_wr_en = 1'b0;
     chunk_wr_data = 77'd0;
+    chunk_commit = 1'b0;
+    chunk_discard = 1'b0;
     desc_in_data = ack_desc_reg;
     desc_in_valid = 1'b0;
     act_in_data = 1'b0;
@@ -766,7 +775,7 @@ always @* begin
         S_PIECE: begin
             if ({3'd0, sge_idx_reg} >= wqe_num_sge) begin
                 // the message is longer than the RECV WQE's buffers
-                chunk_wr_ptr_next = chunk_commit_ptr_reg;
+                chunk_discard = 1'b1;
                 wr_batch_next = 13'd0;
                 err_valid_next = 1'b1;
                 err_status_next = WC_LOC_LEN_ERR;
@@ -794,7 +803,7 @@ always @* begin
             if (s_mr_resp_valid && !chunk_full) begin
                 if (s_mr_resp_status != `HROCE_MR_XLATE_OK) begin
                     // a violation: nothing of this packet reaches memory
-                    chunk_wr_ptr_next = chunk_commit_ptr_reg;
+                    chunk_discard = 1'b1;
                     wr_batch_next = 13'd0;
                     if (!xl_remote_reg) begin
                         err_valid_next = 1'b1;
@@ -810,7 +819,6 @@ always @* begin
                         chunk_wr_en = 1'b1;
                         wr_batch_next = wr_batch_reg + 13'd1;
                         chunk_wr_data = {s_mr_resp_len[12:0], s_mr_resp_iova};
-                        chunk_wr_ptr_next = chunk_wr_ptr_reg + 1;
                     end
                     if (s_mr_resp_last) begin
                         if (xl_remote_reg) begin
@@ -833,7 +841,7 @@ always @* begin
          * SEND and WRITE: the packet's data goes; what the message has done so far
          */
         S_COMMIT: begin
-            chunk_commit_ptr_next = chunk_wr_ptr_reg;
+            chunk_commit = 1'b1;
             wr_committed_next = wr_committed_reg + {3'd0, wr_batch_reg};
             wr_batch_next = 13'd0;
             act_in_data = 1'b1;
@@ -861,7 +869,7 @@ always @* begin
         end
         S_RECV_CQE: begin
             // the CQE waits until every byte of the message is in memory
-            if (writes_pending_reg == 16'd0 && chunk_rd_ptr_reg == chunk_wr_ptr_reg &&
+            if (writes_pending_reg == 16'd0 && chunk_empty &&
                 !cqe_valid_reg) begin
                 cqe_cqn_next = ctx_reg[`HROCE_QPC_RECV_CQN];
                 cqe_data_next = make_cqe(rq_ci, op_send ? `HROCE_CQE_OP_RECV :
@@ -906,7 +914,7 @@ always @* begin
                     desc_in_valid = 1'b1;
                     ack_pend_next = 1'b0;
                 end
-            end else if (writes_pending_reg == 16'd0 && chunk_rd_ptr_reg == chunk_wr_ptr_reg &&
+            end else if (writes_pending_reg == 16'd0 && chunk_empty &&
                          desc_room) begin
                 desc_in_data = reply_desc(1'b1, rx_psn, SYN_ACK, rd_msn);
                 desc_in_valid = 1'b1;
@@ -1011,15 +1019,11 @@ always @* begin
 end
 
 /*
- * Chunk FIFO drain: committed chunks to the DMA writer (SEND/WRITE data) or the DMA
- * reader (READ responses)
+ * DMA writes handed out (committed chunks of SEND/WRITE data) and answered
  */
-wire [76:0] chunk_head = chunk_mem[chunk_rd_ptr_reg[CHUNK_ADDR_WIDTH-1:0]];
-wire chunk_avail = chunk_rd_ptr_reg != chunk_commit_ptr_reg;
 wire chunk_take = chunk_avail && m_wr_req_ready;
 
 always @* begin
-    chunk_rd_ptr_next = chunk_rd_ptr_reg + (chunk_take ? 1 : 0);
     wr_answered_next = wr_answered_reg + (s_wr_done_valid ? 16'd1 : 16'd0);
     writes_pending_next = writes_pending_reg + (chunk_take ? 16'd1 : 16'd0)
                           - (s_wr_done_valid ? 16'd1 : 16'd0);
@@ -1076,9 +1080,6 @@ always @(posedge clk) begin
     err_valid_reg <= err_valid_next;
     err_status_reg <= err_status_next;
     kick_reg <= kick_next;
-    chunk_wr_ptr_reg <= chunk_wr_ptr_next;
-    chunk_commit_ptr_reg <= chunk_commit_ptr_next;
-    chunk_rd_ptr_reg <= chunk_rd_ptr_next;
     writes_pending_reg <= writes_pending_next;
     stat_rx_no_qp_reg <= stat_rx_no_qp_next;
     stat_rx_duplicate_reg <= stat_rx_duplicate_next;
@@ -1086,9 +1087,6 @@ always @(posedge clk) begin
 
     if (wqe_wr_en) begin
         wqe_mem[wqe_wr_addr] <= wqe_wr_data;
-    end
-    if (chunk_wr_en) begin
-        chunk_mem[chunk_wr_ptr_reg[CHUNK_ADDR_WIDTH-1:0]] <= chunk_wr_data;
     end
 
     if (rst) begin
@@ -1101,9 +1099,6 @@ always @(posedge clk) begin
         cqe_valid_reg <= 1'b0;
         err_valid_reg <= 1'b0;
         kick_reg <= 1'b0;
-        chunk_wr_ptr_reg <= 0;
-        chunk_commit_ptr_reg <= 0;
-        chunk_rd_ptr_reg <= 0;
         writes_pending_reg <= 16'd0;
         wr_committed_reg <= 16'd0;
         wr_answered_reg <= 16'd0;
