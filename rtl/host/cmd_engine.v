@@ -216,7 +216,7 @@ wire entry_valid = kind == KIND_QP ? entry_reg[`HROCE_QPC_VALID] :
                    kind == KIND_CQ ? entry_reg[`HROCE_CQC_VALID] : entry_reg[`HROCE_MRC_VALID];
 
 // the write step writes the entry (to the table, or to the mailbox for a query)
-wire [511:0] write_beat = entry_reg[beat_reg*512 +: 512];
+wire [511:0] write_beat = beat_reg ? entry_reg[1023:512] : entry_reg[511:0];
 wire write_two = entry_beats2;
 
 always @* begin
@@ -313,7 +313,11 @@ always @* begin
         end
         STATE_READ_ENTRY_DATA: begin
             if (s_rd_axis_tvalid) begin
-                entry_next[beat_reg*512 +: 512] = s_rd_axis_tdata;
+                if (beat_reg) begin
+                    entry_next[1023:512] = s_rd_axis_tdata;
+                end else begin
+                    entry_next[511:0] = s_rd_axis_tdata;
+                end
                 beat_next = 1'b1;
                 dma_error_next = dma_error_reg || s_rd_axis_tuser;
                 if (s_rd_axis_tlast) begin

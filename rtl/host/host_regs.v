@@ -132,7 +132,13 @@ wire full_word = &s_axil_wstrb;
 wire in_push = waddr >= PUSH_BASE && waddr < PUSH_BASE + `HROCE_WQE_PUSH_BYTES;
 wire [2:0] push_word = waddr[5:3] - PUSH_BASE[5:3];
 
-integer i;
+// counter number of a read address, as a 32-bit value to compare with a loop index
+wire [AXIL_ADDR_WIDTH-1:0] rx_off = raddr - `HROCE_REG_RX_COUNTERS;
+wire [AXIL_ADDR_WIDTH-1:0] core_off = raddr - `HROCE_REG_CORE_COUNTERS;
+wire [31:0] rx_word = {{(35-AXIL_ADDR_WIDTH){1'b0}}, rx_off[AXIL_ADDR_WIDTH-1:3]};
+wire [31:0] core_word = {{(35-AXIL_ADDR_WIDTH){1'b0}}, core_off[AXIL_ADDR_WIDTH-1:3]};
+
+integer i, w;
 
 always @* begin
     mac_next = mac_reg;
@@ -159,9 +165,12 @@ always @* begin
     if (write) begin
         bvalid_next = 1'b1;
         if (in_push) begin
-            for (i = 0; i < 8; i = i + 1) begin
-                if (s_axil_wstrb[i]) begin
-                    push_next[push_word*64 + i*8 +: 8] = s_axil_wdata[i*8 +: 8];
+            // constant indices: a decoder per byte lane, not a shifter across 512 bits
+            for (w = 0; w < 8; w = w + 1) begin
+                for (i = 0; i < 8; i = i + 1) begin
+                    if ({29'd0, push_word} == w && s_axil_wstrb[i]) begin
+                        push_next[w*64 + i*8 +: 8] = s_axil_wdata[i*8 +: 8];
+                    end
                 end
             end
         end else if (full_word) begin
@@ -209,10 +218,18 @@ always @* begin
         rvalid_next = 1'b1;
         rdata_next = 64'd0;
         if (raddr >= `HROCE_REG_RX_COUNTERS && raddr < `HROCE_REG_RX_COUNTERS + RX_COUNTERS*8) begin
-            rdata_next = rx_counters[(raddr - `HROCE_REG_RX_COUNTERS) / 8 * 64 +: 64];
+            for (w = 0; w < RX_COUNTERS; w = w + 1) begin
+                if (rx_word == w) begin
+                    rdata_next = rx_counters[w*64 +: 64];
+                end
+            end
         end else if (raddr >= `HROCE_REG_CORE_COUNTERS &&
                      raddr < `HROCE_REG_CORE_COUNTERS + CORE_COUNTERS*8) begin
-            rdata_next = core_counters[(raddr - `HROCE_REG_CORE_COUNTERS) / 8 * 64 +: 64];
+            for (w = 0; w < CORE_COUNTERS; w = w + 1) begin
+                if (core_word == w) begin
+                    rdata_next = core_counters[w*64 +: 64];
+                end
+            end
         end else begin
             case (raddr)
                 `HROCE_REG_ID: rdata_next = {32'd0, `HROCE_CORE_ID};
