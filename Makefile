@@ -203,9 +203,17 @@ $(BIN)/bench_rc: $(call cobjs,testbench/system/bench_rc.c testbench/system/rc_en
 	$(CC) -o $@ $^ $(LDLIBS)
 PROGRAMS += $(BIN)/bench_rc
 
+# libhroce's vfio backend up to where a machine without VFIO can take it (the library
+# links the sim backend, hence the simulation libraries)
+$(OBJ)/c/testbench/host/%.o: CFLAGS += -Ihost-driver
+$(BIN)/test_vfio: $(call cobjs,testbench/host/test_vfio.c testbench/lib/bench.c) $(SYSTEM_LIBS)
+	@mkdir -p $(BIN)
+	$(CC) -o $@ $^ $(LDLIBS)
+PROGRAMS += $(BIN)/test_vfio
+
 # Tests in the order they run; each prints "ok NAME" / "not ok NAME: why" lines.
 TESTS := test_wire test_icrc test_rx test_tx test_hroce_pcap $(BLOCK_TESTS)
-TESTS += test_sim test_rc
+TESTS += test_vfio test_sim test_rc
 
 .PHONY: all test lint synth bench demo clean
 all: $(PROGRAMS)

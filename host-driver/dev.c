@@ -176,6 +176,8 @@ static int open_bus(const char *spec, struct hroce_bus **bus)
 {
 	if (!strncmp(spec, "sim:", 4))
 		return hroce_bus_sim_open(spec + 4, bus);
+	if (!strncmp(spec, "vfio:", 5))
+		return hroce_bus_vfio_open(spec + 5, bus);
 	hroce_log(HROCE_LOG_ERR,
 		  "%s: unknown device; a device is \"sim:NAME\" (a simulated NIC) or "
 		  "\"vfio:DDDD:BB:DD.F\" (a board)",

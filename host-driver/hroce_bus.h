@@ -28,6 +28,11 @@ struct hroce_bus_ops {
 	void (*idle)(struct hroce_bus *bus);
 	/* The interrupt vectors raised since the last call, one bit each (0..63). */
 	uint64_t (*take_irqs)(struct hroce_bus *bus);
+	/*
+	 * A file descriptor to poll() for interrupts: readable while a vector has fired
+	 * that take_irqs() has not taken yet. It belongs to the bus.
+	 */
+	int (*irq_fd)(struct hroce_bus *bus);
 };
 
 struct hroce_bus {
@@ -37,5 +42,7 @@ struct hroce_bus {
 
 /* Backends: each opens the device its argument names (after "sim:" or "vfio:"). */
 int hroce_bus_sim_open(const char *arg, struct hroce_bus **bus);
+/* A board bound to vfio-pci, "DDDD:BB:DD.F" or "BB:DD.F" (errors: bus_vfio.h). */
+int hroce_bus_vfio_open(const char *arg, struct hroce_bus **bus);
 
 #endif /* HROCE_BUS_H */

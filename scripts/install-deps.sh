@@ -8,6 +8,7 @@ packages=(
 	verilator iverilog yosys z3   # RTL simulation, lint, synthesis, formal
 	zlib1g-dev                    # Verilator FST tracing
 	clang-format cppcheck         # C lint
+	linux-libc-dev                # <linux/vfio.h>: the vfio backend of libhroce
 	tshark python3-scapy          # independent packet decoders for the tests
 )
 
