@@ -9,6 +9,7 @@ packages=(
 	zlib1g-dev                    # Verilator FST tracing
 	clang-format cppcheck         # C lint
 	tshark python3-scapy          # independent packet decoders for the tests
+	libibverbs-dev ibverbs-utils perftest  # the verbs provider, and the unmodified programs it runs
 )
 
 missing=()
