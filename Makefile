@@ -33,9 +33,11 @@ GEN_VH := $(GEN)/hroce_contract.vh $(GEN)/roce_icrc_tables.vh
 GEN_H := $(GEN)/hroce_contract.h
 
 VFLAGS := --cc -Wall rtl/hroce.vlt -O3 --x-assign fast --x-initial fast $(addprefix -I,$(RTL_DIRS)) -I$(GEN)
-VCXXFLAGS := -std=gnu++14 -O2 -faligned-new -fcf-protection=none -Wno-bool-operation \
+# everything is position-independent: the verbs provider is a shared library holding the
+# driver, the platform and the core's model
+VCXXFLAGS := -std=gnu++14 -O2 -fPIC -faligned-new -fcf-protection=none -Wno-bool-operation \
 	-I$(VERILATOR_INC) -I$(VERILATOR_INC)/vltstd -Isim/vmodel -DVM_TRACE=$(if $(VTRACE),1,0)
-CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -I$(GEN) -Isim/vmodel -Isim/wire -Itestbench/net \
+CFLAGS := -std=gnu11 -O2 -g -fPIC -Wall -Wextra -Werror -I$(GEN) -Isim/vmodel -Isim/wire -Itestbench/net \
 	-Itestbench/lib
 LDLIBS := -lstdc++ -lpthread -lm $(TRACE_LIBS)
 
@@ -71,7 +73,7 @@ $(OBJ)/$(1)/V$(1).h: $(4) rtl/hroce.vlt $(GEN_VH) | $(DEPS_STAMP)
 	verilator $(VFLAGS) $(VTRACE) --prefix V$(1) --top-module $(2) $(3) -Mdir $(OBJ)/$(1) \
 		$(4)
 $(OBJ)/$(1)/V$(1)__ALL.a: $(OBJ)/$(1)/V$(1).h
-	$(MAKE) -s -C $(OBJ)/$(1) -f V$(1).mk OPT_FAST=-O2 V$(1)__ALL.a >/dev/null
+	$(MAKE) -s -C $(OBJ)/$(1) -f V$(1).mk OPT_FAST=-O2 OPT=-fPIC V$(1)__ALL.a >/dev/null
 $(OBJ)/$(1)/adapter.o: $(OBJ)/$(1)/V$(1).h scripts/gen_vadapter.py
 	python3 scripts/gen_vadapter.py V$(1) $$< $(OBJ)/$(1)/adapter.cpp $(ADAPTER_TRACE)
 	$(CXX) $(VCXXFLAGS) -I$(OBJ)/$(1) -c $(OBJ)/$(1)/adapter.cpp -o $$@
@@ -97,7 +99,7 @@ $(OBJ)/runtime/%.o: $(VERILATOR_INC)/%.cpp | $(DEPS_STAMP)
 
 WIRE_SRCS := sim/wire/roce_wire.c sim/wire/pcap.c sim/wire/roce_bus.c
 BENCH_SRCS := testbench/lib/bench.c testbench/lib/axis.c sim/vmodel/vmodel.c
-C_HDRS = $(GEN_H) $(wildcard sim/*/*.h testbench/*/*.h host-driver/*.h)
+C_HDRS = $(GEN_H) $(wildcard sim/*/*.h testbench/*/*.h host-driver/*.h provider/*.h)
 
 $(OBJ)/c/%.o: %.c $(C_HDRS) | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
@@ -211,6 +213,22 @@ $(BIN)/test_vfio: $(call cobjs,testbench/host/test_vfio.c testbench/lib/bench.c)
 	$(CC) -o $@ $^ $(LDLIBS)
 PROGRAMS += $(BIN)/test_vfio
 
+# ---------------------------------------------------------------------------------------
+# The verbs provider (provider/): libhroce-verbs.so, preloaded by hroce-run into unmodified
+# verbs programs; it holds libhroce, and for simulated NICs libhroce-sim and the core
+
+PROVIDER_SRCS := $(wildcard provider/*.c)
+LIBHROCE_VERBS := $(BUILD)/lib/libhroce-verbs.so
+$(OBJ)/c/provider/%.o: CFLAGS += -Ihost-driver -fvisibility=hidden
+$(LIBHROCE_VERBS): $(call cobjs,$(PROVIDER_SRCS)) $(LIBHROCE) $(HROCE_SIM_LIBS) provider/verbs.map
+	@mkdir -p $(dir $@)
+	$(CC) -shared -o $@ -Wl,--version-script=provider/verbs.map -Wl,--no-undefined \
+		$(filter %.o %.a,$^) $(LDLIBS) -ldl
+$(BIN)/hroce-run: provider/hroce-run | $(LIBHROCE_VERBS)
+	@mkdir -p $(BIN)
+	install -m 755 $< $@
+PROGRAMS += $(LIBHROCE_VERBS) $(BIN)/hroce-run
+
 # Tests in the order they run; each prints "ok NAME" / "not ok NAME: why" lines.
 TESTS := test_wire test_icrc test_rx test_tx test_hroce_pcap $(BLOCK_TESTS)
 TESTS += test_vfio test_sim test_rc
@@ -225,7 +243,8 @@ test: lint all
 # Lint: Verilator -Wall and Icarus on every top at both widths, clang-format, cppcheck
 
 LINT_TOPS := roce_icrc roce_rx roce_tx
-C_LINT := $(filter-out $(GEN)/%,$(wildcard sim/*/*.[ch] testbench/*/*.[ch] host-driver/*.[ch]))
+C_LINT := $(filter-out $(GEN)/%,$(wildcard sim/*/*.[ch] testbench/*/*.[ch] host-driver/*.[ch] \
+	provider/*.[ch]))
 
 lint: $(GEN_VH) $(GEN_H)
 	@set -e; for top in $(LINT_TOPS); do for w in 64 512; do \
@@ -243,7 +262,7 @@ lint: $(GEN_VH) $(GEN_H)
 	@clang-format --dry-run --Werror $(C_LINT)
 	@cppcheck -q --error-exitcode=1 --enable=warning,portability --inline-suppr \
 		-I$(GEN) -Isim/vmodel -Isim/wire -Isim/platform -Ihost-driver -Itestbench/lib \
-		-Itestbench/system $(C_LINT)
+		-Itestbench/system -Iprovider $(C_LINT)
 	@echo "lint: clean ($(words $(LINT_TOPS)) tops x 2 widths, $(words $(CORE_LINT_TOPS)) core tops, $(words $(C_LINT)) C files)"
 
 clean:

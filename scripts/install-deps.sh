@@ -10,6 +10,7 @@ packages=(
 	clang-format cppcheck         # C lint
 	linux-libc-dev                # <linux/vfio.h>: the vfio backend of libhroce
 	tshark python3-scapy          # independent packet decoders for the tests
+	libibverbs-dev ibverbs-utils perftest  # the verbs provider, and the unmodified programs it runs
 )
 
 missing=()

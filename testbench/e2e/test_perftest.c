@@ -1,0 +1,372 @@
+// SPDX-License-Identifier: MIT
+/*
+ * End to end: Debian's unmodified verbs programs (ibverbs-utils, perftest) run through
+ * hroce-run, a server on hroce0 and a client on hroce1, in two processes whose simulated
+ * NICs share a wire; the out-of-band exchange is perftest's own TCP on loopback.
+ *
+ * Each run must exit 0 on both sides, print its report, and leave the NICs' counters
+ * (written by the provider at close, $HROCE_STATS) with the packets it implies, no ICRC or
+ * other receive errors, no protection NAKs, no DMA errors and no IOVA faults. Options the
+ * core cannot serve must fail cleanly (an exit status, not a hang).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bench.h"
+
+#define MAX_ARGS 24
+#define RUN_TIMEOUT_S 240
+
+static struct bench b;
+static char bindir[PATH_MAX], tmpdir[PATH_MAX];
+static unsigned int port_base, run_no;
+
+struct side {
+	const char *argv[MAX_ARGS];
+	char out[PATH_MAX], stats[PATH_MAX];
+	pid_t pid;
+	int status;
+	bool timed_out;
+};
+
+static pid_t spawn(struct side *s, const char *config)
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		char run[PATH_MAX + 16];
+		const char *argv[MAX_ARGS + 2];
+		int fd = open(s->out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		int n = 0;
+
+		if (fd < 0)
+			_exit(126);
+		dup2(fd, 1);
+		dup2(fd, 2);
+		if (*config)
+			setenv("HROCE_CONFIG", config, 1);
+		else
+			unsetenv("HROCE_CONFIG");
+		setenv("HROCE_STATS", s->stats, 1);
+		snprintf(run, sizeof(run), "%s/hroce-run", bindir);
+		argv[n++] = run;
+		for (int i = 0; s->argv[i]; i++)
+			argv[n++] = s->argv[i];
+		argv[n] = NULL;
+		execv(run, (char *const *)argv);
+		_exit(127);
+	}
+	s->pid = pid;
+	return pid;
+}
+
+/* Waits for a side until the deadline; kills it past it. */
+static void reap(struct side *s, time_t deadline)
+{
+	for (;;) {
+		pid_t r = waitpid(s->pid, &s->status, WNOHANG);
+
+		if (r == s->pid)
+			return;
+		if (time(NULL) > deadline) {
+			kill(s->pid, SIGKILL);
+			waitpid(s->pid, &s->status, 0);
+			s->timed_out = true;
+			return;
+		}
+		usleep(20000);
+	}
+}
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *buf;
+	long len;
+
+	if (!f)
+		return strdup("");
+	fseek(f, 0, SEEK_END);
+	len = ftell(f);
+	rewind(f);
+	buf = calloc(1, len + 1);
+	if (!buf) {
+		fclose(f);
+		return strdup("");
+	}
+	if (fread(buf, 1, len, f) != (size_t)len)
+		buf[0] = 0;
+	fclose(f);
+	return buf;
+}
+
+/* A counter of a stats file ("NAME VALUE" lines); -1 if absent. */
+static long long stat_of(const char *stats, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (const char *p = stats; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
+		if (!strncmp(p, name, n) && p[n] == ' ')
+			return atoll(p + n + 1);
+	return -1;
+}
+
+static void show_tail(const char *what, const char *path)
+{
+	char *text = slurp(path);
+	size_t len = strlen(text);
+	const char *start = len > 1500 ? text + len - 1500 : text;
+
+	printf("# --- %s (%s), last lines:\n", what, path);
+	for (const char *p = start; *p;) {
+		const char *nl = strchr(p, '\n');
+		int l = nl ? (int)(nl - p) : (int)strlen(p);
+
+		printf("#   %.*s\n", l, p);
+		p += l + (nl != NULL);
+	}
+	free(text);
+}
+
+/* The counters every good run must show: nothing dropped, refused or faulted. */
+static bool stats_clean(const char *stats, char *why, size_t len)
+{
+	static const char *const zero[] = {
+		"rx.truncated",
+		"rx.ip_header",
+		"rx.ip_checksum",
+		"rx.length",
+		"rx.bad_opcode",
+		"rx.icrc",
+		"rx.runt",
+		"rx.giant",
+		"rx.mac_error",
+		"core.rx_bad_response",
+		"core.dma_read_error",
+		"core.dma_write_error",
+		"core.rx_out_of_sequence",
+		"iova_faults",
+	};
+
+	if (stat_of(stats, "core.tx_frames") < 0) {
+		snprintf(why, len, "no counters written at close");
+		return false;
+	}
+	for (size_t i = 0; i < sizeof(zero) / sizeof(zero[0]); i++) {
+		long long v = stat_of(stats, zero[i]);
+
+		if (v != 0) {
+			snprintf(why, len, "%s is %lld", zero[i], v);
+			return false;
+		}
+	}
+	return true;
+}
+
+struct expect {
+	const char *report;   /* a line of the output that must be there */
+	long long min_frames; /* frames the client must have sent at least */
+	bool must_fail;	      /* an unsupported option: both exit non-zero, no hang */
+};
+
+/*
+ * Runs a server and a client; argv lists end with NULL; the client's gets the server's
+ * address appended. Returns true when everything expected was seen.
+ */
+static bool run_pair(const char *name, const char *const *server, const char *const *client,
+		     const struct expect *e)
+{
+	struct side s = { 0 }, c = { 0 };
+	char config[PATH_MAX], port[16], why[256] = "";
+	char *s_stats = NULL, *c_stats = NULL, *c_out = NULL, *s_out = NULL;
+	unsigned int n = 0, id = run_no++;
+	bool ok = true;
+	FILE *f;
+
+	snprintf(port, sizeof(port), "%u", port_base + id);
+	snprintf(config, sizeof(config), "%s/run%u.conf", tmpdir, id);
+	f = fopen(config, "w");
+	if (!f)
+		return bench_result(&b, name, false, "cannot write %s", config);
+	/* the two default devices, on a wire of this run only */
+	for (int d = 0; d < 2; d++)
+		fprintf(f, "[hroce%d]\nmac = 02:00:0a:00:00:0%d\nipv4 = 10.0.0.%d\n"
+			"wire = hroce-test-%d-%u\nport = %d\n\n",
+			d, d + 1, d + 1, (int)getpid(), id, d);
+	fclose(f);
+	for (n = 0; server[n]; n++)
+		s.argv[n] = server[n];
+	if (strncmp(server[0], "ibv_", 4) || !strcmp(server[0], "ibv_rc_pingpong")) {
+		s.argv[n++] = "-p";
+		s.argv[n++] = port;
+	}
+	for (n = 0; client[n]; n++)
+		c.argv[n] = client[n];
+	c.argv[n++] = "-p";
+	c.argv[n++] = port;
+	c.argv[n++] = "127.0.0.1";
+	snprintf(s.out, sizeof(s.out), "%s/run%u-server.out", tmpdir, id);
+	snprintf(c.out, sizeof(c.out), "%s/run%u-client.out", tmpdir, id);
+	snprintf(s.stats, sizeof(s.stats), "%s/run%u-server.stats", tmpdir, id);
+	snprintf(c.stats, sizeof(c.stats), "%s/run%u-client.stats", tmpdir, id);
+	spawn(&s, config);
+	usleep(500000); /* perftest's client does not retry its TCP connect for long */
+	spawn(&c, config);
+	reap(&c, time(NULL) + RUN_TIMEOUT_S);
+	reap(&s, time(NULL) + (c.timed_out ? 1 : 30));
+	s_out = slurp(s.out);
+	c_out = slurp(c.out);
+	s_stats = slurp(s.stats);
+	c_stats = slurp(c.stats);
+	if (s.timed_out || c.timed_out) {
+		snprintf(why, sizeof(why), "%s timed out", c.timed_out ? "client" : "server");
+		ok = false;
+	} else if (e->must_fail) {
+		if (WIFEXITED(c.status) && WEXITSTATUS(c.status) == 0) {
+			snprintf(why, sizeof(why),
+				 "the client exited 0 with an unsupported option");
+			ok = false;
+		}
+	} else if (!WIFEXITED(s.status) || WEXITSTATUS(s.status) || !WIFEXITED(c.status) ||
+		   WEXITSTATUS(c.status)) {
+		snprintf(why, sizeof(why), "exit status: server %d, client %d", s.status, c.status);
+		ok = false;
+	} else if (e->report && (!strstr(c_out, e->report) || !strstr(s_out, e->report))) {
+		snprintf(why, sizeof(why), "no \"%s\" in the reports", e->report);
+		ok = false;
+	} else if (!stats_clean(s_stats, why, sizeof(why)) ||
+		   !stats_clean(c_stats, why, sizeof(why))) {
+		ok = false;
+	} else if (stat_of(c_stats, "core.tx_frames") < e->min_frames ||
+		   stat_of(s_stats, "rx.ok") < 1) {
+		snprintf(why, sizeof(why),
+			 "client sent %lld frames (at least %lld expected), "
+			 "server received %lld",
+			 stat_of(c_stats, "core.tx_frames"), e->min_frames,
+			 stat_of(s_stats, "rx.ok"));
+		ok = false;
+	}
+	if (!ok) {
+		show_tail("server", s.out);
+		show_tail("client", c.out);
+	} else {
+		printf("# %s: client sent %lld frames, received %lld\n", name,
+		       stat_of(c_stats, "core.tx_frames"), stat_of(c_stats, "rx.ok"));
+	}
+	free(s_out);
+	free(c_out);
+	free(s_stats);
+	free(c_stats);
+	return bench_result(&b, name, ok, "%s", why);
+}
+
+/* A single program (ibv_devices, ibv_devinfo): exit 0 and every needle in its output. */
+static void run_one(const char *name, const char *const *argv, const char *const *needles)
+{
+	struct side s = { 0 };
+	char config[PATH_MAX];
+	char *out;
+	bool ok = true;
+	char why[256] = "";
+
+	/* the built-in defaults */
+	snprintf(config, sizeof(config), "%s", "");
+	for (int i = 0; argv[i]; i++)
+		s.argv[i] = argv[i];
+	snprintf(s.out, sizeof(s.out), "%s/%s.out", tmpdir, name);
+	snprintf(s.stats, sizeof(s.stats), "%s/%s.stats", tmpdir, name);
+	spawn(&s, config);
+	reap(&s, time(NULL) + 60);
+	out = slurp(s.out);
+	if (s.timed_out || !WIFEXITED(s.status) || WEXITSTATUS(s.status)) {
+		snprintf(why, sizeof(why), "exit status %d%s", s.status,
+			 s.timed_out ? " (timed out)" : "");
+		ok = false;
+	}
+	for (int i = 0; ok && needles[i]; i++) {
+		if (!strstr(out, needles[i])) {
+			snprintf(why, sizeof(why), "no \"%s\" in the output", needles[i]);
+			ok = false;
+		}
+	}
+	if (!ok)
+		show_tail(name, s.out);
+	free(out);
+	bench_result(&b, name, ok, "%s", why);
+}
+
+#define ARGS(...) ((const char *const[]){ __VA_ARGS__, NULL })
+
+int main(int argc, char **argv)
+{
+	char self[PATH_MAX];
+	ssize_t len;
+
+	bench_init(&b, "test_perftest", argc, argv);
+	len = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (len <= 0)
+		return 1;
+	self[len] = 0;
+	snprintf(bindir, sizeof(bindir), "%s", dirname(self));
+	snprintf(tmpdir, sizeof(tmpdir), "%s/../test-logs/perftest", bindir);
+	mkdir(tmpdir, 0755);
+	port_base = 20000 + (getpid() % 20000);
+
+	run_one("ibv_devices", ARGS("ibv_devices"), ARGS("hroce0", "hroce1"));
+	run_one("ibv_devinfo", ARGS("ibv_devinfo", "-v", "-d", "hroce0"),
+		ARGS("hca_id:\throce0", "PORT_ACTIVE", "Ethernet", "::ffff:10.0.0.1",
+		     "max_qp_rd_atom"));
+
+	run_pair("ibv_rc_pingpong",
+		 ARGS("ibv_rc_pingpong", "-d", "hroce0", "-g", "1", "-n", "50", "-s", "8192", "-c"),
+		 ARGS("ibv_rc_pingpong", "-d", "hroce1", "-g", "1", "-n", "50", "-s", "8192", "-c"),
+		 &(struct expect){ "iters in", 50, false });
+
+	static const struct {
+		const char *prog, *size, *iters, *report;
+		bool events;
+	} perf[] = {
+		{ "ib_write_bw", "64", "500", "BW average", false },
+		{ "ib_write_bw", "65536", "200", "BW average", false },
+		{ "ib_read_bw", "64", "500", "BW average", false },
+		{ "ib_read_bw", "65536", "200", "BW average", false },
+		{ "ib_send_bw", "64", "500", "BW average", false },
+		{ "ib_send_bw", "65536", "200", "BW average", false },
+		{ "ib_write_lat", "8", "200", "t_avg", false },
+		{ "ib_write_lat", "16384", "100", "t_avg", false },
+		{ "ib_read_lat", "8", "200", "t_avg", false },
+		{ "ib_read_lat", "16384", "100", "t_avg", false },
+		{ "ib_send_lat", "8", "200", "t_avg", false },
+		{ "ib_send_lat", "16384", "100", "t_avg", false },
+		{ "ib_send_bw", "4096", "200", "BW average", true },
+		{ "ib_read_bw", "4096", "200", "BW average", true },
+	};
+	for (size_t i = 0; i < sizeof(perf) / sizeof(perf[0]); i++) {
+		char name[96];
+		const char *ev = perf[i].events ? "-e" : NULL;
+
+		snprintf(name, sizeof(name), "%s-s%s%s", perf[i].prog, perf[i].size,
+			 perf[i].events ? "-e" : "");
+		run_pair(name,
+			 ARGS(perf[i].prog, "-d", "hroce0", "-s", perf[i].size, "-n", perf[i].iters,
+			      "-F", ev),
+			 ARGS(perf[i].prog, "-d", "hroce1", "-s", perf[i].size, "-n", perf[i].iters,
+			      "-F", ev),
+			 &(struct expect){ perf[i].report, atoll(perf[i].iters), false });
+	}
+	/* rdma_cm needs the kernel's rdma_ucm: refused, not hung */
+	run_pair("ib_write_bw-R-refused", ARGS("ib_write_bw", "-d", "hroce0", "-R"),
+		 ARGS("ib_write_bw", "-d", "hroce1", "-R"), &(struct expect){ NULL, 0, true });
+	return bench_finish(&b);
+}
