@@ -203,9 +203,21 @@ $(BIN)/bench_rc: $(call cobjs,testbench/system/bench_rc.c testbench/system/rc_en
 	$(CC) -o $@ $^ $(LDLIBS)
 PROGRAMS += $(BIN)/bench_rc
 
+# Simulated NICs the way applications get them: the configuration, NICs that hroce_open
+# creates and runs in a thread, shared-memory wires between processes
+$(OBJ)/c/testbench/sim/test_config.o $(OBJ)/c/testbench/sim/test_simrun.o: CFLAGS += -Ihost-driver
+$(BIN)/test_config: $(call cobjs,testbench/sim/test_config.c testbench/lib/bench.c) $(SYSTEM_LIBS)
+	@mkdir -p $(BIN)
+	$(CC) -o $@ $^ $(LDLIBS)
+PROGRAMS += $(BIN)/test_config
+$(BIN)/test_simrun: $(call cobjs,testbench/sim/test_simrun.c testbench/lib/bench.c) $(SYSTEM_LIBS)
+	@mkdir -p $(BIN)
+	$(CC) -o $@ $^ $(LDLIBS)
+PROGRAMS += $(BIN)/test_simrun
+
 # Tests in the order they run; each prints "ok NAME" / "not ok NAME: why" lines.
 TESTS := test_wire test_icrc test_rx test_tx test_hroce_pcap $(BLOCK_TESTS)
-TESTS += test_sim test_rc
+TESTS += test_sim test_rc test_config test_simrun
 
 .PHONY: all test lint synth bench demo clean
 all: $(PROGRAMS)
