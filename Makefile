@@ -213,6 +213,18 @@ $(BIN)/test_vfio: $(call cobjs,testbench/host/test_vfio.c testbench/lib/bench.c)
 	$(CC) -o $@ $^ $(LDLIBS)
 PROGRAMS += $(BIN)/test_vfio
 
+# Simulated NICs the way applications get them: the configuration, NICs that hroce_open
+# creates and runs in a thread, shared-memory wires between processes
+$(OBJ)/c/testbench/sim/test_config.o $(OBJ)/c/testbench/sim/test_simrun.o: CFLAGS += -Ihost-driver
+$(BIN)/test_config: $(call cobjs,testbench/sim/test_config.c testbench/lib/bench.c) $(SYSTEM_LIBS)
+	@mkdir -p $(BIN)
+	$(CC) -o $@ $^ $(LDLIBS)
+PROGRAMS += $(BIN)/test_config
+$(BIN)/test_simrun: $(call cobjs,testbench/sim/test_simrun.c testbench/lib/bench.c) $(SYSTEM_LIBS)
+	@mkdir -p $(BIN)
+	$(CC) -o $@ $^ $(LDLIBS)
+PROGRAMS += $(BIN)/test_simrun
+
 # ---------------------------------------------------------------------------------------
 # The verbs provider (provider/): libhroce-verbs.so, preloaded by hroce-run into unmodified
 # verbs programs; it holds libhroce, and for simulated NICs libhroce-sim and the core
@@ -231,7 +243,7 @@ PROGRAMS += $(LIBHROCE_VERBS) $(BIN)/hroce-run
 
 # Tests in the order they run; each prints "ok NAME" / "not ok NAME: why" lines.
 TESTS := test_wire test_icrc test_rx test_tx test_hroce_pcap $(BLOCK_TESTS)
-TESTS += test_vfio test_sim test_rc
+TESTS += test_vfio test_sim test_rc test_config test_simrun
 
 .PHONY: all test lint synth bench demo clean
 all: $(PROGRAMS)

@@ -1,14 +1,26 @@
 // SPDX-License-Identifier: MIT
 /*
- * The sim backend: a NIC of libhroce-sim in this process, found by name. MMIO goes
- * through the simulated PCIe link, DMA mappings fill the simulated IOMMU, and idling steps
- * the simulation (the whole world the NIC is in, so that its peers move too).
+ * The sim backend: a NIC of libhroce-sim, found by name. MMIO goes through the simulated
+ * PCIe link, DMA mappings fill the simulated IOMMU, interrupts set bits and an eventfd.
+ *
+ * "sim:NAME" is the NIC of that name if this process created one (the benches, which
+ * step their world by hand: idling steps it, so that its other NICs move too). Otherwise
+ * it is the device of that spec in the configuration (hroce_config.h), which this backend
+ * creates: a world of its own at the configured clock, the NIC with its PCIe, its port on
+ * the configured shared-memory wire, and the world's thread that runs it; idling then
+ * waits for that thread. Closing the device stops the thread and destroys them. Such a
+ * device is opened once per process (as a VFIO device is).
  */
 #include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
 
 #include "hroce_bus.h"
+#include "hroce_config.h"
 #include "hroce_priv.h"
 #include "hroce_sim.h"
 
@@ -18,8 +30,31 @@
 struct sim_bus {
 	struct hroce_bus bus;
 	struct hroce_sim *sim;
-	uint64_t irqs;
+	struct hroce_sim_world *own_world; /* created by the open: stopped and destroyed by close */
+	_Atomic uint64_t irqs;
+	int irq_fd;
+	struct sim_bus *next_created;
 };
+
+/* The devices this backend created, open (one open each). */
+static pthread_mutex_t created_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct sim_bus *created_list;
+static bool exit_hooked;
+
+/*
+ * A process that exits with devices open: their threads stop before the library's
+ * static objects go, and the peers see the link go down at once. A hroce_close after
+ * this (another exit handler's) still works, on a world nobody runs.
+ */
+static void stop_at_exit(void)
+{
+	pthread_mutex_lock(&created_lock);
+	for (struct sim_bus *sb = created_list; sb; sb = sb->next_created) {
+		hroce_sim_world_stop(sb->own_world);
+		hroce_sim_wire_detach(hroce_sim_wire_of(sb->sim));
+	}
+	pthread_mutex_unlock(&created_lock);
+}
 
 static struct sim_bus *to_sim(struct hroce_bus *bus)
 {
@@ -31,6 +66,18 @@ static void sim_close(struct hroce_bus *bus)
 	struct sim_bus *sb = to_sim(bus);
 
 	hroce_sim_set_irq_handler(sb->sim, NULL, NULL);
+	if (sb->own_world) {
+		pthread_mutex_lock(&created_lock);
+		for (struct sim_bus **pp = &created_list; *pp; pp = &(*pp)->next_created) {
+			if (*pp == sb) {
+				*pp = sb->next_created;
+				break;
+			}
+		}
+		hroce_sim_world_destroy(sb->own_world); /* stops its thread first */
+		pthread_mutex_unlock(&created_lock);
+	}
+	close(sb->irq_fd);
 	free(sb);
 }
 
@@ -56,24 +103,37 @@ static int sim_dma_unmap(struct hroce_bus *bus, uint64_t iova, uint64_t len)
 
 static void sim_idle(struct hroce_bus *bus)
 {
-	hroce_sim_world_step(hroce_sim_world_of(to_sim(bus)->sim), SIM_IDLE_CYCLES);
+	hroce_sim_world_idle(hroce_sim_world_of(to_sim(bus)->sim), SIM_IDLE_CYCLES);
 }
 
 static uint64_t sim_take_irqs(struct hroce_bus *bus)
 {
 	struct sim_bus *sb = to_sim(bus);
-	uint64_t irqs = sb->irqs;
+	uint64_t count;
 
-	sb->irqs = 0;
-	return irqs;
+	/* the eventfd first: a vector that fires after the exchange leaves it readable */
+	while (read(sb->irq_fd, &count, sizeof(count)) == sizeof(count))
+		;
+	return atomic_exchange(&sb->irqs, 0);
 }
 
+static int sim_irq_fd(struct hroce_bus *bus)
+{
+	return to_sim(bus)->irq_fd;
+}
+
+/* From inside the simulation (the world's thread, or a step): record, then signal. */
 static void sim_irq(void *ctx, unsigned int vector)
 {
 	struct sim_bus *sb = ctx;
+	uint64_t one = 1;
 
-	if (vector < 64)
-		sb->irqs |= UINT64_C(1) << vector;
+	if (vector >= 64)
+		return;
+	atomic_fetch_or(&sb->irqs, UINT64_C(1) << vector);
+	if (write(sb->irq_fd, &one, sizeof(one)) != sizeof(one))
+		hroce_log(HROCE_LOG_WARN, "%s: interrupt eventfd: %s", sb->bus.name,
+			  strerror(errno));
 }
 
 static const struct hroce_bus_ops sim_bus_ops = {
@@ -85,26 +145,120 @@ static const struct hroce_bus_ops sim_bus_ops = {
 	.dma_unmap = sim_dma_unmap,
 	.idle = sim_idle,
 	.take_irqs = sim_take_irqs,
+	.irq_fd = sim_irq_fd,
 };
+
+/* The configured NIC of spec sim:name: its world, the NIC, its wire, the thread. */
+static int create_nic(const char *name, struct hroce_sim **out)
+{
+	char spec[128];
+	const struct hroce_config_dev *d;
+	struct hroce_config *cfg;
+	struct hroce_sim_world *w;
+	struct hroce_sim *sim;
+	int err;
+
+	err = hroce_config_load(&cfg);
+	if (err)
+		return err;
+	snprintf(spec, sizeof(spec), "sim:%s", name);
+	d = hroce_config_find_spec(cfg, spec);
+	if (!d) {
+		hroce_log(HROCE_LOG_ERR,
+			  "%s: no simulated NIC of that name in this process, and no device of "
+			  "that spec in the configuration (%s, $%s)",
+			  spec, hroce_config_source(cfg), HROCE_CONFIG_ENV);
+		hroce_config_free(cfg);
+		return ENODEV;
+	}
+	w = hroce_sim_world_create(d->clock_mhz);
+	if (!w) {
+		err = errno;
+		goto err_cfg;
+	}
+	struct hroce_sim_params sp = {
+		.name = name,
+		.pcie = { d->pcie_read_ns, d->pcie_write_ns, d->pcie_gbps },
+	};
+	sim = hroce_sim_create(w, &sp);
+	if (!sim) {
+		err = errno;
+		hroce_log(HROCE_LOG_ERR, "%s: cannot create the simulated NIC: %s", spec,
+			  strerror(err));
+		goto err_world;
+	}
+	if (*d->wire) {
+		struct hroce_sim_wire_params wp = {
+			.name = d->wire,
+			.port = d->port,
+			.latency_ns = d->link_ns,
+			.gbps = d->link_gbps,
+			.pcap_path = *d->pcap ? d->pcap : NULL,
+		};
+
+		if (!hroce_sim_wire_attach(sim, &wp)) {
+			err = errno;
+			hroce_log(HROCE_LOG_ERR, "%s: cannot attach to port %u of wire %s: %s",
+				  spec, d->port, d->wire, strerror(err));
+			goto err_world;
+		}
+	}
+	err = hroce_sim_world_start(w);
+	if (err)
+		goto err_world;
+	hroce_config_free(cfg);
+	*out = sim;
+	return 0;
+
+err_world:
+	hroce_sim_world_destroy(w);
+err_cfg:
+	hroce_config_free(cfg);
+	return err;
+}
 
 int hroce_bus_sim_open(const char *arg, struct hroce_bus **bus)
 {
-	struct hroce_sim *sim = hroce_sim_find(arg);
+	struct hroce_sim *sim;
 	struct sim_bus *sb;
+	int err = 0;
 
-	if (!sim) {
-		hroce_log(HROCE_LOG_ERR,
-			  "sim:%s: no simulated NIC of that name in this process (create it with "
-			  "hroce_sim_create() first)",
-			  arg);
-		return ENODEV;
-	}
 	sb = calloc(1, sizeof(*sb));
 	if (!sb)
 		return ENOMEM;
+	sb->irq_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	if (sb->irq_fd < 0) {
+		err = errno;
+		free(sb);
+		return err;
+	}
+	pthread_mutex_lock(&created_lock);
+	sim = hroce_sim_find(arg);
+	for (const struct sim_bus *c = created_list; c && sim; c = c->next_created) {
+		if (c->sim == sim) {
+			hroce_log(HROCE_LOG_ERR, "sim:%s: already open in this process", arg);
+			err = EBUSY;
+		}
+	}
+	if (!sim && !err) {
+		err = create_nic(arg, &sim);
+		if (!err) {
+			sb->own_world = hroce_sim_world_of(sim);
+			sb->next_created = created_list;
+			created_list = sb;
+			if (!exit_hooked)
+				exit_hooked = !atexit(stop_at_exit);
+		}
+	}
 	sb->bus.ops = &sim_bus_ops;
 	snprintf(sb->bus.name, sizeof(sb->bus.name), "sim:%s", arg);
 	sb->sim = sim;
+	pthread_mutex_unlock(&created_lock);
+	if (err) {
+		close(sb->irq_fd);
+		free(sb);
+		return err;
+	}
 	hroce_sim_set_irq_handler(sim, sim_irq, sb);
 	*bus = &sb->bus;
 	return 0;

@@ -13,6 +13,20 @@
 
 #define MAX_LOG_CQE 22
 
+/*
+ * The OWNER bit of a CQE, read with an acquire load of the 8-byte word that holds it (the
+ * CQE's last): the device writes a CQE in address order, so the rest of it is in memory
+ * once the bit is, and the acquire keeps the reads of the rest after this one.
+ */
+static unsigned int cqe_owner(const uint8_t *cqe)
+{
+	const _Atomic uint64_t *word =
+		(const _Atomic uint64_t *)(cqe + HROCE_CQE_OWNER_LSB / 64 * 8);
+	uint64_t v = le64toh(atomic_load_explicit(word, memory_order_acquire));
+
+	return (unsigned int)hroce_field(v, HROCE_CQE_OWNER_LSB % 64, 1);
+}
+
 struct hroce_cq *hroce_create_cq(struct hroce_dev *dev, unsigned int cqe, unsigned int vector)
 {
 	uint8_t cqc[HROCE_CQC_BYTES] = { 0 };
@@ -121,10 +135,9 @@ int hroce_poll_cq(struct hroce_cq *cq, int n, struct hroce_wc *wc)
 			(size_t)HROCE_CQE_BYTES * (cq->ci & ((1u << cq->log_size) - 1));
 		unsigned int owner = !((cq->ci >> cq->log_size) & 1);
 
-		if (HROCE_CQE_GET(cqe, OWNER) != owner)
-			break;
 		/* the rest of the CQE is read after its owner bit said it is new */
-		atomic_thread_fence(memory_order_acquire);
+		if (cqe_owner(cqe) != owner)
+			break;
 		cq->ci++;
 		/* the completions of a destroyed QP were cleaned out of the ring */
 		if (HROCE_CQE_GET(cqe, QPN) == CQE_QPN_CLEANED)
@@ -141,9 +154,8 @@ void hroce_cq_clean(struct hroce_cq *cq, uint32_t qpn)
 		uint8_t *cqe = (uint8_t *)cq->ring.vaddr +
 			       (size_t)HROCE_CQE_BYTES * (ci & ((1u << cq->log_size) - 1));
 
-		if (HROCE_CQE_GET(cqe, OWNER) != !((ci >> cq->log_size) & 1))
+		if (cqe_owner(cqe) != !((ci >> cq->log_size) & 1))
 			break;
-		atomic_thread_fence(memory_order_acquire);
 		if (HROCE_CQE_GET(cqe, QPN) == qpn)
 			HROCE_CQE_SET(cqe, QPN, CQE_QPN_CLEANED);
 	}

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hroce_config.h"
 #include "hroce_priv.h"
 
 #define DEFAULT_LOG_QPS 10
@@ -185,6 +186,23 @@ static int open_bus(const char *spec, struct hroce_bus **bus)
 	return ENODEV;
 }
 
+/* No MAC and no address given: those the configuration has for the device, if any. */
+static void config_addresses(struct hroce_dev *dev, const char *spec)
+{
+	static const uint8_t zero[6];
+	const struct hroce_config_dev *d;
+	struct hroce_config *cfg;
+
+	if (memcmp(dev->params.mac, zero, 6) || dev->params.ipv4 || hroce_config_load(&cfg))
+		return;
+	d = hroce_config_find_spec(cfg, spec);
+	if (d) {
+		memcpy(dev->params.mac, d->mac, 6);
+		dev->params.ipv4 = d->ipv4;
+	}
+	hroce_config_free(cfg);
+}
+
 static int setup_tables(struct hroce_dev *dev)
 {
 	const struct hroce_dev_params *p = &dev->params;
@@ -251,6 +269,7 @@ struct hroce_dev *hroce_open(const char *spec, const struct hroce_dev_params *pa
 		dev->params.log_mrs = DEFAULT_LOG_MRS;
 	dev->iova_next = IOVA_BASE;
 	dev->next_pdn = 1;
+	config_addresses(dev, spec);
 	err = open_bus(spec, &dev->bus);
 	if (err)
 		goto err_free;
@@ -364,6 +383,15 @@ void hroce_idle(struct hroce_dev *dev)
 uint64_t hroce_take_irqs(struct hroce_dev *dev)
 {
 	return dev->bus->ops->take_irqs(dev->bus);
+}
+
+int hroce_irq_fd(struct hroce_dev *dev)
+{
+	if (!dev->bus->ops->irq_fd) {
+		errno = EOPNOTSUPP;
+		return -1;
+	}
+	return dev->bus->ops->irq_fd(dev->bus);
 }
 
 struct hroce_qp *hroce_dev_qp(struct hroce_dev *dev, uint32_t qpn)

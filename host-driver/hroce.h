@@ -3,7 +3,9 @@
  * libhroce: the host driver of a HardRoCE NIC.
  *
  * A device is opened from a spec string naming its bus backend: "sim:NAME" for a
- * simulated NIC of this process (libhroce-sim), "vfio:DDDD:BB:DD.F" for a board. Above
+ * simulated NIC (libhroce-sim: one this process created, else the one the configuration
+ * describes, which hroce_open creates and runs in a thread of its own, on its
+ * shared-memory wire; see hroce_config.h), "vfio:DDDD:BB:DD.F" for a board. Above
  * the bus everything is the same code: the context tables, rings and mailbox live in DMA
  * memory the driver owns and maps into the device's IOVA space, commands go through the
  * mailbox, work is posted into rings and announced by doorbells, completions are polled
@@ -55,6 +57,10 @@ struct hroce_dev_attr {
 	uint32_t ipv4;
 };
 
+/*
+ * params NULL, or with neither MAC nor IPv4 set: those of the configuration's device of
+ * that spec (hroce_config.h), if it has one.
+ */
 struct hroce_dev *hroce_open(const char *spec, const struct hroce_dev_params *params);
 void hroce_close(struct hroce_dev *dev);
 int hroce_query_dev(struct hroce_dev *dev, struct hroce_dev_attr *attr);
@@ -63,8 +69,11 @@ const char *hroce_dev_name(const struct hroce_dev *dev);
 uint64_t hroce_core_counter(struct hroce_dev *dev, unsigned int index);
 uint64_t hroce_rx_counter(struct hroce_dev *dev, unsigned int index);
 /*
- * Nothing to do now: let the device run a while (the sim backend steps the simulation;
- * a board's backend just returns). Polling loops call it when they find nothing.
+ * Nothing to do now: let the device run a while. Polling loops call it when they find
+ * nothing. A board's backend just returns; the sim backend steps a simulation that the
+ * caller steps by hand, and waits (without using the CPU) for a few cycles of one that
+ * runs in its own thread (a NIC that hroce_open created, see hroce_config.h), or up to
+ * a millisecond while that NIC sleeps.
  */
 void hroce_idle(struct hroce_dev *dev);
 
@@ -159,6 +168,12 @@ int hroce_req_notify_cq(struct hroce_cq *cq, bool solicited_only);
  * The sim backend records them as the core raises them; with VFIO they are eventfds.
  */
 uint64_t hroce_take_irqs(struct hroce_dev *dev);
+/*
+ * A file descriptor to poll(2) or epoll: readable once an interrupt vector fired, until
+ * hroce_take_irqs() takes the vectors. It belongs to the device (do not close it).
+ * Returns -1 with errno set (EOPNOTSUPP) if the bus has none.
+ */
+int hroce_irq_fd(struct hroce_dev *dev);
 
 /* Queue pairs (RC) */
 

@@ -29,8 +29,8 @@ struct hroce_bus_ops {
 	/* The interrupt vectors raised since the last call, one bit each (0..63). */
 	uint64_t (*take_irqs)(struct hroce_bus *bus);
 	/*
-	 * A file descriptor to poll() for interrupts: readable while a vector has fired
-	 * that take_irqs() has not taken yet. It belongs to the bus.
+	 * A file descriptor that polls readable once a vector fired (and take_irqs has not
+	 * cleared it since), owned by the bus; -1 with errno if there is none.
 	 */
 	int (*irq_fd)(struct hroce_bus *bus);
 };

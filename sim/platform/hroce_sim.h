@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * libhroce-sim: simulated HardRoCE NICs in one process.
+ * libhroce-sim: simulated HardRoCE NICs.
  *
  * A world is one clock domain: every NIC (the Verilated hroce_core with its host-memory,
  * IOMMU and PCIe models) and every link between NIC ports in a process. Nothing moves
- * unless someone steps the world; the driver's sim backend steps it while it waits.
+ * unless someone steps the world (the benches, and the driver's sim backend while it
+ * waits), or the world's own thread runs it (hroce_sim_world_start: what a NIC beside an
+ * application is). A NIC's port may instead be on a shared-memory wire to a NIC of
+ * another process (hroce_sim_wire_attach), the two worlds' clocks kept in step.
  * Time is simulated: cycles of the core clock, and nanoseconds derived from them.
  *
  * Host memory is process memory: the driver maps buffers into a NIC's IOVA table with
@@ -41,12 +44,52 @@ struct hroce_sim_params {
 
 /* clock_mhz: the core clock (250 for the product configuration). */
 struct hroce_sim_world *hroce_sim_world_create(uint32_t clock_mhz);
+/* Stops the world's thread if it runs, then destroys its NICs (and their links and wires). */
 void hroce_sim_world_destroy(struct hroce_sim_world *w);
-/* Advances every NIC and link by cycles clock cycles. */
+/*
+ * Advances every NIC and link by cycles clock cycles (a world with shared-memory wires
+ * waits for their peers as their time synchronisation needs). Not while the world's
+ * thread runs it.
+ */
 void hroce_sim_world_step(struct hroce_sim_world *w, uint64_t cycles);
 uint64_t hroce_sim_world_cycles(const struct hroce_sim_world *w);
 uint64_t hroce_sim_world_ns(const struct hroce_sim_world *w);
 
+/*
+ * A world run by a thread of its own (world_run.c), instead of stepped by hand: what a NIC
+ * in an application's process is. While it runs, the NIC calls (MMIO, DMA mappings, irq
+ * handlers and observers, faults, wire statistics) may come from any thread; irq handlers
+ * and observers are called from the world's thread, and must not call back into the
+ * library. A read blocks until its answer is back in simulated time.
+ *
+ * When every NIC of the world has been quiet for HROCE_SIM_QUIET_CYCLES (no MMIO, no DMA,
+ * no interrupt, no frame on its port or its links), the thread sleeps without using the
+ * CPU until an MMIO access, a frame from a wire, or stop; then the world's clock jumps
+ * instead of evaluating the idle cycles (the core's timers compare against its time
+ * input, so it may). start: EBUSY if it runs already; stop returns once the thread ended.
+ */
+#define HROCE_SIM_QUIET_CYCLES 2048
+int hroce_sim_world_start(struct hroce_sim_world *w);
+void hroce_sim_world_stop(struct hroce_sim_world *w);
+bool hroce_sim_world_running(const struct hroce_sim_world *w);
+/*
+ * What a polling loop that found nothing does. A world nobody runs is stepped cycles; a
+ * running one is waited for (futex, not spinning) until it advanced cycles, or while it
+ * sleeps until it wakes, for at most a millisecond of wall time either way (so that a
+ * loop that also watches a clock or a flag keeps going), or a signal.
+ */
+void hroce_sim_world_idle(struct hroce_sim_world *w, uint64_t cycles);
+
+struct hroce_sim_world_stats {
+	uint64_t cycles;	 /* the clock */
+	uint64_t cycles_run;	 /* evaluated */
+	uint64_t cycles_skipped; /* jumped over on waking */
+	uint64_t sleeps, peer_waits;
+	bool asleep;
+};
+void hroce_sim_world_stats(struct hroce_sim_world *w, struct hroce_sim_world_stats *st);
+
+/* Not while the world's thread runs (EINVAL); destroy stops it meanwhile. */
 struct hroce_sim *hroce_sim_create(struct hroce_sim_world *w, const struct hroce_sim_params *p);
 void hroce_sim_destroy(struct hroce_sim *s);
 /* The NIC of that name in this process (ENOENT if none). */
@@ -70,13 +113,14 @@ uint64_t hroce_sim_faults(const struct hroce_sim *s, struct hroce_sim_fault *las
 /*
  * BAR0. Writes are posted: they reach the core write_latency_ns later, in order, and the
  * call returns at once (len: 8, or up to 64 bytes for the WQE push window, in 8-byte
- * words). A read steps the world until its answer is back (a round trip).
+ * words). A read steps the world until its answer is back (a round trip); in a world its
+ * thread runs, it waits for that thread to get the answer back.
  */
 void hroce_sim_mmio_write(struct hroce_sim *s, uint64_t offset, const void *data, size_t len);
 void hroce_sim_mmio_write64(struct hroce_sim *s, uint64_t offset, uint64_t value);
 uint64_t hroce_sim_mmio_read64(struct hroce_sim *s, uint64_t offset);
 
-/* Called (from inside a step) when an interrupt vector fires. */
+/* Called (from inside a step, or the world's thread) when an interrupt vector fires. */
 void hroce_sim_set_irq_handler(struct hroce_sim *s, void (*fn)(void *ctx, unsigned int vector),
 			       void *ctx);
 
@@ -89,6 +133,48 @@ struct hroce_sim_link_params {
 struct hroce_sim_link *hroce_sim_link_connect(struct hroce_sim *a, struct hroce_sim *b,
 					      const struct hroce_sim_link_params *p);
 void hroce_sim_link_destroy(struct hroce_sim_link *l);
+
+/*
+ * A shared-memory wire (wire_shm.c): a NIC's port on one of the two ports of a named
+ * full-duplex cable in /dev/shm, whose other port is a NIC in another process (or
+ * another world). Either side may come first, leave, die and come back: the link is up
+ * while both ports are held by live processes; what is sent while it is down is dropped
+ * and counted. The two worlds keep their clocks in step conservatively, the latency
+ * being the lookahead (see wire_shm.c), so that simulated times mean the same on both
+ * sides; a world waits for its peer without using the CPU.
+ *
+ * attach: EBUSY if the port is held by a live process or the NIC already has a link or
+ * wire, EINVAL for bad parameters or a wire of other parameters (latency, rate, clock),
+ * EPROTO for a segment that is not a wire of this version (a stale or foreign file: the
+ * message names it). Not while the world's thread runs.
+ */
+struct hroce_sim_wire;
+struct hroce_sim_wire_params {
+	const char *name;      /* the segment: /dev/shm/NAME (letters, digits, -_.) */
+	unsigned int port;     /* 0 or 1 */
+	uint32_t latency_ns;   /* MAC + PHY + cable, one way: the lookahead (>= 1 cycle) */
+	uint32_t gbps;	       /* 0: as fast as the ports */
+	const char *pcap_path; /* frames sent and received, simulated-ns timestamps; NULL */
+};
+struct hroce_sim_wire *hroce_sim_wire_attach(struct hroce_sim *s,
+					     const struct hroce_sim_wire_params *p);
+void hroce_sim_wire_detach(struct hroce_sim_wire *x);
+struct hroce_sim_wire *hroce_sim_wire_of(struct hroce_sim *s);
+/* Removes the segment's name (processes attached keep their mapping). */
+int hroce_sim_wire_unlink(const char *name);
+
+struct hroce_sim_wire_stats {
+	bool peer_up;
+	int peer_pid;
+	uint64_t frames_sent, frames_received;
+	uint64_t frames_dropped; /* sent while the link was down, or unread by a peer that died */
+	uint64_t frames_aborted; /* cut short on the way in by the peer's loss */
+	uint64_t stale_beats;	 /* left in the ring by a peer that is gone, dropped */
+	uint64_t link_ups, link_downs;
+	uint64_t waits, wait_ns; /* blocked on the peer's clock, and for how long */
+};
+/* Checks that the peer still lives before answering. */
+void hroce_sim_wire_stats(struct hroce_sim_wire *x, struct hroce_sim_wire_stats *st);
 
 /*
  * What happened and when, for latency studies: an observer sees every event of a NIC

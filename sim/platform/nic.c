@@ -2,6 +2,9 @@
 /*
  * A simulated NIC: the Verilated hroce_core with its host memory (IOMMU and PCIe models),
  * BAR0, interrupts and an Ethernet port, and the API the driver's sim backend calls.
+ *
+ * While the world's thread runs, the API takes the world's lock (sim_world_lock) around
+ * what it touches of the models, and an MMIO read waits for the thread to answer it.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -13,11 +16,10 @@
 extern const struct vmodel_ops vmodel_Vhroce_core;
 
 #define RESET_CYCLES 8
-/* a read the core never answers ends like a PCIe completion timeout: all ones */
-#define MMIO_READ_TIMEOUT_NS 10000000u
 
 static struct hroce_sim *nics; /* every NIC of the process */
-static unsigned int traces;    /* trace files opened from $HROCE_TRACE */
+static pthread_mutex_t nics_lock = PTHREAD_MUTEX_INITIALIZER;
+static unsigned int traces; /* trace files opened from $HROCE_TRACE */
 
 void sim_nic_event(struct hroce_sim *s, enum hroce_sim_event_kind kind, uint64_t cycle,
 		   uint64_t addr, uint64_t len)
@@ -58,6 +60,10 @@ void sim_nic_cycle(struct hroce_sim *s, uint64_t now)
 		sim_channel_rx_drive(s->rx_ch, now);
 	if (s->tx_ch)
 		sim_channel_tx_drive(s->tx_ch, now);
+	if (s->wire) {
+		sim_wire_rx_drive(s->wire, now);
+		sim_wire_tx_drive(s->wire, now);
+	}
 	*s->irq_ready = sim_pcie_irq_room(&s->pcie);
 	*s->clk = 0;
 	ops->eval(model);
@@ -70,6 +76,10 @@ void sim_nic_cycle(struct hroce_sim *s, uint64_t now)
 		sim_channel_tx_sample(s->tx_ch, now);
 	if (s->rx_ch)
 		sim_channel_rx_sample(s->rx_ch, now);
+	if (s->wire) {
+		sim_wire_tx_sample(s->wire, now);
+		sim_wire_rx_sample(s->wire, now);
+	}
 	recording = s->tracing && now >= s->trace_from && now < s->trace_to;
 	if (recording)
 		ops->trace_dump(model, now * s->w->period_ps);
@@ -77,6 +87,23 @@ void sim_nic_cycle(struct hroce_sim *s, uint64_t now)
 	ops->eval(model);
 	if (recording)
 		ops->trace_dump(model, now * s->w->period_ps + s->w->period_ps / 2);
+}
+
+static bool channel_quiet(const struct sim_channel *c)
+{
+	return c->head == c->tail && !c->presented && !c->sending && !c->receiving;
+}
+
+/*
+ * The core has no timer that fires by itself (time_now only stamps), so a core whose
+ * interfaces all stood still for a while has nothing left to do until something comes in.
+ */
+bool sim_nic_quiet(const struct hroce_sim *s)
+{
+	return !sim_mmio_busy(&s->mmio) && !sim_pcie_busy(&s->pcie) && !*s->axi.arvalid &&
+	       !*s->axi.awvalid && !*s->axi.wvalid && !*s->irq_valid && !*s->tx.tvalid &&
+	       !*s->rx.tvalid && (!s->tx_ch || channel_quiet(s->tx_ch)) &&
+	       (!s->rx_ch || channel_quiet(s->rx_ch)) && (!s->wire || sim_wire_quiet(s->wire));
 }
 
 static int bind_port(struct hroce_sim *s, const char *name, unsigned int width, bool input,
@@ -189,7 +216,7 @@ struct hroce_sim *hroce_sim_create(struct hroce_sim_world *w, const struct hroce
 	struct hroce_sim *s;
 	int err;
 
-	if (!w || !p || !p->name || !*p->name || w->stepping) {
+	if (!w || !p || !p->name || !*p->name || w->stepping || w->running) {
 		errno = EINVAL;
 		return NULL;
 	}
@@ -206,9 +233,13 @@ struct hroce_sim *hroce_sim_create(struct hroce_sim_world *w, const struct hroce
 		err = ENOMEM;
 		goto err_free;
 	}
+	if (pthread_mutex_init(&s->read_lock, NULL)) {
+		err = ENOMEM;
+		goto err_name;
+	}
 	err = vmodel_open(&s->vm, &vmodel_Vhroce_core);
 	if (err)
-		goto err_name;
+		goto err_lock;
 	err = bind_ports(s);
 	if (err)
 		goto err_model;
@@ -236,8 +267,10 @@ struct hroce_sim *hroce_sim_create(struct hroce_sim_world *w, const struct hroce
 	err = sim_world_add(w, s);
 	if (err)
 		goto err_mmio;
+	pthread_mutex_lock(&nics_lock);
 	s->next = nics;
 	nics = s;
+	pthread_mutex_unlock(&nics_lock);
 	return s;
 
 err_mmio:
@@ -248,6 +281,8 @@ err_iommu:
 	sim_iommu_fini(&s->iommu);
 err_model:
 	vmodel_close(&s->vm);
+err_lock:
+	pthread_mutex_destroy(&s->read_lock);
 err_name:
 	free(s->name);
 err_free:
@@ -260,32 +295,51 @@ void hroce_sim_destroy(struct hroce_sim *s)
 {
 	struct hroce_sim **pp;
 
+	struct hroce_sim_world *w;
+	bool running;
+
 	if (!s)
 		return;
+	/* the world's thread may be waiting on the wire: it stops while the NIC goes */
+	w = s->w;
+	running = w->running;
+	hroce_sim_world_stop(w);
 	if (s->link)
 		hroce_sim_link_destroy(s->link);
+	if (s->wire)
+		sim_wire_detach_locked(s->wire);
+	sim_world_remove(w, s);
+	if (running && w->nnics)
+		hroce_sim_world_start(w);
+	pthread_mutex_lock(&nics_lock);
 	for (pp = &nics; *pp; pp = &(*pp)->next) {
 		if (*pp == s) {
 			*pp = s->next;
 			break;
 		}
 	}
-	sim_world_remove(s->w, s);
+	pthread_mutex_unlock(&nics_lock);
 	sim_mmio_fini(&s->mmio);
 	sim_pcie_fini(&s->pcie);
 	sim_iommu_fini(&s->iommu);
 	vmodel_close(&s->vm);
+	pthread_mutex_destroy(&s->read_lock);
 	free(s->name);
 	free(s);
 }
 
 struct hroce_sim *hroce_sim_find(const char *name)
 {
-	for (struct hroce_sim *s = nics; s; s = s->next)
+	struct hroce_sim *s;
+
+	pthread_mutex_lock(&nics_lock);
+	for (s = nics; s; s = s->next)
 		if (!strcmp(s->name, name))
-			return s;
-	errno = ENOENT;
-	return NULL;
+			break;
+	pthread_mutex_unlock(&nics_lock);
+	if (!s)
+		errno = ENOENT;
+	return s;
 }
 
 struct hroce_sim_world *hroce_sim_world_of(struct hroce_sim *s)
@@ -300,16 +354,30 @@ const char *hroce_sim_name(const struct hroce_sim *s)
 
 int hroce_sim_dma_map(struct hroce_sim *s, void *vaddr, uint64_t iova, uint64_t len)
 {
-	return sim_iommu_map(&s->iommu, vaddr, iova, len);
+	int err;
+
+	sim_world_lock(s->w);
+	err = sim_iommu_map(&s->iommu, vaddr, iova, len);
+	sim_world_unlock(s->w);
+	return err;
 }
 
 int hroce_sim_dma_unmap(struct hroce_sim *s, uint64_t iova, uint64_t len)
 {
-	return sim_iommu_unmap(&s->iommu, iova, len);
+	int err;
+
+	/* the thread is between cycles: no access to the range is under way once this returns */
+	sim_world_lock(s->w);
+	err = sim_iommu_unmap(&s->iommu, iova, len);
+	sim_world_unlock(s->w);
+	return err;
 }
 
 uint64_t hroce_sim_faults(const struct hroce_sim *s, struct hroce_sim_fault *last)
 {
+	uint64_t faults;
+
+	sim_world_lock(s->w);
 	if (last && s->iommu.faults)
 		*last = (struct hroce_sim_fault){
 			.iova = s->iommu.last.iova,
@@ -317,20 +385,28 @@ uint64_t hroce_sim_faults(const struct hroce_sim *s, struct hroce_sim_fault *las
 			.write = s->iommu.last.write,
 			.time_ns = sim_cycles_to_ns(s->w, s->iommu.last.cycle),
 		};
-	return s->iommu.faults;
+	faults = s->iommu.faults;
+	sim_world_unlock(s->w);
+	return faults;
 }
 
 void hroce_sim_mmio_write(struct hroce_sim *s, uint64_t offset, const void *data, size_t len)
 {
-	uint64_t now = s->w->cycle;
-	int err = sim_mmio_write(&s->mmio, now + s->write_latency, offset, data, len);
+	uint64_t now;
+	int err;
 
+	sim_world_lock(s->w);
+	now = s->w->cycle;
+	err = sim_mmio_write(&s->mmio, now + s->write_latency, offset, data, len);
 	if (err) {
+		sim_world_unlock(s->w);
 		sim_log(HROCE_SIM_LOG_ERR, "%s: MMIO write of %zu bytes at 0x%llx: %s", s->name,
 			len, (unsigned long long)offset, strerror(err));
 		return;
 	}
 	sim_nic_event(s, HROCE_SIM_MMIO_WRITE, now, offset, len);
+	sim_world_kick(s->w);
+	sim_world_unlock(s->w);
 }
 
 void hroce_sim_mmio_write64(struct hroce_sim *s, uint64_t offset, uint64_t value)
@@ -341,9 +417,12 @@ void hroce_sim_mmio_write64(struct hroce_sim *s, uint64_t offset, uint64_t value
 uint64_t hroce_sim_mmio_read64(struct hroce_sim *s, uint64_t offset)
 {
 	struct hroce_sim_world *w = s->w;
-	uint64_t done = s->mmio.reads_done, limit, back;
+	uint64_t done, limit, back;
 	int err;
 
+	if (w->running)
+		return sim_world_read(s, offset);
+	done = s->mmio.reads_done;
 	if (w->stepping) {
 		sim_log(HROCE_SIM_LOG_ERR,
 			"%s: MMIO read from inside a step (an irq handler or an observer)",
@@ -356,7 +435,7 @@ uint64_t hroce_sim_mmio_read64(struct hroce_sim *s, uint64_t offset)
 			(unsigned long long)offset, strerror(err));
 		return ~UINT64_C(0);
 	}
-	limit = w->cycle + sim_ns_to_cycles(w, MMIO_READ_TIMEOUT_NS);
+	limit = w->cycle + sim_ns_to_cycles(w, SIM_MMIO_READ_TIMEOUT_NS);
 	while (s->mmio.reads_done == done) {
 		if (w->cycle >= limit) {
 			sim_log(HROCE_SIM_LOG_ERR, "%s: MMIO read at 0x%llx: completion timeout",
@@ -375,8 +454,10 @@ uint64_t hroce_sim_mmio_read64(struct hroce_sim *s, uint64_t offset)
 void hroce_sim_set_irq_handler(struct hroce_sim *s, void (*fn)(void *ctx, unsigned int vector),
 			       void *ctx)
 {
+	sim_world_lock(s->w);
 	s->irq_fn = fn;
 	s->irq_ctx = ctx;
+	sim_world_unlock(s->w);
 }
 
 void hroce_sim_set_observer(struct hroce_sim *s,
@@ -384,6 +465,8 @@ void hroce_sim_set_observer(struct hroce_sim *s,
 				       const struct hroce_sim_event *ev),
 			    void *ctx)
 {
+	sim_world_lock(s->w);
 	s->obs_fn = fn;
 	s->obs_ctx = ctx;
+	sim_world_unlock(s->w);
 }

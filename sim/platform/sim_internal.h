@@ -3,6 +3,8 @@
 #ifndef HROCE_SIM_INTERNAL_H
 #define HROCE_SIM_INTERNAL_H
 
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -23,6 +25,36 @@ struct hroce_sim_world {
 	struct hroce_sim **nics;
 	size_t nnics, cap;
 	bool stepping;
+	uint64_t quiet;	     /* cycles in a row in which every NIC was quiet */
+	unsigned int nwires; /* NICs on a shared-memory wire */
+	uint64_t cycles_run, cycles_skipped, sleeps, peer_waits;
+
+	/*
+	 * The world's thread (world_run.c). It holds lock while it evaluates cycles and lets
+	 * it go between them as soon as an application thread asks (app_waiting), so that
+	 * the NIC calls of other threads take the lock only between cycles.
+	 */
+	bool running, stop;
+	pthread_t thread;
+	pthread_mutex_t lock;
+	_Atomic uint32_t app_waiting; /* application threads holding or wanting lock */
+	_Atomic uint32_t asleep;
+	_Atomic uint64_t cycle_pub;	   /* cycle, for threads that do not hold lock */
+	_Atomic uint64_t notify_at;	   /* an idle thread waits until this cycle */
+	_Atomic uint32_t progress;	   /* bumped when idle or reading threads may go on */
+	_Atomic uint32_t progress_waiters; /* threads waiting on progress */
+	_Atomic uint32_t local_word;	   /* the sleeping thread's futex without a wire */
+	_Atomic uint32_t *wake_word;	   /* the one it sleeps on: local_word or its wire's */
+};
+
+/* An MMIO read of an application thread, answered by the world's thread. */
+struct sim_read_req {
+	bool active, have_back;
+	uint64_t done0; /* reads_done when it was queued */
+	uint64_t back;	/* the cycle its answer is back at the host */
+	uint64_t limit; /* the cycle it times out */
+	uint64_t value;
+	_Atomic uint32_t answered;
 };
 
 struct hroce_sim {
@@ -47,6 +79,9 @@ struct hroce_sim {
 	void *irq_ctx;
 	void (*obs_fn)(void *ctx, const struct hroce_sim *s, const struct hroce_sim_event *ev);
 	void *obs_ctx;
+	struct hroce_sim_wire *wire; /* a shared-memory wire on its port instead of a link */
+	pthread_mutex_t read_lock;   /* one application thread's read at a time */
+	struct sim_read_req rd;
 };
 
 struct hroce_sim_link {
@@ -55,6 +90,9 @@ struct hroce_sim_link {
 	unsigned int nch;
 	struct pcap_file *pcap;
 };
+
+/* a read the core never answers ends like a PCIe completion timeout: all ones */
+#define SIM_MMIO_READ_TIMEOUT_NS 10000000u
 
 static inline uint64_t sim_cycles_to_ns(const struct hroce_sim_world *w, uint64_t cycles)
 {
@@ -69,9 +107,48 @@ static inline uint32_t sim_ns_to_cycles(const struct hroce_sim_world *w, uint32_
 
 int sim_world_add(struct hroce_sim_world *w, struct hroce_sim *s);
 void sim_world_remove(struct hroce_sim_world *w, struct hroce_sim *s);
+/* One clock cycle of every NIC, and the count of quiet cycles. */
+void sim_world_cycle(struct hroce_sim_world *w);
+/*
+ * Cycles the world may run from now, at most max, without outrunning the peers of its
+ * wires; publishes its time to them first. 0: it must wait for *blocking.
+ */
+uint64_t sim_world_sync(struct hroce_sim_world *w, uint64_t max, struct hroce_sim_wire **blocking);
+/* The clock jumps forward to cycle without evaluating the cycles between (a quiet world). */
+void sim_world_jump(struct hroce_sim_world *w, uint64_t cycle);
+
+/* world_run.c: the NIC calls of application threads while the thread runs the world. */
+void sim_world_lock(struct hroce_sim_world *w);
+void sim_world_unlock(struct hroce_sim_world *w);
+/* Wakes the sleeping thread: the caller holds the lock and queued work. */
+void sim_world_kick(struct hroce_sim_world *w);
+uint64_t sim_world_read(struct hroce_sim *s, uint64_t offset);
+
 /* One clock cycle of a NIC: its models drive, the core settles, they sample, rising edge. */
 void sim_nic_cycle(struct hroce_sim *s, uint64_t now);
+/* Nothing under way at any interface of the NIC (MMIO, DMA, interrupts, its port). */
+bool sim_nic_quiet(const struct hroce_sim *s);
 void sim_nic_event(struct hroce_sim *s, enum hroce_sim_event_kind kind, uint64_t cycle,
 		   uint64_t addr, uint64_t len);
+
+/* wire_shm.c: what the world and the NIC do with a wire. */
+void sim_wire_tx_drive(struct hroce_sim_wire *x, uint64_t now);
+void sim_wire_tx_sample(struct hroce_sim_wire *x, uint64_t now);
+void sim_wire_rx_drive(struct hroce_sim_wire *x, uint64_t now);
+void sim_wire_rx_sample(struct hroce_sim_wire *x, uint64_t now);
+bool sim_wire_quiet(const struct hroce_sim_wire *x);
+/* Publishes now; the cycles the world may run from now, at most max (0: wait). */
+uint64_t sim_wire_sync(struct hroce_sim_wire *x, uint64_t now, uint64_t max);
+/* Blocks until the peer moved (its clock, its state) or a while passed; checks it lives. */
+void sim_wire_wait(struct hroce_sim_wire *x);
+/* Sleep: says so to the peer; frames waiting in the ring (wake at once)? */
+void sim_wire_sleep(struct hroce_sim_wire *x);
+bool sim_wire_pending(struct hroce_sim_wire *x);
+/* Waking: says so, then the clock the world must jump to at least (0: no constraint). */
+uint64_t sim_wire_wake_begin(struct hroce_sim_wire *x);
+void sim_wire_wake_end(struct hroce_sim_wire *x, uint64_t now);
+_Atomic uint32_t *sim_wire_word(struct hroce_sim_wire *x);
+/* Detaches with the world's lock held (or the thread stopped). */
+void sim_wire_detach_locked(struct hroce_sim_wire *x);
 
 #endif /* HROCE_SIM_INTERNAL_H */

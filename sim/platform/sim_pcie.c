@@ -2,6 +2,7 @@
 #include "sim_pcie.h"
 
 #include <errno.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -124,6 +125,29 @@ static void protocol_error(struct sim_pcie *p, uint64_t now, bool write, uint64_
 /* ------------------------------------------------------------------------------------- */
 /* Writes */
 
+/*
+ * Bytes of a burst reach host memory in address order, each store a release, as a PCIe
+ * write does: a host thread that reads a byte of the burst with an acquire load (a CQE's
+ * owner bit, in the CQE's last word) then sees every byte before it, and every burst that
+ * landed before. Aligned 8-byte words are stored whole, so that a reader of a word never
+ * sees half of it.
+ */
+static void store_ordered(uint8_t *dst, const uint8_t *src, size_t len)
+{
+	while (len && ((uintptr_t)dst & 7)) {
+		atomic_store_explicit((_Atomic uint8_t *)dst++, *src++, memory_order_release);
+		len--;
+	}
+	for (; len >= 8; len -= 8, dst += 8, src += 8) {
+		uint64_t v;
+
+		memcpy(&v, src, 8);
+		atomic_store_explicit((_Atomic uint64_t *)dst, v, memory_order_release);
+	}
+	while (len--)
+		atomic_store_explicit((_Atomic uint8_t *)dst++, *src++, memory_order_release);
+}
+
 static void land(struct sim_pcie *p, uint64_t now)
 {
 	struct sim_pcie_write *w = &p->wr[p->wr_landed % SIM_PCIE_WRITES];
@@ -150,13 +174,14 @@ static void land(struct sim_pcie *p, uint64_t now)
 			mask = b->strb & lanes;
 			d = dst + (baddr - w->addr); /* where lane lo lands */
 			if (mask == lanes) {
-				memcpy(d, b->data + lo, hi - lo + 1);
+				store_ordered(d, b->data + lo, hi - lo + 1);
 				continue;
 			}
 			while (mask) {
 				unsigned int l = (unsigned int)__builtin_ctzll(mask);
 
-				d[l - lo] = b->data[l];
+				atomic_store_explicit((_Atomic uint8_t *)&d[l - lo], b->data[l],
+						      memory_order_release);
 				mask &= mask - 1;
 			}
 		}

@@ -4,6 +4,8 @@
  *
  * Links have at least a cycle of latency, so nothing crosses between NICs within a cycle
  * and each NIC can do its whole cycle (drive, settle, sample, edge) before the next one's.
+ * A world whose NICs are on shared-memory wires runs in chunks that their time
+ * synchronisation allows (wire_shm.c).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -23,6 +25,13 @@ struct hroce_sim_world *hroce_sim_world_create(uint32_t clock_mhz)
 		return NULL;
 	w->clock_mhz = clock_mhz;
 	w->period_ps = 1000000 / clock_mhz;
+	w->wake_word = &w->local_word;
+	atomic_init(&w->notify_at, UINT64_MAX);
+	if (pthread_mutex_init(&w->lock, NULL)) {
+		free(w);
+		errno = ENOMEM;
+		return NULL;
+	}
 	return w;
 }
 
@@ -30,9 +39,11 @@ void hroce_sim_world_destroy(struct hroce_sim_world *w)
 {
 	if (!w)
 		return;
+	hroce_sim_world_stop(w);
 	while (w->nnics)
 		hroce_sim_destroy(w->nics[w->nnics - 1]);
 	free(w->nics);
+	pthread_mutex_destroy(&w->lock);
 	free(w);
 }
 
@@ -63,31 +74,99 @@ void sim_world_remove(struct hroce_sim_world *w, struct hroce_sim *s)
 	}
 }
 
+void sim_world_cycle(struct hroce_sim_world *w)
+{
+	bool quiet = true;
+
+	for (size_t i = 0; i < w->nnics; i++) {
+		sim_nic_cycle(w->nics[i], w->cycle);
+		quiet = quiet && sim_nic_quiet(w->nics[i]);
+	}
+	w->quiet = quiet ? w->quiet + 1 : 0;
+	w->cycle++;
+	w->cycles_run++;
+}
+
+uint64_t sim_world_sync(struct hroce_sim_world *w, uint64_t max, struct hroce_sim_wire **blocking)
+{
+	for (size_t i = 0; i < w->nnics && w->nwires; i++) {
+		struct hroce_sim_wire *x = w->nics[i]->wire;
+
+		if (!x)
+			continue;
+		max = sim_wire_sync(x, w->cycle, max);
+		if (!max) {
+			*blocking = x;
+			return 0;
+		}
+	}
+	return max;
+}
+
+void sim_world_jump(struct hroce_sim_world *w, uint64_t cycle)
+{
+	uint64_t delta;
+
+	if (cycle <= w->cycle)
+		return;
+	delta = cycle - w->cycle;
+	/* what the host queued while the world slept leaves the host now, not back then */
+	for (size_t i = 0; i < w->nnics; i++) {
+		struct hroce_sim *s = w->nics[i];
+
+		for (uint64_t k = s->mmio.head; k != s->mmio.tail; k++)
+			s->mmio.ops[k & (s->mmio.cap - 1)].arrive += delta;
+		if (s->rd.active)
+			s->rd.limit += delta;
+	}
+	w->cycles_skipped += delta;
+	w->cycle = cycle;
+	atomic_store(&w->cycle_pub, cycle);
+}
+
 void hroce_sim_world_step(struct hroce_sim_world *w, uint64_t cycles)
 {
-	if (w->stepping) {
+	struct hroce_sim_wire *blocking;
+	uint64_t end = w->cycle + cycles;
+
+	if (w->stepping || w->running) {
 		sim_log(HROCE_SIM_LOG_ERR,
 			"hroce_sim_world_step called from inside a step (an irq handler or an "
-			"observer): ignored");
+			"observer) or while the world's thread runs it: ignored");
 		return;
 	}
 	if (!w->nnics) {
 		w->cycle += cycles;
+		atomic_store(&w->cycle_pub, w->cycle);
 		return;
 	}
 	w->stepping = true;
-	for (uint64_t end = w->cycle + cycles; w->cycle < end; w->cycle++)
-		for (size_t i = 0; i < w->nnics; i++)
-			sim_nic_cycle(w->nics[i], w->cycle);
+	while (w->cycle < end) {
+		uint64_t n = sim_world_sync(w, end - w->cycle, &blocking);
+
+		if (!n) {
+			w->peer_waits++;
+			sim_wire_wait(blocking);
+			continue;
+		}
+		while (n--)
+			sim_world_cycle(w);
+	}
+	/* the peers of its wires may run up to where this step ended */
+	for (size_t i = 0; i < w->nnics && w->nwires; i++)
+		if (w->nics[i]->wire)
+			sim_wire_sync(w->nics[i]->wire, w->cycle, 0);
+	atomic_store(&w->cycle_pub, w->cycle);
 	w->stepping = false;
 }
 
 uint64_t hroce_sim_world_cycles(const struct hroce_sim_world *w)
 {
-	return w->cycle;
+	/* while the thread runs, the clock of the last cycle it finished */
+	return w->running ? atomic_load(&w->cycle_pub) : w->cycle;
 }
 
 uint64_t hroce_sim_world_ns(const struct hroce_sim_world *w)
 {
-	return sim_cycles_to_ns(w, w->cycle);
+	return sim_cycles_to_ns(w, hroce_sim_world_cycles(w));
 }

@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * libhroce's device configuration: the one place that says which HardRoCE devices a user
+ * has, what they are called, their addresses, and for simulated ones the NIC that
+ * hroce_open("sim:NAME") creates (its PCIe, its shared-memory wire and the link on it).
+ *
+ * It is read from the file named by $HROCE_CONFIG if set, else it is the built-in
+ * default: two simulated NICs on one wire, which two processes open one each.
+ *
+ *   hroce0  sim:hroce0  02:00:0a:00:00:01  10.0.0.1  wire hroce-wire0 port 0
+ *   hroce1  sim:hroce1  02:00:0a:00:00:02  10.0.0.2  wire hroce-wire0 port 1
+ *
+ * with the core at 250 MHz, PCIe 200 ns one way each direction at 128 Gb/s (the AXI bus
+ * at 250 MHz), and a 100 Gb/s link of 100 ns. The file format (host-driver/
+ * hroce.conf.example has the defaults):
+ *
+ *   # a comment
+ *   [hroce0]                  # a device, by the name users give it
+ *   spec = sim:hroce0         # what hroce_open takes (default: sim:NAME)
+ *   mac = 02:00:0a:00:00:01   # required
+ *   ipv4 = 10.0.0.1           # required
+ *   wire = hroce-wire0        # sim only: /dev/shm/hroce-wire0 (none: an unplugged port)
+ *   port = 0                  # sim only: 0 or 1
+ *   clock_mhz = 250           # sim only, and the same for all the keys below
+ *   pcie_read_ns = 200
+ *   pcie_write_ns = 200
+ *   pcie_gbps = 128           # 0: as fast as the core's bus
+ *   link_ns = 100
+ *   link_gbps = 100           # 0: as fast as the core's port
+ *   pcap = /tmp/hroce0.pcap   # frames on the wire, simulated-ns timestamps (default none)
+ *
+ * A file replaces the defaults entirely. A line that is not understood, a missing key,
+ * a duplicate device, or two devices on one port of one wire make the load fail with
+ * EINVAL, and a message "FILE:LINE: what" through the library's log.
+ */
+#ifndef HROCE_CONFIG_H
+#define HROCE_CONFIG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define HROCE_CONFIG_ENV "HROCE_CONFIG"
+
+struct hroce_config_dev {
+	char name[32];	/* "hroce0" */
+	char spec[128]; /* "sim:hroce0" or "vfio:0000:65:00.0" */
+	uint8_t mac[6];
+	uint32_t ipv4; /* host order: 10.0.0.1 is 0x0a000001 */
+	/* simulated devices (spec "sim:...") */
+	char wire[64]; /* "": no wire */
+	unsigned int port;
+	uint32_t clock_mhz;
+	uint32_t pcie_read_ns, pcie_write_ns, pcie_gbps;
+	uint32_t link_ns, link_gbps;
+	char pcap[256];	   /* "": none */
+	unsigned int line; /* of its section in the file; 0: built in */
+};
+
+struct hroce_config;
+
+/* From $HROCE_CONFIG, else the defaults. 0 or a positive errno (EINVAL: a bad file). */
+int hroce_config_load(struct hroce_config **cfg);
+int hroce_config_load_file(const char *path, struct hroce_config **cfg);
+int hroce_config_defaults(struct hroce_config **cfg);
+void hroce_config_free(struct hroce_config *cfg);
+
+/* The file it was read from, or "built-in defaults". */
+const char *hroce_config_source(const struct hroce_config *cfg);
+size_t hroce_config_count(const struct hroce_config *cfg);
+/* The i-th device in the order of the file, NULL past the end. */
+const struct hroce_config_dev *hroce_config_dev(const struct hroce_config *cfg, size_t i);
+/* By name ("hroce0") or by spec ("sim:hroce0"); NULL (errno ENOENT) if none. */
+const struct hroce_config_dev *hroce_config_find(const struct hroce_config *cfg, const char *name);
+const struct hroce_config_dev *hroce_config_find_spec(const struct hroce_config *cfg,
+						      const char *spec);
+
+#endif /* HROCE_CONFIG_H */

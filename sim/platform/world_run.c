@@ -1,0 +1,362 @@
+// SPDX-License-Identifier: MIT
+/*
+ * A world run by a thread of its own, the way a NIC runs beside the application that
+ * drives it.
+ *
+ * The thread holds the world's lock while it evaluates cycles. An application thread that
+ * calls into a NIC (MMIO, DMA mappings, handlers) counts itself in app_waiting before it
+ * takes the lock; the thread checks that count after every cycle and, if it is not zero,
+ * lets the lock go and waits (futex) until the application threads are done, so that a
+ * call waits for one cycle at most and the thread cannot starve it.
+ *
+ * Reads and idling do not hold the lock while they wait: the thread publishes its clock
+ * (cycle_pub) after every cycle, and wakes the threads waiting on progress when the
+ * clock reaches notify_at or a read was answered. Every such wait is publish-then-check
+ * on both sides with sequentially consistent atomics: the waiter counts itself in
+ * progress_waiters and reads progress before it checks its condition, the thread
+ * publishes before it reads progress_waiters, so a wake-up is never lost.
+ *
+ * Sleeping: after HROCE_SIM_QUIET_CYCLES quiet cycles the thread tells its wires' peers it
+ * sleeps and waits on wake_word (its wire's futex word in the shared segment, which both
+ * the peer and the application bump, or a word of its own without a wire) until an MMIO
+ * access was queued, frames came in, or stop. Waking, the clock jumps to where the wires'
+ * time synchronisation says (wire_shm.c), and MMIO queued while asleep leaves the host
+ * then.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "sim_futex.h"
+#include "sim_internal.h"
+
+/* cycles between two looks at the wires' peers, at most (each wire also caps it) */
+#define RUN_BATCH 64
+/* an idle thread waits this long at most: the clock may stand still (asleep, a peer) */
+#define IDLE_WAIT_NS 1000000u
+/* a read waits in slices of this, in case a wake-up went to someone else */
+#define READ_WAIT_NS 10000000u
+
+static bool on_thread(const struct hroce_sim_world *w)
+{
+	return w->running && pthread_equal(pthread_self(), w->thread);
+}
+
+void sim_world_lock(struct hroce_sim_world *w)
+{
+	if (!w->running || on_thread(w))
+		return;
+	atomic_fetch_add(&w->app_waiting, 1);
+	pthread_mutex_lock(&w->lock);
+}
+
+void sim_world_unlock(struct hroce_sim_world *w)
+{
+	if (!w->running || on_thread(w))
+		return;
+	pthread_mutex_unlock(&w->lock);
+	if (atomic_fetch_sub(&w->app_waiting, 1) == 1)
+		sim_futex_wake(&w->app_waiting);
+}
+
+void sim_world_kick(struct hroce_sim_world *w)
+{
+	if (atomic_load(&w->asleep))
+		sim_futex_poke(w->wake_word);
+}
+
+static uint64_t wall_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* ------------------------------------------------------------------------------------- */
+/* The thread */
+
+static void yield_to_apps(struct hroce_sim_world *w)
+{
+	uint32_t v;
+
+	pthread_mutex_unlock(&w->lock);
+	while ((v = atomic_load(&w->app_waiting)) != 0)
+		sim_futex_wait(&w->app_waiting, v, 0);
+	pthread_mutex_lock(&w->lock);
+}
+
+/* Reads whose answer is back at the host: true if one was answered this cycle. */
+static bool answer_reads(struct hroce_sim_world *w)
+{
+	bool any = false;
+
+	for (size_t i = 0; i < w->nnics; i++) {
+		struct hroce_sim *s = w->nics[i];
+		struct sim_read_req *rd = &s->rd;
+
+		if (!rd->active)
+			continue;
+		if (!rd->have_back && s->mmio.reads_done != rd->done0) {
+			/* R was taken at the end of read_cycle; the completion travels back */
+			rd->back = s->mmio.read_cycle + 1 + s->read_latency;
+			rd->value = s->mmio.read_resp == SIM_AXI_OKAY ? s->mmio.read_data
+								      : ~UINT64_C(0);
+			rd->have_back = true;
+		}
+		if (rd->have_back ? w->cycle < rd->back : w->cycle < rd->limit)
+			continue;
+		if (!rd->have_back) {
+			sim_log(HROCE_SIM_LOG_ERR, "%s: MMIO read: completion timeout", s->name);
+			rd->value = ~UINT64_C(0);
+		}
+		rd->active = false;
+		atomic_store(&rd->answered, 1);
+		any = true;
+	}
+	return any;
+}
+
+static void notify(struct hroce_sim_world *w, bool force)
+{
+	if (!atomic_load(&w->progress_waiters))
+		return;
+	if (force || w->cycle >= atomic_load(&w->notify_at)) {
+		atomic_store(&w->notify_at, UINT64_MAX);
+		sim_futex_poke(&w->progress);
+	}
+}
+
+static bool work_pending(struct hroce_sim_world *w)
+{
+	for (size_t i = 0; i < w->nnics; i++) {
+		struct hroce_sim *s = w->nics[i];
+
+		if (sim_mmio_busy(&s->mmio) || (s->wire && sim_wire_pending(s->wire)))
+			return true;
+	}
+	return false;
+}
+
+static void sleep_quiet(struct hroce_sim_world *w)
+{
+	uint64_t to = 0;
+
+	for (size_t i = 0; i < w->nnics; i++)
+		if (w->nics[i]->wire)
+			sim_wire_sleep(w->nics[i]->wire);
+	atomic_store(&w->asleep, 1);
+	w->sleeps++;
+	for (;;) {
+		uint32_t seq = atomic_load(w->wake_word);
+
+		if (w->stop || work_pending(w))
+			break;
+		pthread_mutex_unlock(&w->lock);
+		/* one wire's word is the one its peer bumps; with more, look now and then */
+		sim_futex_wait(w->wake_word, seq, w->nwires > 1 ? IDLE_WAIT_NS : 0);
+		pthread_mutex_lock(&w->lock);
+	}
+	atomic_store(&w->asleep, 0);
+	if (w->stop)
+		return;
+	for (size_t i = 0; i < w->nnics; i++) {
+		if (w->nics[i]->wire) {
+			uint64_t t = sim_wire_wake_begin(w->nics[i]->wire);
+
+			if (t > to)
+				to = t;
+		}
+	}
+	sim_world_jump(w, to);
+	for (size_t i = 0; i < w->nnics; i++)
+		if (w->nics[i]->wire)
+			sim_wire_wake_end(w->nics[i]->wire, w->cycle);
+	w->quiet = 0;
+	notify(w, true);
+}
+
+static void *run(void *arg)
+{
+	struct hroce_sim_world *w = arg;
+	struct hroce_sim_wire *blocking;
+
+	pthread_mutex_lock(&w->lock);
+	w->stepping = true;
+	while (!w->stop) {
+		uint64_t n = RUN_BATCH;
+
+		if (atomic_load(&w->app_waiting)) {
+			yield_to_apps(w);
+			continue;
+		}
+		if (w->quiet >= HROCE_SIM_QUIET_CYCLES) {
+			sleep_quiet(w);
+			continue;
+		}
+		if (w->nwires) {
+			n = sim_world_sync(w, n, &blocking);
+			if (!n) {
+				w->peer_waits++;
+				pthread_mutex_unlock(&w->lock);
+				sim_wire_wait(blocking);
+				pthread_mutex_lock(&w->lock);
+				continue;
+			}
+		}
+		while (n--) {
+			bool answered;
+
+			sim_world_cycle(w);
+			atomic_store(&w->cycle_pub, w->cycle);
+			answered = answer_reads(w);
+			notify(w, answered);
+			if (atomic_load_explicit(&w->app_waiting, memory_order_relaxed) ||
+			    w->quiet >= HROCE_SIM_QUIET_CYCLES)
+				break;
+		}
+	}
+	w->stepping = false;
+	pthread_mutex_unlock(&w->lock);
+	return NULL;
+}
+
+/* ------------------------------------------------------------------------------------- */
+/* What the application calls */
+
+int hroce_sim_world_start(struct hroce_sim_world *w)
+{
+	sigset_t all, old;
+	int err;
+
+	if (!w)
+		return EINVAL;
+	if (w->running)
+		return EBUSY;
+	if (w->stepping)
+		return EINVAL;
+	w->stop = false;
+	w->quiet = 0;
+	atomic_store(&w->cycle_pub, w->cycle);
+	w->running = true;
+	/* signals are the application's: its threads take them, not the world's */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	err = pthread_create(&w->thread, NULL, run, w);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (err)
+		w->running = false;
+	return err;
+}
+
+void hroce_sim_world_stop(struct hroce_sim_world *w)
+{
+	if (!w || !w->running || on_thread(w))
+		return;
+	sim_world_lock(w);
+	w->stop = true;
+	sim_futex_poke(w->wake_word);
+	for (size_t i = 0; i < w->nnics; i++)
+		if (w->nics[i]->wire)
+			sim_futex_poke(sim_wire_word(w->nics[i]->wire));
+	sim_world_unlock(w);
+	pthread_join(w->thread, NULL);
+	w->running = false;
+	atomic_store(&w->cycle_pub, w->cycle);
+}
+
+bool hroce_sim_world_running(const struct hroce_sim_world *w)
+{
+	return w->running;
+}
+
+void hroce_sim_world_idle(struct hroce_sim_world *w, uint64_t cycles)
+{
+	uint64_t target, deadline, now;
+
+	if (!w->running) {
+		hroce_sim_world_step(w, cycles);
+		return;
+	}
+	if (on_thread(w))
+		return;
+	target = atomic_load(&w->cycle_pub) + cycles;
+	deadline = wall_ns() + IDLE_WAIT_NS;
+	atomic_fetch_add(&w->progress_waiters, 1);
+	for (;;) {
+		/* progress first: a wake-up that erased our notify_at bumps it after */
+		uint32_t seq = atomic_load(&w->progress);
+		uint64_t cur = atomic_load(&w->notify_at);
+
+		while (!atomic_compare_exchange_weak(&w->notify_at, &cur,
+						     cur < target ? cur : target))
+			;
+		if (atomic_load(&w->cycle_pub) >= target)
+			break;
+		now = wall_ns();
+		if (now >= deadline || sim_futex_wait(&w->progress, seq, deadline - now) == EINTR)
+			break;
+	}
+	atomic_fetch_sub(&w->progress_waiters, 1);
+}
+
+uint64_t sim_world_read(struct hroce_sim *s, uint64_t offset)
+{
+	struct hroce_sim_world *w = s->w;
+	struct sim_read_req *rd = &s->rd;
+	uint64_t value;
+	int err;
+
+	if (on_thread(w)) {
+		sim_log(HROCE_SIM_LOG_ERR,
+			"%s: MMIO read from inside a step (an irq handler or an observer)",
+			s->name);
+		return ~UINT64_C(0);
+	}
+	pthread_mutex_lock(&s->read_lock);
+	sim_world_lock(w);
+	err = sim_mmio_read(&s->mmio, w->cycle + s->read_latency, offset);
+	if (err) {
+		sim_world_unlock(w);
+		pthread_mutex_unlock(&s->read_lock);
+		sim_log(HROCE_SIM_LOG_ERR, "%s: MMIO read at 0x%llx: %s", s->name,
+			(unsigned long long)offset, strerror(err));
+		return ~UINT64_C(0);
+	}
+	rd->active = true;
+	rd->have_back = false;
+	rd->done0 = s->mmio.reads_done;
+	rd->limit = w->cycle + sim_ns_to_cycles(w, SIM_MMIO_READ_TIMEOUT_NS);
+	atomic_store(&rd->answered, 0);
+	sim_world_kick(w);
+	sim_world_unlock(w);
+
+	atomic_fetch_add(&w->progress_waiters, 1);
+	for (;;) {
+		uint32_t seq = atomic_load(&w->progress);
+
+		if (atomic_load(&rd->answered))
+			break;
+		sim_futex_wait(&w->progress, seq, READ_WAIT_NS);
+	}
+	atomic_fetch_sub(&w->progress_waiters, 1);
+	value = rd->value;
+	pthread_mutex_unlock(&s->read_lock);
+	return value;
+}
+
+void hroce_sim_world_stats(struct hroce_sim_world *w, struct hroce_sim_world_stats *st)
+{
+	sim_world_lock(w);
+	*st = (struct hroce_sim_world_stats){
+		.cycles = w->cycle,
+		.cycles_run = w->cycles_run,
+		.cycles_skipped = w->cycles_skipped,
+		.sleeps = w->sleeps,
+		.peer_waits = w->peer_waits,
+		.asleep = atomic_load(&w->asleep),
+	};
+	sim_world_unlock(w);
+}

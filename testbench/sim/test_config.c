@@ -1,0 +1,265 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Unit test of libhroce's device configuration (hroce_config.h): the built-in defaults,
+ * $HROCE_CONFIG, a file with every key, the example file shipped with the driver, and one
+ * file per mistake, each refused with EINVAL and a message that names the file and line.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bench.h"
+#include "hroce.h"
+#include "hroce_config.h"
+
+static char last_msg[1024];
+static unsigned int messages;
+
+static void capture(void *ctx, enum hroce_log_level level, const char *msg)
+{
+	(void)ctx;
+	(void)level;
+	snprintf(last_msg, sizeof(last_msg), "%s", msg);
+	messages++;
+}
+
+static char tmp_path[512];
+
+static const char *write_file(const char *text)
+{
+	FILE *f = fopen(tmp_path, "w");
+
+	if (!f || fputs(text, f) < 0 || fclose(f)) {
+		perror(tmp_path);
+		exit(1);
+	}
+	return tmp_path;
+}
+
+static bool mac_is(const uint8_t *mac, uint8_t last)
+{
+	static const uint8_t want[5] = { 0x02, 0x00, 0x0a, 0x00, 0x00 };
+
+	return !memcmp(mac, want, 5) && mac[5] == last;
+}
+
+static bool sim_defaults(const struct hroce_config_dev *d)
+{
+	return d->clock_mhz == 250 && d->pcie_read_ns == 200 && d->pcie_write_ns == 200 &&
+	       d->pcie_gbps == 128 && d->link_ns == 100 && d->link_gbps == 100 && !d->pcap[0];
+}
+
+static void test_defaults(struct bench *b)
+{
+	const struct hroce_config_dev *d0, *d1;
+	struct hroce_config *cfg;
+	const char *why = NULL;
+	int err;
+
+	unsetenv(HROCE_CONFIG_ENV);
+	err = hroce_config_load(&cfg);
+	if (err) {
+		bench_result(b, "config_defaults", false, "load: %s", strerror(err));
+		return;
+	}
+	d0 = hroce_config_find(cfg, "hroce0");
+	d1 = hroce_config_find(cfg, "hroce1");
+	if (hroce_config_count(cfg) != 2 || !d0 || !d1)
+		why = "not the two devices hroce0 and hroce1";
+	else if (strcmp(d0->spec, "sim:hroce0") || strcmp(d1->spec, "sim:hroce1"))
+		why = "specs";
+	else if (!mac_is(d0->mac, 1) || !mac_is(d1->mac, 2))
+		why = "MACs";
+	else if (d0->ipv4 != 0x0a000001 || d1->ipv4 != 0x0a000002)
+		why = "IPv4 addresses";
+	else if (strcmp(d0->wire, "hroce-wire0") || strcmp(d1->wire, "hroce-wire0") ||
+		 d0->port != 0 || d1->port != 1)
+		why = "wire and ports";
+	else if (!sim_defaults(d0) || !sim_defaults(d1))
+		why = "PCIe, link or clock";
+	else if (hroce_config_find_spec(cfg, "sim:hroce1") != d1 ||
+		 hroce_config_dev(cfg, 0) != d0 || hroce_config_dev(cfg, 2))
+		why = "find_spec or iteration";
+	else if (hroce_config_find(cfg, "hroce2") || errno != ENOENT)
+		why = "an unknown name is found";
+	else if (strcmp(hroce_config_source(cfg), "built-in defaults"))
+		why = "source";
+	bench_result(b, "config_defaults", !why, "%s", why);
+	hroce_config_free(cfg);
+}
+
+static const char good[] = "# two boards and a simulated NIC\n"
+			   "\n"
+			   "[board0]\n"
+			   "  spec = vfio:0000:65:00.0   # the first\n"
+			   "mac=02:00:0A:00:01:01\n"
+			   "ipv4 =   192.168.7.1\n"
+			   "[ sim-a ]\n"
+			   "mac = 02:00:0a:00:00:09\n"
+			   "ipv4 = 10.1.2.3\n"
+			   "wire = my.wire_1\n"
+			   "port = 1\n"
+			   "clock_mhz = 125\n"
+			   "pcie_read_ns = 300\n"
+			   "pcie_write_ns = 150\n"
+			   "pcie_gbps = 0\n"
+			   "link_ns = 1000\n"
+			   "link_gbps = 25\n"
+			   "pcap = /tmp/sim-a.pcap\n"
+			   "[sim-b]\n"
+			   "spec = sim:other\n"
+			   "mac = 02:00:0a:00:00:0a\n"
+			   "ipv4 = 10.1.2.4\n";
+
+static void test_file(struct bench *b)
+{
+	const struct hroce_config_dev *v, *a, *o;
+	struct hroce_config *cfg;
+	const char *why = NULL;
+	int err;
+
+	setenv(HROCE_CONFIG_ENV, write_file(good), 1);
+	err = hroce_config_load(&cfg);
+	if (err) {
+		bench_result(b, "config_file", false, "load: %s (%s)", strerror(err), last_msg);
+		return;
+	}
+	v = hroce_config_dev(cfg, 0);
+	a = hroce_config_dev(cfg, 1);
+	o = hroce_config_find_spec(cfg, "sim:other");
+	if (hroce_config_count(cfg) != 3 || !v || !a || !o || strcmp(o->name, "sim-b"))
+		why = "not the three devices";
+	else if (strcmp(v->name, "board0") || strcmp(v->spec, "vfio:0000:65:00.0") ||
+		 v->ipv4 != 0xc0a80701 || v->mac[4] != 1 || v->mac[2] != 0x0a || v->line != 3)
+		why = "the vfio device";
+	else if (strcmp(a->spec, "sim:sim-a") || strcmp(a->wire, "my.wire_1") || a->port != 1 ||
+		 a->clock_mhz != 125 || a->pcie_read_ns != 300 || a->pcie_write_ns != 150 ||
+		 a->pcie_gbps || a->link_ns != 1000 || a->link_gbps != 25 ||
+		 strcmp(a->pcap, "/tmp/sim-a.pcap") || a->ipv4 != 0x0a010203 || a->line != 7)
+		why = "the sim device with every key";
+	else if (o->wire[0] || !sim_defaults(o))
+		why = "defaults of a sim device without wire";
+	else if (strcmp(hroce_config_source(cfg), tmp_path))
+		why = "source";
+	bench_result(b, "config_file", !why, "%s", why);
+	hroce_config_free(cfg);
+	unsetenv(HROCE_CONFIG_ENV);
+}
+
+/* The example shipped with the driver is the defaults, written out. */
+static void test_example(struct bench *b)
+{
+	struct hroce_config *ex, *def;
+	const char *why = NULL;
+	int err;
+
+	err = hroce_config_load_file("host-driver/hroce.conf.example", &ex);
+	if (err) {
+		bench_result(b, "config_example", false, "load: %s (%s)", strerror(err), last_msg);
+		return;
+	}
+	hroce_config_defaults(&def);
+	if (hroce_config_count(ex) != hroce_config_count(def))
+		why = "not as many devices as the defaults";
+	for (size_t i = 0; !why && i < hroce_config_count(def); i++) {
+		struct hroce_config_dev a = *hroce_config_dev(ex, i), d = *hroce_config_dev(def, i);
+
+		a.line = d.line = 0;
+		if (memcmp(&a, &d, sizeof(a)))
+			why = "a device differs from the defaults";
+	}
+	bench_result(b, "config_example", !why, "%s", why);
+	hroce_config_free(ex);
+	hroce_config_free(def);
+}
+
+struct bad_case {
+	const char *name;
+	const char *text;
+	unsigned int line; /* the message says FILE:LINE */
+	const char *says;  /* and this */
+};
+
+#define SIM0 "[a]\nmac = 02:00:0a:00:00:01\nipv4 = 10.0.0.1\n"
+
+static const struct bad_case bad_cases[] = {
+	{ "unknown_key", SIM0 "colour = blue\n", 4, "unknown key \"colour\"" },
+	{ "bad_mac", "[a]\nmac = 02:00:0a:00:00\nipv4 = 10.0.0.1\n", 2, "mac" },
+	{ "bad_mac_hex", "[a]\nmac = 02:00:0a:00:00:zz\nipv4 = 10.0.0.1\n", 2, "mac" },
+	{ "bad_ipv4", "[a]\nmac = 02:00:0a:00:00:01\nipv4 = 10.0.0.256\n", 3, "ipv4" },
+	{ "port_2", SIM0 "port = 2\n", 4, "port" },
+	{ "clock_0", SIM0 "clock_mhz = 0\n", 4, "clock_mhz" },
+	{ "not_a_number", SIM0 "link_ns = 10ns\n", 4, "link_ns" },
+	{ "negative", SIM0 "pcie_read_ns = -5\n", 4, "pcie_read_ns" },
+	{ "key_outside", "mac = 02:00:0a:00:00:01\n", 1, "before any [NAME]" },
+	{ "no_equals", SIM0 "wire hroce-wire0\n", 4, "key = value" },
+	{ "bad_section", "[a\nmac = 02:00:0a:00:00:01\n", 1, "[NAME]" },
+	{ "bad_name", "[a/b]\n", 1, "device name" },
+	{ "dup_device", SIM0 "[a]\n", 4, "[a] again (first at line 1)" },
+	{ "dup_key", SIM0 "ipv4 = 10.0.0.2\n", 4, "ipv4 set twice" },
+	{ "no_mac", "# x\n[a]\nipv4 = 10.0.0.1\n[b]\n", 2, "[a] has no mac" },
+	{ "no_ipv4", "[a]\nmac = 02:00:0a:00:00:01\n", 1, "[a] has no ipv4" },
+	{ "sim_key_on_vfio", SIM0 "spec = vfio:0000:65:00.0\nwire = w\n", 1,
+	  "wire is for simulated devices only" },
+	{ "bad_spec", SIM0 "spec = pci:0000:65:00.0\n", 4, "spec" },
+	{ "bad_vfio", SIM0 "spec = vfio:65:00.0\n", 4, "spec" },
+	{ "bad_wire", SIM0 "wire = a/b\n", 4, "wire" },
+	{ "same_port", SIM0 "wire = w\n[b]\nmac = 02:00:0a:00:00:02\nipv4 = 10.0.0.2\nwire = w\n",
+	  5, "port 0 of wire w, as [a] at line 1" },
+	{ "same_spec", SIM0 "[b]\nspec = sim:a\nmac = 02:00:0a:00:00:02\nipv4 = 10.0.0.2\n", 4,
+	  "is sim:a, as [a]" },
+	{ "no_device", "# nothing\n\n", 0, "no device" },
+};
+
+static void test_errors(struct bench *b)
+{
+	struct hroce_config *cfg;
+	char name[64], where[600];
+
+	hroce_set_log(capture, NULL);
+	for (size_t i = 0; i < sizeof(bad_cases) / sizeof(bad_cases[0]); i++) {
+		const struct bad_case *c = &bad_cases[i];
+		unsigned int before = messages;
+		int err;
+
+		snprintf(name, sizeof(name), "config_error_%s", c->name);
+		last_msg[0] = 0;
+		err = hroce_config_load_file(write_file(c->text), &cfg);
+		snprintf(where, sizeof(where), "%s:%u: ", tmp_path, c->line);
+		if (!err)
+			hroce_config_free(cfg);
+		bench_result(b, name,
+			     err == EINVAL && messages > before &&
+				     !strncmp(last_msg, where, strlen(where)) &&
+				     strstr(last_msg, c->says),
+			     "load returned %s, message \"%s\" (wanted \"%s...%s\")", strerror(err),
+			     last_msg, where, c->says);
+	}
+	/* a file that is not there: its errno, and the path in the message */
+	snprintf(where, sizeof(where), "%s.missing", tmp_path);
+	setenv(HROCE_CONFIG_ENV, where, 1);
+	last_msg[0] = 0;
+	int err = hroce_config_load(&cfg);
+
+	bench_result(b, "config_error_missing_file", err == ENOENT && strstr(last_msg, where),
+		     "load returned %s, message \"%s\"", strerror(err), last_msg);
+	unsetenv(HROCE_CONFIG_ENV);
+	hroce_set_log(NULL, NULL);
+}
+
+int main(int argc, char **argv)
+{
+	struct bench b;
+	const char *dir = getenv("HROCE_TEST_TMP") ? getenv("HROCE_TEST_TMP") : "build";
+
+	bench_init(&b, "test_config", argc, argv);
+	snprintf(tmp_path, sizeof(tmp_path), "%s/test_config-%d.conf", dir, (int)getpid());
+	test_defaults(&b);
+	test_file(&b);
+	test_example(&b);
+	test_errors(&b);
+	unlink(tmp_path);
+	return bench_finish(&b);
+}
