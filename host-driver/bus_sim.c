@@ -117,6 +117,11 @@ static uint64_t sim_take_irqs(struct hroce_bus *bus)
 	return atomic_exchange(&sb->irqs, 0);
 }
 
+static uint64_t sim_iova_faults(struct hroce_bus *bus)
+{
+	return hroce_sim_faults(to_sim(bus)->sim, NULL);
+}
+
 static int sim_irq_fd(struct hroce_bus *bus)
 {
 	return to_sim(bus)->irq_fd;
@@ -146,6 +151,7 @@ static const struct hroce_bus_ops sim_bus_ops = {
 	.idle = sim_idle,
 	.take_irqs = sim_take_irqs,
 	.irq_fd = sim_irq_fd,
+	.iova_faults = sim_iova_faults,
 };
 
 /* The configured NIC of spec sim:name: its world, the NIC, its wire, the thread. */

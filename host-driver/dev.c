@@ -380,6 +380,11 @@ void hroce_idle(struct hroce_dev *dev)
 	dev->bus->ops->idle(dev->bus);
 }
 
+uint64_t hroce_iova_faults(struct hroce_dev *dev)
+{
+	return dev->bus->ops->iova_faults ? dev->bus->ops->iova_faults(dev->bus) : 0;
+}
+
 uint64_t hroce_take_irqs(struct hroce_dev *dev)
 {
 	return dev->bus->ops->take_irqs(dev->bus);

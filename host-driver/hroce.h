@@ -174,6 +174,8 @@ uint64_t hroce_take_irqs(struct hroce_dev *dev);
  * Returns -1 with errno set (EOPNOTSUPP) if the bus has none.
  */
 int hroce_irq_fd(struct hroce_dev *dev);
+/* DMA accesses of the device its IOMMU refused (0 where the bus cannot tell: VFIO). */
+uint64_t hroce_iova_faults(struct hroce_dev *dev);
 
 /* Queue pairs (RC) */
 

@@ -33,6 +33,11 @@ struct hroce_bus_ops {
 	 * cleared it since), owned by the bus; -1 with errno if there is none.
 	 */
 	int (*irq_fd)(struct hroce_bus *bus);
+	/*
+	 * DMA accesses the IOMMU refused so far. NULL: the bus cannot count them (with VFIO
+	 * the kernel logs IOMMU faults; a process does not see them).
+	 */
+	uint64_t (*iova_faults)(struct hroce_bus *bus);
 };
 
 struct hroce_bus {
