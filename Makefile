@@ -241,9 +241,16 @@ $(BIN)/hroce-run: provider/hroce-run | $(LIBHROCE_VERBS)
 	install -m 755 $< $@
 PROGRAMS += $(LIBHROCE_VERBS) $(BIN)/hroce-run
 
+# End to end: Debian's perftest and ibverbs-utils through hroce-run, two processes
+$(BIN)/test_perftest: $(call cobjs,testbench/e2e/test_perftest.c testbench/lib/bench.c) \
+		| $(BIN)/hroce-run
+	@mkdir -p $(BIN)
+	$(CC) -o $@ $^ $(LDLIBS)
+PROGRAMS += $(BIN)/test_perftest
+
 # Tests in the order they run; each prints "ok NAME" / "not ok NAME: why" lines.
 TESTS := test_wire test_icrc test_rx test_tx test_hroce_pcap $(BLOCK_TESTS)
-TESTS += test_vfio test_sim test_rc test_config test_simrun
+TESTS += test_vfio test_sim test_rc test_config test_simrun test_perftest
 
 .PHONY: all test lint synth bench demo clean
 all: $(PROGRAMS)
