@@ -242,7 +242,8 @@ $(BIN)/hroce-run: provider/hroce-run | $(LIBHROCE_VERBS)
 PROGRAMS += $(LIBHROCE_VERBS) $(BIN)/hroce-run
 
 # End to end: Debian's perftest and ibverbs-utils through hroce-run, two processes
-$(BIN)/test_perftest: $(call cobjs,testbench/e2e/test_perftest.c testbench/lib/bench.c) \
+$(BIN)/test_perftest: $(call cobjs,testbench/e2e/test_perftest.c testbench/lib/bench.c \
+		sim/vmodel/vmodel.c) \
 		| $(BIN)/hroce-run
 	@mkdir -p $(BIN)
 	$(CC) -o $@ $^ $(LDLIBS)
