@@ -122,6 +122,35 @@ static uint64_t sim_iova_faults(struct hroce_bus *bus)
 	return hroce_sim_faults(to_sim(bus)->sim, NULL);
 }
 
+static void sim_stats(struct hroce_bus *bus,
+		      void (*emit)(void *ctx, const char *name, uint64_t value), void *ctx)
+{
+	struct hroce_sim *sim = to_sim(bus)->sim;
+	struct hroce_sim_world *w = hroce_sim_world_of(sim);
+	struct hroce_sim_wire *x = hroce_sim_wire_of(sim);
+	struct hroce_sim_world_stats ws;
+
+	hroce_sim_world_stats(w, &ws);
+	emit(ctx, "sim.ns", hroce_sim_world_ns(w));
+	emit(ctx, "sim.cycles", ws.cycles);
+	emit(ctx, "sim.cycles_run", ws.cycles_run);
+	emit(ctx, "sim.cycles_skipped", ws.cycles_skipped);
+	emit(ctx, "sim.sleeps", ws.sleeps);
+	emit(ctx, "sim.peer_waits", ws.peer_waits);
+	if (x) {
+		struct hroce_sim_wire_stats st;
+
+		hroce_sim_wire_stats(x, &st);
+		emit(ctx, "wire.frames_sent", st.frames_sent);
+		emit(ctx, "wire.frames_received", st.frames_received);
+		emit(ctx, "wire.frames_dropped", st.frames_dropped);
+		emit(ctx, "wire.frames_aborted", st.frames_aborted);
+		emit(ctx, "wire.link_downs", st.link_downs);
+		emit(ctx, "wire.waits", st.waits);
+		emit(ctx, "wire.wait_ns", st.wait_ns);
+	}
+}
+
 static int sim_irq_fd(struct hroce_bus *bus)
 {
 	return to_sim(bus)->irq_fd;
@@ -152,6 +181,7 @@ static const struct hroce_bus_ops sim_bus_ops = {
 	.take_irqs = sim_take_irqs,
 	.irq_fd = sim_irq_fd,
 	.iova_faults = sim_iova_faults,
+	.stats = sim_stats,
 };
 
 /* The configured NIC of spec sim:name: its world, the NIC, its wire, the thread. */

@@ -385,6 +385,13 @@ uint64_t hroce_iova_faults(struct hroce_dev *dev)
 	return dev->bus->ops->iova_faults ? dev->bus->ops->iova_faults(dev->bus) : 0;
 }
 
+void hroce_bus_stats(struct hroce_dev *dev,
+		     void (*emit)(void *ctx, const char *name, uint64_t value), void *ctx)
+{
+	if (dev->bus->ops->stats)
+		dev->bus->ops->stats(dev->bus, emit, ctx);
+}
+
 uint64_t hroce_take_irqs(struct hroce_dev *dev)
 {
 	return dev->bus->ops->take_irqs(dev->bus);

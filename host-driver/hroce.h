@@ -176,6 +176,9 @@ uint64_t hroce_take_irqs(struct hroce_dev *dev);
 int hroce_irq_fd(struct hroce_dev *dev);
 /* DMA accesses of the device its IOMMU refused (0 where the bus cannot tell: VFIO). */
 uint64_t hroce_iova_faults(struct hroce_dev *dev);
+/* The bus's own figures, one emit per "name value" (a simulated NIC: sim.*, wire.*). */
+void hroce_bus_stats(struct hroce_dev *dev,
+		     void (*emit)(void *ctx, const char *name, uint64_t value), void *ctx);
 
 /* Queue pairs (RC) */
 

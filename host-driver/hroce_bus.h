@@ -38,6 +38,9 @@ struct hroce_bus_ops {
 	 * the kernel logs IOMMU faults; a process does not see them).
 	 */
 	uint64_t (*iova_faults)(struct hroce_bus *bus);
+	/* What the bus knows about itself (a simulation: its clock and wire), "name value". */
+	void (*stats)(struct hroce_bus *bus,
+		      void (*emit)(void *ctx, const char *name, uint64_t value), void *ctx);
 };
 
 struct hroce_bus {

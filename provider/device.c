@@ -298,8 +298,14 @@ err_uninit:
 
 /*
  * $HROCE_STATS: the device's counters when the context closes, one "NAME VALUE" a line
- * (rx.REASON, core.COUNTER, iova_faults), for tests and studies of a finished run.
+ * (rx.REASON, core.COUNTER, iova_faults, and the bus's: sim.*, wire.*), for tests and
+ * studies of a finished run.
  */
+static void emit_stat(void *ctx, const char *name, uint64_t value)
+{
+	fprintf(ctx, "%s %llu\n", name, (unsigned long long)value);
+}
+
 static void write_stats(struct hroce_vctx *ctx)
 {
 	const char *path = getenv("HROCE_STATS");
@@ -321,6 +327,7 @@ static void write_stats(struct hroce_vctx *ctx)
 		fprintf(f, "core.%s %llu\n", hroce_core_counter_name(i),
 			(unsigned long long)hroce_core_counter(ctx->dev, i));
 	fprintf(f, "iova_faults %llu\n", (unsigned long long)hroce_iova_faults(ctx->dev));
+	hroce_bus_stats(ctx->dev, emit_stat, f);
 	fclose(f);
 }
 

@@ -11,6 +11,13 @@
  *	roce_tx (the Verilated RTL) builds N frames (default 64) cycling through every opcode
  *	and a range of payload sizes; they are written with their simulated time of
  *	departure, in nanoseconds (250 MHz at 512 bits, 156.25 MHz at 64).
+ *
+ *   hroce-pcap stats FILE.pcap
+ *	What a capture of a wire says about the traffic in simulated time, per direction
+ *	(by source IPv4 address): RoCE frames, data frames (those with a payload) and their
+ *	payload bytes, the span from the first to the last data frame and the goodput over
+ *	it, and how many messages started (SEND, WRITE, READ request) with their mean
+ *	interval, which for a ping-pong is its round trip. One "key value" per line.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -188,8 +195,130 @@ static void print_result(unsigned long index, size_t len, const struct result *r
 static int usage(void)
 {
 	fprintf(stderr, "usage: hroce-pcap check [--width 64|512] FILE.pcap...\n"
-			"       hroce-pcap generate [--width 64|512] [--frames N] OUT.pcap\n");
+			"       hroce-pcap generate [--width 64|512] [--frames N] OUT.pcap\n"
+			"       hroce-pcap stats FILE.pcap\n");
 	return 2;
+}
+
+#define STATS_DIRS 8
+
+struct dir_stats {
+	uint32_t ip_src, ip_dst;
+	uint64_t frames, data_frames, payload;
+	uint64_t first_data_ns, last_data_ns;
+	uint64_t messages, first_msg_ns, last_msg_ns;
+};
+
+/* The first packet of a message a requester sends: SEND, WRITE, READ request. */
+static bool starts_message(uint8_t opcode)
+{
+	switch (opcode & 0x1f) {
+	case 0x00: /* SEND_FIRST */
+	case 0x04: /* SEND_ONLY */
+	case 0x05: /* SEND_ONLY_WITH_IMMEDIATE */
+	case 0x06: /* RDMA_WRITE_FIRST */
+	case 0x0a: /* RDMA_WRITE_ONLY */
+	case 0x0b: /* RDMA_WRITE_ONLY_WITH_IMMEDIATE */
+	case 0x0c: /* RDMA_READ_REQUEST */
+		return true;
+	default:
+		return false;
+	}
+}
+
+static void print_ip(const char *key, unsigned int d, uint32_t ip)
+{
+	printf("dir%u.%s %u.%u.%u.%u\n", d, key, ip >> 24, ip >> 16 & 0xff, ip >> 8 & 0xff,
+	       ip & 0xff);
+}
+
+static int stats(const char *path)
+{
+	struct dir_stats dirs[STATS_DIRS] = { 0 };
+	struct pcap_packet *pkt = malloc(sizeof(*pkt));
+	unsigned int ndirs = 0;
+	uint64_t frames = 0, other = 0;
+	struct pcap_file *pf;
+	int err = 0;
+
+	if (!pkt)
+		return 1;
+	pf = pcap_open_read(path);
+	if (!pf) {
+		fprintf(stderr, "hroce-pcap: %s: %s\n", path, strerror(errno));
+		free(pkt);
+		return 1;
+	}
+	while ((err = pcap_read(pf, pkt)) == 0) {
+		const struct roce_opcode_info *info;
+		const uint8_t *payload;
+		struct dir_stats *d = NULL;
+		struct roce_hdr h;
+
+		frames++;
+		if (pkt->len != pkt->orig_len ||
+		    roce_parse(pkt->data, pkt->len, &h, &payload) != ROCE_OK) {
+			other++;
+			continue;
+		}
+		for (unsigned int i = 0; i < ndirs; i++)
+			if (dirs[i].ip_src == h.ip_src && dirs[i].ip_dst == h.ip_dst)
+				d = &dirs[i];
+		if (!d) {
+			if (ndirs == STATS_DIRS) {
+				other++;
+				continue;
+			}
+			d = &dirs[ndirs++];
+			d->ip_src = h.ip_src;
+			d->ip_dst = h.ip_dst;
+		}
+		d->frames++;
+		info = roce_opcode_info(h.opcode);
+		if (info && info->has_payload && h.payload_len) {
+			if (!d->data_frames)
+				d->first_data_ns = pkt->ts_ns;
+			d->data_frames++;
+			d->payload += h.payload_len;
+			d->last_data_ns = pkt->ts_ns;
+		}
+		if (starts_message(h.opcode)) {
+			if (!d->messages)
+				d->first_msg_ns = pkt->ts_ns;
+			d->messages++;
+			d->last_msg_ns = pkt->ts_ns;
+		}
+	}
+	pcap_close(pf);
+	free(pkt);
+	if (err > 0) {
+		fprintf(stderr, "hroce-pcap: %s: %s\n", path, strerror(err));
+		return 1;
+	}
+	printf("frames %llu\nnot_roce %llu\ndirections %u\n", (unsigned long long)frames,
+	       (unsigned long long)other, ndirs);
+	for (unsigned int i = 0; i < ndirs; i++) {
+		const struct dir_stats *d = &dirs[i];
+		uint64_t span = d->last_data_ns - d->first_data_ns;
+
+		print_ip("src", i, d->ip_src);
+		print_ip("dst", i, d->ip_dst);
+		printf("dir%u.frames %llu\ndir%u.data_frames %llu\ndir%u.payload_bytes %llu\n", i,
+		       (unsigned long long)d->frames, i, (unsigned long long)d->data_frames, i,
+		       (unsigned long long)d->payload);
+		printf("dir%u.data_span_ns %llu\n", i, (unsigned long long)span);
+		/* the last frame's payload left at its timestamp: bytes before it over the span */
+		if (span && d->data_frames > 1)
+			printf("dir%u.goodput_gbps %.2f\n", i,
+			       (double)(d->payload - d->payload / d->data_frames) * 8 /
+				       (double)span);
+		printf("dir%u.messages %llu\n", i, (unsigned long long)d->messages);
+		if (d->messages > 1)
+			printf("dir%u.message_interval_ns %.1f\n", i,
+			       (double)(d->last_msg_ns - d->first_msg_ns) /
+				       (double)(d->messages - 1));
+	}
+	return 0;
 }
 
 static int check(bool w64, int argc, char **argv)
@@ -387,6 +516,8 @@ int main(int argc, char **argv)
 
 	if (argc < 3)
 		return usage();
+	if (!strcmp(argv[1], "stats"))
+		return argc == 3 ? stats(argv[2]) : usage();
 	while (i + 1 < argc && !strncmp(argv[i], "--", 2)) {
 		if (!strcmp(argv[i], "--width") && !strcmp(argv[i + 1], "64"))
 			w64 = true;
@@ -398,6 +529,8 @@ int main(int argc, char **argv)
 			return usage();
 		i += 2;
 	}
+	if (!strcmp(argv[1], "stats") && argc == 3)
+		return stats(argv[2]);
 	if (!strcmp(argv[1], "check"))
 		return check(w64, argc - i, argv + i);
 	if (!strcmp(argv[1], "generate") && i + 1 == argc)
