@@ -5,7 +5,8 @@
 #   make lint     Verilator -Wall, Icarus, clang-format, cppcheck
 #   make synth    Yosys synth_xilinx (UltraScale+): LUT/FF/BRAM per module
 #   make bench    throughput and simulation-speed figures
-#   make demo     hroce-pcap on a capture made by the RTL TX path, and on ../shared/pcap
+#   make demo     perftest (ib_write_bw, ib_send_lat, ib_read_bw) between two simulated NICs
+#   make demo-pcap  hroce-pcap on a capture made by the RTL TX path, and on ../shared/pcap
 #   make deps     install the Debian packages all of this needs (as root; idempotent)
 #   TRACE=1       build into build/trace with FST tracing compiled in (--trace FILE.fst)
 
@@ -253,7 +254,7 @@ PROGRAMS += $(BIN)/test_perftest
 TESTS := test_wire test_icrc test_rx test_tx test_hroce_pcap $(BLOCK_TESTS)
 TESTS += test_vfio test_sim test_rc test_config test_simrun test_perftest
 
-.PHONY: all test lint synth bench demo clean
+.PHONY: all test lint synth bench demo demo-pcap clean
 all: $(PROGRAMS)
 
 test: lint all
@@ -298,7 +299,11 @@ synth: $(GEN_VH) | $(DEPS_STAMP)
 	@scripts/synth_core.sh build/synth/core
 
 
-demo: $(BIN)/hroce-pcap
+# the main job: Debian's perftest through hroce-run, two processes, two simulated NICs
+demo: $(BIN)/hroce-run $(LIBHROCE_VERBS) $(BIN)/hroce-pcap | $(DEPS_STAMP)
+	@scripts/demo.sh $(BIN) build/demo
+
+demo-pcap: $(BIN)/hroce-pcap
 	@mkdir -p build/demo
 	$(BIN)/hroce-pcap generate --frames 74 build/demo/rtl-tx.pcap
 	$(BIN)/hroce-pcap check build/demo/rtl-tx.pcap
