@@ -186,21 +186,29 @@ static int open_bus(const char *spec, struct hroce_bus **bus)
 	return ENODEV;
 }
 
-/* No MAC and no address given: those the configuration has for the device, if any. */
-static void config_addresses(struct hroce_dev *dev, const char *spec)
+/*
+ * No MAC and no address given: those the configuration has for the device, if any. A
+ * configuration that cannot be read fails the open (its message said why).
+ */
+static int config_addresses(struct hroce_dev *dev, const char *spec)
 {
 	static const uint8_t zero[6];
 	const struct hroce_config_dev *d;
 	struct hroce_config *cfg;
+	int err;
 
-	if (memcmp(dev->params.mac, zero, 6) || dev->params.ipv4 || hroce_config_load(&cfg))
-		return;
+	if (memcmp(dev->params.mac, zero, 6) || dev->params.ipv4)
+		return 0;
+	err = hroce_config_load(&cfg);
+	if (err)
+		return err;
 	d = hroce_config_find_spec(cfg, spec);
 	if (d) {
 		memcpy(dev->params.mac, d->mac, 6);
 		dev->params.ipv4 = d->ipv4;
 	}
 	hroce_config_free(cfg);
+	return 0;
 }
 
 static int setup_tables(struct hroce_dev *dev)
@@ -269,8 +277,8 @@ struct hroce_dev *hroce_open(const char *spec, const struct hroce_dev_params *pa
 		dev->params.log_mrs = DEFAULT_LOG_MRS;
 	dev->iova_next = IOVA_BASE;
 	dev->next_pdn = 1;
-	config_addresses(dev, spec);
-	err = open_bus(spec, &dev->bus);
+	err = config_addresses(dev, spec);
+	err = err ?: open_bus(spec, &dev->bus);
 	if (err)
 		goto err_free;
 

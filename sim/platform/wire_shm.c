@@ -35,17 +35,26 @@
  *     that is DOWN, or SLEEPING with nothing of ours left unread in its ring, it is free.
  *     (A sleeping peer with our beats in its ring is being woken by them: we CAS it to
  *     WAKING, bump its word, and are held by its time again.)
- *  3. Going to sleep (quiet), a side publishes SLEEPING, then looks at its inbound ring
- *     once more before it blocks: a beat that came meanwhile means it wakes at once.
+ *  3. Going to sleep (quiet: nothing in flight, its inbound ring empty), a side publishes
+ *     its time, then SLEEPING, then looks at its inbound ring once more before it blocks:
+ *     a beat that came meanwhile means it wakes at once.
  *  4. Waking (an MMIO access, beats, or an attach), a side first publishes WAKING, then
- *     reads the peer's time T, and jumps its clock to at least min(T, the due time of the
- *     first beat waiting for it); then publishes its time and ACTIVE. Steps 4 and 2 are
- *     publish-then-check on both sides with sequentially consistent atomics: either the
- *     peer saw WAKING (and is held by us from then on) or we read a time T the peer had
- *     published after its last look at us, and since it ran at most L past T (rule 1),
- *     our beats departing at T or later cannot reach it in its past. The min() with the
- *     first due time keeps a frame that woke us from arriving late: its sender was held
- *     by our old time + L since it sent it (rule 2), so it cannot be more than L ahead.
+ *     reads the peer's time T, and jumps its clock to max(its own, min(T, the due time of
+ *     the first beat waiting for it)); then publishes its time and ACTIVE. Steps 4 and 2
+ *     are publish-then-check on both sides with sequentially consistent atomics (we store
+ *     our state and load its time, it stores its time and loads our state): either the
+ *     peer saw WAKING and is held by us from then on, or we read a time T it published
+ *     after its last look at us, and as it runs at most L past T (rule 1), our beats,
+ *     which depart at T or later, cannot reach it in its past. The min() with the first
+ *     due time keeps a frame that woke us from arriving late; it does not let our beats
+ *     reach the peer in its past either, because a sender with beats unread in our ring
+ *     was held by our sleeping time + L (rule 2), so T <= max(that, the end of the chunk
+ *     it sent the beat in) <= the beat's due time + L.
+ *
+ * Every frame thus reaches the other core exactly its latency after it left (test_simrun
+ * checks it frame by frame). Runs are causally correct, not reproducible: when a side
+ * sleeps and wakes depends on wall-clock timing. Both processes must see each other's
+ * pid (one pid namespace).
  *
  * Waiting is never spinning: a side that may not run sets its port's waiting flag, reads
  * its futex word, looks again, and blocks on the word (FUTEX_WAIT on the shared page);
@@ -660,6 +669,8 @@ static int claim(struct hroce_sim_wire *x, uint64_t my_start)
 			break;
 	}
 	atomic_store(&x->mine->start_time, my_start);
+	/* not the time a holder before us left there: ours, until we join the peer's */
+	atomic_store(&x->mine->time, x->nic->w->cycle);
 	x->gen = atomic_fetch_add(&x->mine->gen, 1) + 1;
 	atomic_store(&x->mine->state, WIRE_WAKING);
 	return 0;

@@ -58,7 +58,7 @@ void sim_world_unlock(struct hroce_sim_world *w)
 		return;
 	pthread_mutex_unlock(&w->lock);
 	if (atomic_fetch_sub(&w->app_waiting, 1) == 1)
-		sim_futex_wake(&w->app_waiting);
+		sim_futex_wake_private(&w->app_waiting);
 }
 
 void sim_world_kick(struct hroce_sim_world *w)
@@ -84,7 +84,7 @@ static void yield_to_apps(struct hroce_sim_world *w)
 
 	pthread_mutex_unlock(&w->lock);
 	while ((v = atomic_load(&w->app_waiting)) != 0)
-		sim_futex_wait(&w->app_waiting, v, 0);
+		sim_futex_wait_private(&w->app_waiting, v, 0);
 	pthread_mutex_lock(&w->lock);
 }
 
@@ -125,7 +125,7 @@ static void notify(struct hroce_sim_world *w, bool force)
 		return;
 	if (force || w->cycle >= atomic_load(&w->notify_at)) {
 		atomic_store(&w->notify_at, UINT64_MAX);
-		sim_futex_poke(&w->progress);
+		sim_futex_poke_private(&w->progress);
 	}
 }
 
@@ -296,7 +296,8 @@ void hroce_sim_world_idle(struct hroce_sim_world *w, uint64_t cycles)
 		if (atomic_load(&w->cycle_pub) >= target)
 			break;
 		now = wall_ns();
-		if (now >= deadline || sim_futex_wait(&w->progress, seq, deadline - now) == EINTR)
+		if (now >= deadline ||
+		    sim_futex_wait_private(&w->progress, seq, deadline - now) == EINTR)
 			break;
 	}
 	atomic_fetch_sub(&w->progress_waiters, 1);
@@ -339,7 +340,7 @@ uint64_t sim_world_read(struct hroce_sim *s, uint64_t offset)
 
 		if (atomic_load(&rd->answered))
 			break;
-		sim_futex_wait(&w->progress, seq, READ_WAIT_NS);
+		sim_futex_wait_private(&w->progress, seq, READ_WAIT_NS);
 	}
 	atomic_fetch_sub(&w->progress_waiters, 1);
 	value = rd->value;

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * Unit test of libhroce's device configuration (hroce_config.h): the built-in defaults,
- * $HROCE_CONFIG, a file with every key, the example file shipped with the driver, and one
- * file per mistake, each refused with EINVAL and a message that names the file and line.
+ * $HROCE_CONFIG, a file with every key, the example file shipped with the driver, one
+ * file per mistake, each refused with EINVAL and a message that names the file and line,
+ * and hroce_open with a bad file or a device the file does not have.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -249,6 +250,34 @@ static void test_errors(struct bench *b)
 	hroce_set_log(NULL, NULL);
 }
 
+/* hroce_open reads the configuration: a bad file fails it, once, saying where. */
+static void test_open(struct bench *b)
+{
+	char where[600];
+	unsigned int before;
+	struct hroce_dev *dev;
+
+	hroce_set_log(capture, NULL);
+	setenv(HROCE_CONFIG_ENV, write_file(SIM0 "port = 3\n"), 1);
+	before = messages;
+	dev = hroce_open("sim:a", NULL);
+	snprintf(where, sizeof(where), "%s:4: ", tmp_path);
+	bench_result(b, "config_open_bad_file",
+		     !dev && errno == EINVAL && messages == before + 1 &&
+			     !strncmp(last_msg, where, strlen(where)),
+		     "hroce_open: %s, %u messages, the last \"%s\"",
+		     dev ? "opened" : strerror(errno), messages - before, last_msg);
+	/* a device the configuration does not have: no NIC is made up */
+	setenv(HROCE_CONFIG_ENV, write_file(SIM0), 1);
+	dev = hroce_open("sim:b", NULL);
+	bench_result(b, "config_open_unknown_device",
+		     !dev && errno == ENODEV && strstr(last_msg, "sim:b") &&
+			     strstr(last_msg, tmp_path),
+		     "hroce_open: %s, message \"%s\"", dev ? "opened" : strerror(errno), last_msg);
+	unsetenv(HROCE_CONFIG_ENV);
+	hroce_set_log(NULL, NULL);
+}
+
 int main(int argc, char **argv)
 {
 	struct bench b;
@@ -260,6 +289,7 @@ int main(int argc, char **argv)
 	test_file(&b);
 	test_example(&b);
 	test_errors(&b);
+	test_open(&b);
 	unlink(tmp_path);
 	return bench_finish(&b);
 }
