@@ -208,6 +208,11 @@ $(BIN)/test_rc: $(call cobjs,testbench/system/test_rc.c testbench/system/rc_env.
 	@mkdir -p $(BIN)
 	$(CC) -o $@ $^ $(LDLIBS)
 PROGRAMS += $(BIN)/test_rc
+$(BIN)/test_net: $(call cobjs,testbench/system/test_net.c testbench/system/rc_env.c \
+		testbench/lib/bench.c testbench/net/net_oracle.c sim/wire/net_wire.c) $(SYSTEM_LIBS)
+	@mkdir -p $(BIN)
+	$(CC) -o $@ $^ $(LDLIBS)
+PROGRAMS += $(BIN)/test_net
 $(BIN)/bench_rc: $(call cobjs,testbench/system/bench_rc.c testbench/system/rc_env.c \
 		testbench/lib/bench.c) $(SYSTEM_LIBS)
 	@mkdir -p $(BIN)
@@ -217,7 +222,7 @@ PROGRAMS += $(BIN)/bench_rc
 # Tests in the order they run; each prints "ok NAME" / "not ok NAME: why" lines.
 TESTS := test_wire test_icrc test_rx test_tx test_hroce_pcap test_arp test_icmp test_frame_arb
 TESTS += $(BLOCK_TESTS)
-TESTS += test_sim test_rc
+TESTS += test_sim test_rc test_net
 
 .PHONY: all test lint synth bench demo clean
 all: $(PROGRAMS)
