@@ -114,10 +114,24 @@ end
 
 wire use_rr = !free_found && !failed_found;
 
+// the registers of each entry, written when the write selects it (a decoder, not a shifter)
+genvar g;
+generate
+    for (g = 0; g < ENTRIES; g = g + 1) begin : entry
+        always @(posedge clk) begin
+            if (write_en && write_index == g) begin
+                state_reg[g*2 +: 2] <= write_state;
+                ip_reg[g*32 +: 32] <= write_ip;
+            end
+            if (rst) begin
+                state_reg[g*2 +: 2] <= `HROCE_ARP_STATE_NONE;
+            end
+        end
+    end
+endgenerate
+
 always @(posedge clk) begin
     if (write_en) begin
-        state_reg[write_index*2 +: 2] <= write_state;
-        ip_reg[write_index*32 +: 32] <= write_ip;
         mac_mem[write_index] <= write_mac;
         stamp_mem[write_index] <= write_stamp;
         tries_mem[write_index] <= write_tries;
@@ -127,7 +141,6 @@ always @(posedge clk) begin
     end
 
     if (rst) begin
-        state_reg <= {ENTRIES{`HROCE_ARP_STATE_NONE}};
         rr_reg <= 0;
     end
 end
