@@ -88,6 +88,13 @@ $(eval $(call model,roce_rx_w512,roce_rx,-GDATA_WIDTH=512,$(NET_RTL_SRCS)))
 $(eval $(call model,roce_tx_w64,roce_tx,-GDATA_WIDTH=64,$(NET_RTL_SRCS)))
 $(eval $(call model,roce_tx_w512,roce_tx,-GDATA_WIDTH=512,$(NET_RTL_SRCS)))
 $(eval $(call model,hroce_core,hroce_core,,$(RTL_SRCS)))
+# ARP and ICMP echo, and the frame arbiter in front of the link (as the core has it: 3 sources)
+$(eval $(call model,arp_w64,arp,-GDATA_WIDTH=64,$(NET_RTL_SRCS)))
+$(eval $(call model,arp_w512,arp,-GDATA_WIDTH=512,$(NET_RTL_SRCS)))
+$(eval $(call model,icmp_echo_w64,icmp_echo,-GDATA_WIDTH=64,$(NET_RTL_SRCS)))
+$(eval $(call model,icmp_echo_w512,icmp_echo,-GDATA_WIDTH=512,$(NET_RTL_SRCS)))
+$(eval $(call model,axis_frame_arb_w64,axis_frame_arb,-GDATA_WIDTH=64 -GS_COUNT=3,$(NET_RTL_SRCS)))
+$(eval $(call model,axis_frame_arb_w512,axis_frame_arb,-GDATA_WIDTH=512 -GS_COUNT=3,$(NET_RTL_SRCS)))
 
 VRUNTIME := $(addprefix $(OBJ)/runtime/,verilated.o verilated_threads.o \
 	$(if $(VTRACE),verilated_fst_c.o))
@@ -98,7 +105,7 @@ $(OBJ)/runtime/%.o: $(VERILATOR_INC)/%.cpp | $(DEPS_STAMP)
 # ---------------------------------------------------------------------------------------
 # C libraries and programs
 
-WIRE_SRCS := sim/wire/roce_wire.c sim/wire/pcap.c sim/wire/roce_bus.c
+WIRE_SRCS := sim/wire/roce_wire.c sim/wire/pcap.c sim/wire/roce_bus.c sim/wire/net_wire.c
 BENCH_SRCS := testbench/lib/bench.c testbench/lib/axis.c sim/vmodel/vmodel.c
 C_HDRS = $(GEN_H) $(wildcard sim/*/*.h testbench/*/*.h host-driver/*.h provider/*.h)
 
@@ -120,6 +127,10 @@ $(eval $(call program,test_wire,testbench/wire/test_wire.c testbench/net/roce_ra
 $(eval $(call program,test_icrc,testbench/net/test_icrc.c $(WIRE_SRCS) $(BENCH_SRCS),roce_icrc_w64 roce_icrc_w512))
 $(eval $(call program,test_rx,testbench/net/test_rx.c testbench/net/roce_random.c $(WIRE_SRCS) $(BENCH_SRCS),roce_rx_w64 roce_rx_w512))
 $(eval $(call program,test_tx,testbench/net/test_tx.c testbench/net/roce_random.c testbench/net/roce_oracle.c $(WIRE_SRCS) $(BENCH_SRCS),roce_tx_w64 roce_tx_w512))
+
+$(eval $(call program,test_icmp,testbench/net/test_icmp.c testbench/net/net_oracle.c $(WIRE_SRCS) $(BENCH_SRCS),icmp_echo_w64 icmp_echo_w512))
+$(eval $(call program,test_arp,testbench/net/test_arp.c testbench/net/net_oracle.c $(WIRE_SRCS) $(BENCH_SRCS),arp_w64 arp_w512))
+$(eval $(call program,test_frame_arb,testbench/net/test_frame_arb.c $(WIRE_SRCS) $(BENCH_SRCS),axis_frame_arb_w64 axis_frame_arb_w512))
 
 $(eval $(call program,hroce-pcap,sim/tools/hroce-pcap.c sim/vmodel/vmodel.c $(WIRE_SRCS),roce_rx_w64 roce_rx_w512 roce_tx_w64 roce_tx_w512))
 $(eval $(call program,bench_net,testbench/net/bench_net.c testbench/net/roce_random.c $(WIRE_SRCS) $(BENCH_SRCS),roce_rx_w64 roce_rx_w512 roce_tx_w64 roce_tx_w512))
@@ -147,7 +158,7 @@ PROGRAMS += $(BIN)/test_sim
 MEM_RTL_SRCS := $(wildcard rtl/lib/*.v rtl/mem/*.v)
 # the core's blocks, at the product width only
 CORE_LINT_TOPS := hroce_core host_regs cmd_engine inval_fanout req_engine resp_engine rx_dispatch tx_arbiter \
-	cq_writer ctx_cache resp_tx mr_arb fifo_commit stat_counters
+	cq_writer ctx_cache resp_tx mr_arb fifo_commit stat_counters arp_cache
 $(OBJ)/c/testbench/mem/%.o: CFLAGS += -Isim/platform -Itestbench/mem
 BLOCK_TESTS :=
 
@@ -200,6 +211,11 @@ $(BIN)/test_rc: $(call cobjs,testbench/system/test_rc.c testbench/system/rc_env.
 	@mkdir -p $(BIN)
 	$(CC) -o $@ $^ $(LDLIBS)
 PROGRAMS += $(BIN)/test_rc
+$(BIN)/test_net: $(call cobjs,testbench/system/test_net.c testbench/system/rc_env.c \
+		testbench/lib/bench.c testbench/net/net_oracle.c sim/wire/net_wire.c) $(SYSTEM_LIBS)
+	@mkdir -p $(BIN)
+	$(CC) -o $@ $^ $(LDLIBS)
+PROGRAMS += $(BIN)/test_net
 $(BIN)/bench_rc: $(call cobjs,testbench/system/bench_rc.c testbench/system/rc_env.c \
 		testbench/lib/bench.c) $(SYSTEM_LIBS)
 	@mkdir -p $(BIN)
@@ -251,8 +267,9 @@ $(BIN)/test_perftest: $(call cobjs,testbench/e2e/test_perftest.c testbench/lib/b
 PROGRAMS += $(BIN)/test_perftest
 
 # Tests in the order they run; each prints "ok NAME" / "not ok NAME: why" lines.
-TESTS := test_wire test_icrc test_rx test_tx test_hroce_pcap $(BLOCK_TESTS)
-TESTS += test_vfio test_sim test_rc test_config test_simrun test_perftest
+TESTS := test_wire test_icrc test_rx test_tx test_hroce_pcap test_arp test_icmp test_frame_arb
+TESTS += $(BLOCK_TESTS)
+TESTS += test_vfio test_sim test_rc test_net test_config test_simrun test_perftest
 
 .PHONY: all test lint synth bench demo demo-pcap clean
 all: $(PROGRAMS)
@@ -263,7 +280,7 @@ test: lint all
 # ---------------------------------------------------------------------------------------
 # Lint: Verilator -Wall and Icarus on every top at both widths, clang-format, cppcheck
 
-LINT_TOPS := roce_icrc roce_rx roce_tx
+LINT_TOPS := roce_icrc roce_rx roce_tx arp arp_rx arp_tx icmp_echo axis_frame_arb
 C_LINT := $(filter-out $(GEN)/%,$(wildcard sim/*/*.[ch] testbench/*/*.[ch] host-driver/*.[ch] \
 	provider/*.[ch]))
 
@@ -295,7 +312,8 @@ bench: $(BIN)/bench_net $(BIN)/bench_rc
 	@$(BIN)/bench_rc
 
 synth: $(GEN_VH) | $(DEPS_STAMP)
-	@scripts/synth.sh build/synth roce_icrc:64 roce_icrc:512 roce_rx:64 roce_rx:512 roce_tx:64 roce_tx:512
+	@scripts/synth.sh build/synth roce_icrc:64 roce_icrc:512 roce_rx:64 roce_rx:512 roce_tx:64 roce_tx:512 \
+		arp:64 arp:512 arp_cache:- icmp_echo:64 icmp_echo:512 axis_frame_arb:64 axis_frame_arb:512
 	@scripts/synth_core.sh build/synth/core
 
 

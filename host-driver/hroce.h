@@ -68,6 +68,8 @@ const char *hroce_dev_name(const struct hroce_dev *dev);
 /* A core counter (CORE_COUNTER_*) or RX counter (ROCE_RX_DROP_*) of the contract. */
 uint64_t hroce_core_counter(struct hroce_dev *dev, unsigned int index);
 uint64_t hroce_rx_counter(struct hroce_dev *dev, unsigned int index);
+/* A counter of the ARP and ICMP blocks (NET_COUNTER_*). */
+uint64_t hroce_net_counter(struct hroce_dev *dev, unsigned int index);
 /*
  * Nothing to do now: let the device run a while. Polling loops call it when they find
  * nothing. A board's backend just returns; the sim backend steps a simulation that the
@@ -76,6 +78,17 @@ uint64_t hroce_rx_counter(struct hroce_dev *dev, unsigned int index);
  * a millisecond while that NIC sleeps.
  */
 void hroce_idle(struct hroce_dev *dev);
+
+/*
+ * The MAC of an IPv4 address (host order) on the device's link, from the core's ARP
+ * cache: at once if the address is cached and younger than REG_ARP_LIFETIME, else after
+ * who-has requests (REG_ARP_RETRY.TRIES of them, INTERVAL cycles apart: by default three,
+ * a second apart at 250 MHz). The device's own address gives its own MAC. Polls with
+ * hroce_idle() between reads. 0 with mac filled; EHOSTUNREACH if no reply came to any
+ * request (or ipv4 is 0.0.0.0); ETIMEDOUT if the device gave no answer in time (it should
+ * always answer within TRIES + 1 intervals). One lookup at a time per device.
+ */
+int hroce_resolve_mac(struct hroce_dev *dev, uint32_t ipv4, uint8_t mac[6]);
 
 /* Log messages of the library go to one handler; by default errors go to stderr. */
 enum hroce_log_level {
@@ -232,7 +245,11 @@ enum hroce_qp_attr_mask {
 	HROCE_QP_DEST_QPN = 1 << 20,
 };
 
-/* Where the peer is: its MAC and IPv4 address (RoCEv2 over IPv4). */
+/*
+ * Where the peer is: its MAC and IPv4 address (RoCEv2 over IPv4). A modify that sets the
+ * path with a dmac of all zeros has the driver find it (hroce_resolve_mac() of dip), as
+ * Linux resolves the destination MAC of a RoCE QP at modify time.
+ */
 struct hroce_ah_attr {
 	uint8_t dmac[6];
 	uint32_t dip;	   /* host order */

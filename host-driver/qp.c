@@ -259,6 +259,8 @@ int hroce_modify_qp(struct hroce_qp *qp, const struct hroce_qp_attr *attr, unsig
 	enum hroce_qp_state cur = (mask & HROCE_QP_CUR_STATE) ? attr->cur_qp_state : qp->state;
 	enum hroce_qp_state next = (mask & HROCE_QP_STATE) ? attr->qp_state : cur;
 	unsigned int need = required_mask(cur, next) | HROCE_QP_STATE;
+	static const uint8_t no_mac[6];
+	struct hroce_qp_attr resolved;
 	uint8_t ctx[sizeof(qp->ctx)];
 	int err;
 
@@ -268,6 +270,14 @@ int hroce_modify_qp(struct hroce_qp *qp, const struct hroce_qp_attr *attr, unsig
 	     (attr->path_mtu < HROCE_MTU_256 || attr->path_mtu > HROCE_MTU_4096)) ||
 	    ((mask & HROCE_QP_MAX_QP_RD_ATOMIC) && attr->max_rd_atomic > 16))
 		return EINVAL;
+	if ((mask & HROCE_QP_AV) && !memcmp(attr->ah_attr.dmac, no_mac, 6)) {
+		/* no MAC given: ARP finds it, as the kernel does for a RoCE QP */
+		resolved = *attr;
+		err = hroce_resolve_mac(qp->dev, attr->ah_attr.dip, resolved.ah_attr.dmac);
+		if (err)
+			return err;
+		attr = &resolved;
+	}
 	memcpy(ctx, qp->ctx, sizeof(ctx));
 	apply_attrs(qp, ctx, attr, mask);
 	HROCE_QPC_SET(ctx, STATE, next);

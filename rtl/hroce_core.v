@@ -3,7 +3,9 @@
 HardRoCE core: a RoCEv2 RC transport NIC between an Ethernet MAC and a host bus.
 
     Ethernet RX -> net/roce_rx -> transport (responder, requester's response side)
-    transport (requester, responder's ACKs and READ responses) -> net/roce_tx -> Ethernet TX
+                              -> net/arp, net/icmp_echo (other frames: counted, dropped)
+    transport (requester, responder's ACKs and READ responses) -> net/roce_tx -+-> Ethernet TX
+    net/arp (replies, requests), net/icmp_echo (echo replies) ----------------+
     AXI4-Lite   -> host/host_regs (registers, doorbells, commands)
     AXI4 master <- every host access: WQEs, payload, CQEs, contexts, translation tables
     irq         <- host/ (completion interrupts)
@@ -173,6 +175,12 @@ wire [47:0] cfg_mac;
 wire [31:0] cfg_ipv4;
 wire [63:0] cfg_qpc_base, cfg_cqc_base, cfg_mrc_base, cfg_mailbox;
 wire [4:0] cfg_qpc_log, cfg_cqc_log, cfg_mrc_log;
+wire [63:0] cfg_arp_lifetime;
+wire [31:0] cfg_arp_retry_interval;
+wire [3:0] cfg_arp_retry_tries;
+wire [31:0] arp_lookup_ip;
+wire arp_lookup_valid;
+wire [`HROCE_ARP_RESULT_WIDTH-1:0] arp_result;
 
 wire cmd_start, cmd_busy;
 wire [7:0] cmd_op, cmd_result;
@@ -194,6 +202,10 @@ wire [`HROCE_CORE_COUNTER_COUNT*64-1:0] core_counters;
 // one pulse per counter, indexed by CORE_COUNTER (as wide as that enum's values reach)
 wire [(1 << `HROCE_CORE_COUNTER_WIDTH)-1:0] core_stat;
 assign core_stat[(1 << `HROCE_CORE_COUNTER_WIDTH)-1:`HROCE_CORE_COUNTER_COUNT] = 0;
+wire [`HROCE_NET_COUNTER_COUNT*64-1:0] net_counters;
+// one pulse per counter, indexed by NET_COUNTER (as wide as that enum's values reach)
+wire [(1 << `HROCE_NET_COUNTER_WIDTH)-1:0] net_stat;
+assign net_stat[(1 << `HROCE_NET_COUNTER_WIDTH)-1:`HROCE_NET_COUNTER_COUNT] = 0;
 
 genvar g;
 generate
@@ -253,6 +265,12 @@ regs_inst (
     .cfg_mrc_base(cfg_mrc_base),
     .cfg_mrc_log(cfg_mrc_log),
     .cfg_mailbox(cfg_mailbox),
+    .cfg_arp_lifetime(cfg_arp_lifetime),
+    .cfg_arp_retry_interval(cfg_arp_retry_interval),
+    .cfg_arp_retry_tries(cfg_arp_retry_tries),
+    .arp_lookup_ip(arp_lookup_ip),
+    .arp_lookup_valid(arp_lookup_valid),
+    .arp_result(arp_result),
     .cmd_start(cmd_start),
     .cmd_op(cmd_op),
     .cmd_num(cmd_num),
@@ -267,7 +285,8 @@ regs_inst (
     .m_db_ready(db_ready),
     .time_now(time_now),
     .rx_counters(rx_counters),
-    .core_counters(core_counters)
+    .core_counters(core_counters),
+    .net_counters(net_counters)
 );
 
 stat_counters #(
@@ -278,6 +297,16 @@ counters_inst (
     .rst(rst),
     .stat_pulse(core_stat[`HROCE_CORE_COUNTER_COUNT-1:0]),
     .count(core_counters)
+);
+
+stat_counters #(
+    .COUNTERS(`HROCE_NET_COUNTER_COUNT)
+)
+net_counters_inst (
+    .clk(clk),
+    .rst(rst),
+    .stat_pulse(net_stat[`HROCE_NET_COUNTER_COUNT-1:0]),
+    .count(net_counters)
 );
 
 // doorbells by kind: SQ to the requester, RQ to the responder, CQ arming to the CQE writer
@@ -371,6 +400,10 @@ wire rx_hdr_valid, rx_hdr_ready;
 wire [DATA_WIDTH-1:0] rx_payload_tdata;
 wire [KEEP_WIDTH-1:0] rx_payload_tkeep;
 wire rx_payload_tvalid, rx_payload_tready, rx_payload_tlast;
+wire [DATA_WIDTH-1:0] other_tdata;
+wire [KEEP_WIDTH-1:0] other_tkeep;
+wire other_tvalid, other_tready, other_tlast;
+wire [`HROCE_NET_FRAME_WIDTH-1:0] other_tdest;
 
 roce_rx #(
     .DATA_WIDTH(DATA_WIDTH)
@@ -392,12 +425,123 @@ rx_inst (
     .m_axis_tvalid(rx_payload_tvalid),
     .m_axis_tready(rx_payload_tready),
     .m_axis_tlast(rx_payload_tlast),
-    .m_other_tdata(),
-    .m_other_tkeep(),
-    .m_other_tvalid(),
-    .m_other_tready(1'b1),
-    .m_other_tlast(),
+    .m_other_tdata(other_tdata),
+    .m_other_tkeep(other_tkeep),
+    .m_other_tvalid(other_tvalid),
+    .m_other_tready(other_tready),
+    .m_other_tlast(other_tlast),
+    .m_other_tdest(other_tdest),
     .stat_count(rx_stat_count)
+);
+
+/*
+ * Frames that are not RoCE: ARP to arp, ICMP to icmp_echo (neither ever holds the RX path
+ * back: each drops what it has no room for, and counts it), the rest counted and dropped
+ */
+wire arp_rx_tready, icmp_rx_tready;
+assign other_tready = other_tdest == `HROCE_NET_FRAME_ARP ? arp_rx_tready :
+                      other_tdest == `HROCE_NET_FRAME_ICMP ? icmp_rx_tready : 1'b1;
+
+reg stat_rx_other_reg = 1'b0;
+always @(posedge clk) begin
+    stat_rx_other_reg <= other_tvalid && other_tready && other_tlast &&
+                         other_tdest == `HROCE_NET_FRAME_OTHER;
+    if (rst) begin
+        stat_rx_other_reg <= 1'b0;
+    end
+end
+assign net_stat[`HROCE_NET_COUNTER_RX_OTHER] = stat_rx_other_reg;
+
+wire [DATA_WIDTH-1:0] arp_tx_tdata, icmp_tx_tdata, roce_tx_tdata;
+wire [KEEP_WIDTH-1:0] arp_tx_tkeep, icmp_tx_tkeep, roce_tx_tkeep;
+wire arp_tx_tvalid, arp_tx_tready, arp_tx_tlast, arp_tx_tuser;
+wire icmp_tx_tvalid, icmp_tx_tready, icmp_tx_tlast, icmp_tx_tuser;
+wire roce_tx_tvalid, roce_tx_tready, roce_tx_tlast, roce_tx_tuser;
+
+arp #(
+    .DATA_WIDTH(DATA_WIDTH)
+)
+arp_inst (
+    .clk(clk),
+    .rst(rst),
+    .cfg_mac(cfg_mac),
+    .cfg_ipv4(cfg_ipv4),
+    .cfg_lifetime(cfg_arp_lifetime),
+    .cfg_retry_interval(cfg_arp_retry_interval),
+    .cfg_retry_tries(cfg_arp_retry_tries),
+    .time_now(time_now),
+    .s_axis_tdata(other_tdata),
+    .s_axis_tkeep(other_tkeep),
+    .s_axis_tvalid(other_tvalid && other_tdest == `HROCE_NET_FRAME_ARP),
+    .s_axis_tready(arp_rx_tready),
+    .s_axis_tlast(other_tlast),
+    .m_axis_tdata(arp_tx_tdata),
+    .m_axis_tkeep(arp_tx_tkeep),
+    .m_axis_tvalid(arp_tx_tvalid),
+    .m_axis_tready(arp_tx_tready),
+    .m_axis_tlast(arp_tx_tlast),
+    .m_axis_tuser(arp_tx_tuser),
+    .s_lookup_ip(arp_lookup_ip),
+    .s_lookup_valid(arp_lookup_valid),
+    .m_result(arp_result),
+    .stat_answered(net_stat[`HROCE_NET_COUNTER_ARP_ANSWERED]),
+    .stat_learned(net_stat[`HROCE_NET_COUNTER_ARP_LEARNED]),
+    .stat_ignored(net_stat[`HROCE_NET_COUNTER_ARP_IGNORED]),
+    .stat_malformed(net_stat[`HROCE_NET_COUNTER_ARP_MALFORMED]),
+    .stat_overflow(net_stat[`HROCE_NET_COUNTER_ARP_OVERFLOW]),
+    .stat_unsolicited(net_stat[`HROCE_NET_COUNTER_ARP_UNSOLICITED]),
+    .stat_request_sent(net_stat[`HROCE_NET_COUNTER_ARP_REQUEST_SENT]),
+    .stat_failed(net_stat[`HROCE_NET_COUNTER_ARP_FAILED]),
+    .stat_expired(net_stat[`HROCE_NET_COUNTER_ARP_EXPIRED])
+);
+
+icmp_echo #(
+    .DATA_WIDTH(DATA_WIDTH)
+)
+icmp_inst (
+    .clk(clk),
+    .rst(rst),
+    .cfg_mac(cfg_mac),
+    .cfg_ipv4(cfg_ipv4),
+    .s_axis_tdata(other_tdata),
+    .s_axis_tkeep(other_tkeep),
+    .s_axis_tvalid(other_tvalid && other_tdest == `HROCE_NET_FRAME_ICMP),
+    .s_axis_tready(icmp_rx_tready),
+    .s_axis_tlast(other_tlast),
+    .m_axis_tdata(icmp_tx_tdata),
+    .m_axis_tkeep(icmp_tx_tkeep),
+    .m_axis_tvalid(icmp_tx_tvalid),
+    .m_axis_tready(icmp_tx_tready),
+    .m_axis_tlast(icmp_tx_tlast),
+    .m_axis_tuser(icmp_tx_tuser),
+    .stat_answered(net_stat[`HROCE_NET_COUNTER_ICMP_ANSWERED]),
+    .stat_ignored(net_stat[`HROCE_NET_COUNTER_ICMP_IGNORED]),
+    .stat_not_ours(net_stat[`HROCE_NET_COUNTER_ICMP_NOT_OURS]),
+    .stat_malformed(net_stat[`HROCE_NET_COUNTER_ICMP_MALFORMED]),
+    .stat_too_long(net_stat[`HROCE_NET_COUNTER_ICMP_TOO_LONG]),
+    .stat_overflow(net_stat[`HROCE_NET_COUNTER_ICMP_OVERFLOW])
+);
+
+// RoCE frames, ARP and echo replies share the link a frame at a time
+axis_frame_arb #(
+    .S_COUNT(3),
+    .DATA_WIDTH(DATA_WIDTH)
+)
+tx_frame_arb_inst (
+    .clk(clk),
+    .rst(rst),
+    .s_axis_tdata({icmp_tx_tdata, arp_tx_tdata, roce_tx_tdata}),
+    .s_axis_tkeep({icmp_tx_tkeep, arp_tx_tkeep, roce_tx_tkeep}),
+    .s_axis_tvalid({icmp_tx_tvalid, arp_tx_tvalid, roce_tx_tvalid}),
+    .s_axis_tready({icmp_tx_tready, arp_tx_tready, roce_tx_tready}),
+    .s_axis_tlast({icmp_tx_tlast, arp_tx_tlast, roce_tx_tlast}),
+    .s_axis_tuser({icmp_tx_tuser, arp_tx_tuser, roce_tx_tuser}),
+    .m_axis_tdata(m_axis_tx_tdata),
+    .m_axis_tkeep(m_axis_tx_tkeep),
+    .m_axis_tvalid(m_axis_tx_tvalid),
+    .m_axis_tready(m_axis_tx_tready),
+    .m_axis_tlast(m_axis_tx_tlast),
+    .m_axis_tuser(m_axis_tx_tuser)
 );
 
 // requests for the responder, responses for the requester
@@ -502,12 +646,12 @@ tx_inst (
     .s_axis_tready(tx_tready),
     .s_axis_tlast(tx_tlast),
     .s_axis_tuser(tx_tuser),
-    .m_axis_tdata(m_axis_tx_tdata),
-    .m_axis_tkeep(m_axis_tx_tkeep),
-    .m_axis_tvalid(m_axis_tx_tvalid),
-    .m_axis_tready(m_axis_tx_tready),
-    .m_axis_tlast(m_axis_tx_tlast),
-    .m_axis_tuser(m_axis_tx_tuser),
+    .m_axis_tdata(roce_tx_tdata),
+    .m_axis_tkeep(roce_tx_tkeep),
+    .m_axis_tvalid(roce_tx_tvalid),
+    .m_axis_tready(roce_tx_tready),
+    .m_axis_tlast(roce_tx_tlast),
+    .m_axis_tuser(roce_tx_tuser),
     .stat_frame(core_stat[`HROCE_CORE_COUNTER_TX_FRAMES]),
     .stat_payload_error()
 );

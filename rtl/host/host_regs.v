@@ -6,7 +6,9 @@ Configuration registers are held here and given to the core as plain outputs; co
 leave as a one-cycle start pulse; doorbells leave as a stream (a doorbell write waits,
 with its B response, until the stream takes it, so that no doorbell is ever lost). The
 WQE push window is eight 64-bit words that an SQ doorbell with PUSH set carries along.
-Reads of counters come from flat vectors of 64-bit counters. Every register offset comes
+A write of REG_ARP_LOOKUP leaves as a one-cycle pulse with the address; REG_ARP_RESULT
+reads what the ARP block says. Reads of counters come from flat vectors of 64-bit
+counters. Every register offset comes
 from the contract (build/gen/hroce_contract.vh).
 
 */
@@ -21,9 +23,11 @@ module host_regs #
 (
     // Address bits of BAR0
     parameter AXIL_ADDR_WIDTH = `HROCE_AXIL_ADDR_WIDTH,
-    // Number of RX counters (ROCE_RX_DROP order) and core counters (CORE_COUNTER order)
+    // Number of RX counters (ROCE_RX_DROP order), core counters (CORE_COUNTER order) and
+    // network counters (NET_COUNTER order)
     parameter RX_COUNTERS = `HROCE_ROCE_RX_DROP_COUNT,
     parameter CORE_COUNTERS = `HROCE_CORE_COUNTER_COUNT,
+    parameter NET_COUNTERS = `HROCE_NET_COUNTER_COUNT,
     // What REG_CAPS reads (a CAPS bus)
     parameter [63:0] CAPS = 64'd0
 )
@@ -64,6 +68,16 @@ module host_regs #
     output wire [63:0]                   cfg_mrc_base,
     output wire [4:0]                    cfg_mrc_log,
     output wire [63:0]                   cfg_mailbox,
+    output wire [63:0]                   cfg_arp_lifetime,
+    output wire [31:0]                   cfg_arp_retry_interval,
+    output wire [3:0]                    cfg_arp_retry_tries,
+
+    /*
+     * ARP lookups: a pulse with the address, and the answer (ARP_RESULT bus)
+     */
+    output wire [31:0]                   arp_lookup_ip,
+    output wire                          arp_lookup_valid,
+    input  wire [`HROCE_ARP_RESULT_WIDTH-1:0] arp_result,
 
     /*
      * Commands: a start pulse, and the engine's status
@@ -91,7 +105,8 @@ module host_regs #
      */
     input  wire [63:0]                   time_now,
     input  wire [RX_COUNTERS*64-1:0]     rx_counters,
-    input  wire [CORE_COUNTERS*64-1:0]   core_counters
+    input  wire [CORE_COUNTERS*64-1:0]   core_counters,
+    input  wire [NET_COUNTERS*64-1:0]    net_counters
 );
 
 localparam [AXIL_ADDR_WIDTH-1:0] PUSH_BASE = `HROCE_REG_WQE_PUSH;
@@ -106,6 +121,11 @@ reg [63:0] mrc_base_reg = 64'd0, mrc_base_next;
 reg [4:0] mrc_log_reg = 5'd0, mrc_log_next;
 reg [63:0] mailbox_reg = 64'd0, mailbox_next;
 reg [63:0] cmd_arg_reg = 64'd0, cmd_arg_next;
+reg [63:0] arp_lifetime_reg = `HROCE_ARP_LIFETIME_DEFAULT, arp_lifetime_next;
+reg [31:0] arp_interval_reg = `HROCE_ARP_INTERVAL_DEFAULT, arp_interval_next;
+reg [3:0] arp_tries_reg = `HROCE_ARP_TRIES_DEFAULT, arp_tries_next;
+reg [31:0] arp_lookup_ip_reg = 32'd0, arp_lookup_ip_next;
+reg arp_lookup_valid_reg = 1'b0, arp_lookup_valid_next;
 reg cmd_start_reg = 1'b0, cmd_start_next;
 reg [7:0] cmd_op_reg = 8'd0, cmd_op_next;
 reg [23:0] cmd_num_reg = 24'd0, cmd_num_next;
@@ -135,8 +155,18 @@ wire [2:0] push_word = waddr[5:3] - PUSH_BASE[5:3];
 // counter number of a read address, as a 32-bit value to compare with a loop index
 wire [AXIL_ADDR_WIDTH-1:0] rx_off = raddr - `HROCE_REG_RX_COUNTERS;
 wire [AXIL_ADDR_WIDTH-1:0] core_off = raddr - `HROCE_REG_CORE_COUNTERS;
+wire [AXIL_ADDR_WIDTH-1:0] net_off = raddr - `HROCE_REG_NET_COUNTERS;
 wire [31:0] rx_word = {{(35-AXIL_ADDR_WIDTH){1'b0}}, rx_off[AXIL_ADDR_WIDTH-1:3]};
 wire [31:0] core_word = {{(35-AXIL_ADDR_WIDTH){1'b0}}, core_off[AXIL_ADDR_WIDTH-1:3]};
+wire [31:0] net_word = {{(35-AXIL_ADDR_WIDTH){1'b0}}, net_off[AXIL_ADDR_WIDTH-1:3]};
+
+// REG_ARP_RETRY as the register reads it
+reg [63:0] arp_retry_value;
+always @* begin
+    arp_retry_value = 64'd0;
+    arp_retry_value[`HROCE_ARP_RETRY_INTERVAL] = arp_interval_reg;
+    arp_retry_value[`HROCE_ARP_RETRY_TRIES] = arp_tries_reg;
+end
 
 integer i, w;
 
@@ -151,6 +181,11 @@ always @* begin
     mrc_log_next = mrc_log_reg;
     mailbox_next = mailbox_reg;
     cmd_arg_next = cmd_arg_reg;
+    arp_lifetime_next = arp_lifetime_reg;
+    arp_interval_next = arp_interval_reg;
+    arp_tries_next = arp_tries_reg;
+    arp_lookup_ip_next = arp_lookup_ip_reg;
+    arp_lookup_valid_next = 1'b0;
     cmd_start_next = 1'b0;
     cmd_op_next = cmd_op_reg;
     cmd_num_next = cmd_num_reg;
@@ -185,6 +220,15 @@ always @* begin
                 `HROCE_REG_MRC_LOG: mrc_log_next = s_axil_wdata[4:0];
                 `HROCE_REG_CMD_MAILBOX: mailbox_next = s_axil_wdata;
                 `HROCE_REG_CMD_ARG: cmd_arg_next = s_axil_wdata;
+                `HROCE_REG_ARP_LIFETIME: arp_lifetime_next = s_axil_wdata;
+                `HROCE_REG_ARP_RETRY: begin
+                    arp_interval_next = s_axil_wdata[`HROCE_ARP_RETRY_INTERVAL];
+                    arp_tries_next = s_axil_wdata[`HROCE_ARP_RETRY_TRIES];
+                end
+                `HROCE_REG_ARP_LOOKUP: begin
+                    arp_lookup_ip_next = s_axil_wdata[31:0];
+                    arp_lookup_valid_next = 1'b1;
+                end
                 `HROCE_REG_CMD: begin
                     // a command written while one runs is ignored: the driver polls BUSY
                     if (!cmd_busy) begin
@@ -230,6 +274,13 @@ always @* begin
                     rdata_next = core_counters[w*64 +: 64];
                 end
             end
+        end else if (raddr >= `HROCE_REG_NET_COUNTERS &&
+                     raddr < `HROCE_REG_NET_COUNTERS + NET_COUNTERS*8) begin
+            for (w = 0; w < NET_COUNTERS; w = w + 1) begin
+                if (net_word == w) begin
+                    rdata_next = net_counters[w*64 +: 64];
+                end
+            end
         end else begin
             case (raddr)
                 `HROCE_REG_ID: rdata_next = {32'd0, `HROCE_CORE_ID};
@@ -246,6 +297,9 @@ always @* begin
                 `HROCE_REG_MRC_LOG: rdata_next = {59'd0, mrc_log_reg};
                 `HROCE_REG_CMD_MAILBOX: rdata_next = mailbox_reg;
                 `HROCE_REG_CMD_ARG: rdata_next = cmd_arg_reg;
+                `HROCE_REG_ARP_LIFETIME: rdata_next = arp_lifetime_reg;
+                `HROCE_REG_ARP_RETRY: rdata_next = arp_retry_value;
+                `HROCE_REG_ARP_RESULT: rdata_next = arp_result;
                 `HROCE_REG_CMD: begin
                     rdata_next = 64'd0;
                     rdata_next[0] = cmd_busy || cmd_start_reg;
@@ -269,6 +323,11 @@ always @(posedge clk) begin
     mrc_log_reg <= mrc_log_next;
     mailbox_reg <= mailbox_next;
     cmd_arg_reg <= cmd_arg_next;
+    arp_lifetime_reg <= arp_lifetime_next;
+    arp_interval_reg <= arp_interval_next;
+    arp_tries_reg <= arp_tries_next;
+    arp_lookup_ip_reg <= arp_lookup_ip_next;
+    arp_lookup_valid_reg <= arp_lookup_valid_next;
     cmd_start_reg <= cmd_start_next;
     cmd_op_reg <= cmd_op_next;
     cmd_num_reg <= cmd_num_next;
@@ -289,6 +348,10 @@ always @(posedge clk) begin
         qpc_base_reg <= 64'd0;
         cqc_base_reg <= 64'd0;
         mrc_base_reg <= 64'd0;
+        arp_lifetime_reg <= `HROCE_ARP_LIFETIME_DEFAULT;
+        arp_interval_reg <= `HROCE_ARP_INTERVAL_DEFAULT;
+        arp_tries_reg <= `HROCE_ARP_TRIES_DEFAULT;
+        arp_lookup_valid_reg <= 1'b0;
         cmd_start_reg <= 1'b0;
         db_valid_reg <= 1'b0;
         bvalid_reg <= 1'b0;
@@ -314,6 +377,11 @@ assign cfg_cqc_log = cqc_log_reg;
 assign cfg_mrc_base = mrc_base_reg;
 assign cfg_mrc_log = mrc_log_reg;
 assign cfg_mailbox = mailbox_reg;
+assign cfg_arp_lifetime = arp_lifetime_reg;
+assign cfg_arp_retry_interval = arp_interval_reg;
+assign cfg_arp_retry_tries = arp_tries_reg;
+assign arp_lookup_ip = arp_lookup_ip_reg;
+assign arp_lookup_valid = arp_lookup_valid_reg;
 
 assign cmd_start = cmd_start_reg;
 assign cmd_op = cmd_op_reg;

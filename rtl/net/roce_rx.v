@@ -2,7 +2,8 @@
 
 RoCEv2 receive path: Ethernet frames in; for each good RoCE frame a header on the header
 bus and its payload, aligned to lane 0, on the payload stream; non-RoCE frames whole on
-their own output; everything else counted by reason and dropped.
+their own output, each marked (m_other_tdest, contract NET_FRAME) as ARP, ICMP or other;
+everything else counted by reason and dropped.
 
 A frame is buffered whole (store and forward) until its verdict is known, ICRC included:
 nothing of a bad frame ever leaves, so a corrupted RETH can never steer a write. The
@@ -66,13 +67,14 @@ module roce_rx #
     output wire                          m_axis_tlast,
 
     /*
-     * Frames that are not RoCE, whole
+     * Frames that are not RoCE, whole; tdest (NET_FRAME) says which are ARP or ICMP
      */
     output wire [DATA_WIDTH-1:0]         m_other_tdata,
     output wire [KEEP_WIDTH-1:0]         m_other_tkeep,
     output wire                          m_other_tvalid,
     input  wire                          m_other_tready,
     output wire                          m_other_tlast,
+    output wire [`HROCE_NET_FRAME_WIDTH-1:0] m_other_tdest,
 
     /*
      * Frame counters by verdict (contract: ROCE_RX_DROP), 32 bits each, wrapping
@@ -83,8 +85,9 @@ module roce_rx #
 localparam LANE_BITS = $clog2(KEEP_WIDTH);
 localparam HDR_WIDTH = `HROCE_ROCE_HDR_WIDTH;
 localparam REASON_WIDTH = `HROCE_ROCE_RX_DROP_WIDTH;
+localparam KIND_WIDTH = `HROCE_NET_FRAME_WIDTH;
 localparam BEAT_WIDTH = DATA_WIDTH + KEEP_WIDTH + 1;
-localparam ENTRY_WIDTH = HDR_WIDTH + 2 + REASON_WIDTH + 5 + 1 + 32;
+localparam ENTRY_WIDTH = HDR_WIDTH + 2 + REASON_WIDTH + KIND_WIDTH + 5 + 1 + 32;
 
 localparam CLASS_ROCE = 2'd0;
 localparam CLASS_OTHER = 2'd1;
@@ -104,6 +107,7 @@ wire buffer_ready;
 wire [HDR_WIDTH-1:0] entry_hdr;
 wire [1:0] entry_class;
 wire [REASON_WIDTH-1:0] entry_reason;
+wire [KIND_WIDTH-1:0] entry_kind;
 wire [6:2] entry_offset;
 wire entry_fed;
 wire [31:0] entry_icrc;
@@ -141,6 +145,7 @@ parse_inst (
     .m_entry_hdr(entry_hdr),
     .m_entry_class(entry_class),
     .m_entry_reason(entry_reason),
+    .m_entry_kind(entry_kind),
     .m_entry_payload_offset(entry_offset),
     .m_entry_icrc_fed(entry_fed),
     .m_entry_icrc(entry_icrc),
@@ -194,6 +199,7 @@ buffer_inst (
 wire [HDR_WIDTH-1:0] e_hdr;
 wire [1:0] e_class;
 wire [REASON_WIDTH-1:0] e_reason;
+wire [KIND_WIDTH-1:0] e_kind;
 wire [6:2] e_offset;
 wire e_fed;
 wire [31:0] e_icrc;
@@ -206,10 +212,10 @@ fifo_sync #(
 entry_fifo_inst (
     .clk(clk),
     .rst(rst),
-    .s_data({entry_hdr, entry_class, entry_reason, entry_offset, entry_fed, entry_icrc}),
+    .s_data({entry_hdr, entry_class, entry_reason, entry_kind, entry_offset, entry_fed, entry_icrc}),
     .s_valid(entry_valid),
     .s_ready(),
-    .m_data({e_hdr, e_class, e_reason, e_offset, e_fed, e_icrc}),
+    .m_data({e_hdr, e_class, e_reason, e_kind, e_offset, e_fed, e_icrc}),
     .m_valid(e_valid),
     .m_ready(e_ready),
     .count(entry_count)
@@ -240,6 +246,7 @@ icrc_fifo_inst (
 reg next_valid_reg = 1'b0, next_valid_next;
 reg [1:0] next_mode_reg = MODE_DROP, next_mode_next;
 reg [HDR_WIDTH-1:0] next_hdr_reg = {HDR_WIDTH{1'b0}}, next_hdr_next;
+reg [KIND_WIDTH-1:0] next_kind_reg = 0, next_kind_next;
 reg [6:2] next_offset_reg = 5'd0, next_offset_next;
 
 reg [31:0] count_reg [0:`HROCE_ROCE_RX_DROP_COUNT-1];
@@ -269,6 +276,7 @@ always @* begin
     next_valid_next = next_valid_reg;
     next_mode_next = next_mode_reg;
     next_hdr_next = next_hdr_reg;
+    next_kind_next = next_kind_reg;
     next_offset_next = next_offset_reg;
     if (take) begin
         next_valid_next = 1'b0;
@@ -277,6 +285,7 @@ always @* begin
         next_valid_next = 1'b1;
         next_mode_next = mode;
         next_hdr_next = e_hdr;
+        next_kind_next = e_kind;
         next_offset_next = e_offset;
     end
 end
@@ -292,6 +301,7 @@ always @(posedge clk) begin
     next_valid_reg <= next_valid_next;
     next_mode_reg <= next_mode_next;
     next_hdr_reg <= next_hdr_next;
+    next_kind_reg <= next_kind_next;
     next_offset_reg <= next_offset_next;
     if (load) begin
         count_reg[verdict] <= count_reg[verdict] + 32'd1;
@@ -321,6 +331,7 @@ endgenerate
  */
 reg cur_valid_reg = 1'b0, cur_valid_next;
 reg [1:0] cur_mode_reg = MODE_DROP, cur_mode_next;
+reg [KIND_WIDTH-1:0] cur_kind_reg = 0, cur_kind_next;
 reg [LANE_BITS-1:2] cur_shift_reg = 0, cur_shift_next;
 reg [6:0] cur_skip_reg = 7'd0, cur_skip_next;   // beats before the first payload beat is formed
 reg [12:0] cur_rem_reg = 13'd0, cur_rem_next;   // payload bytes still to send
@@ -372,6 +383,7 @@ wire [12:0] rem_after = (produce && cur_rem_reg > KEEP_BYTES) ? cur_rem_reg - KE
 always @* begin
     cur_valid_next = cur_valid_reg;
     cur_mode_next = cur_mode_reg;
+    cur_kind_next = cur_kind_reg;
     cur_shift_next = cur_shift_reg;
     cur_skip_next = cur_skip_reg;
     cur_rem_next = cur_rem_reg;
@@ -414,6 +426,7 @@ always @* begin
     if (take) begin
         cur_valid_next = 1'b1;
         cur_mode_next = next_mode_reg;
+        cur_kind_next = next_kind_reg;
         cur_shift_next = next_offset_reg[LANE_BITS-1:2];
         cur_skip_next = {{LANE_BITS{1'b0}}, next_offset_reg[6:LANE_BITS]} + 7'd1;
         cur_rem_next = next_mode_reg == MODE_GOOD ? next_payload_len : 13'd0;
@@ -423,6 +436,7 @@ end
 always @(posedge clk) begin
     cur_valid_reg <= cur_valid_next;
     cur_mode_reg <= cur_mode_next;
+    cur_kind_reg <= cur_kind_next;
     cur_shift_reg <= cur_shift_next;
     cur_skip_reg <= cur_skip_next;
     cur_rem_reg <= cur_rem_next;
@@ -452,15 +466,15 @@ payload_skid_inst (
 );
 
 axis_skid #(
-    .WIDTH(DATA_WIDTH + KEEP_WIDTH + 1)
+    .WIDTH(KIND_WIDTH + DATA_WIDTH + KEEP_WIDTH + 1)
 )
 other_skid_inst (
     .clk(clk),
     .rst(rst),
-    .s_data({buf_tlast, buf_tkeep, buf_tdata}),
+    .s_data({cur_kind_reg, buf_tlast, buf_tkeep, buf_tdata}),
     .s_valid(other_valid),
     .s_ready(other_ready),
-    .m_data({m_other_tlast, m_other_tkeep, m_other_tdata}),
+    .m_data({m_other_tdest, m_other_tlast, m_other_tkeep, m_other_tdata}),
     .m_valid(m_other_tvalid),
     .m_ready(m_other_tready)
 );

@@ -60,6 +60,7 @@ module roce_rx_parse #
     output wire [`HROCE_ROCE_HDR_WIDTH-1:0] m_entry_hdr,
     output wire [1:0]                    m_entry_class,    // CLASS_*
     output wire [`HROCE_ROCE_RX_DROP_WIDTH-1:0] m_entry_reason, // for CLASS_DROP
+    output wire [`HROCE_NET_FRAME_WIDTH-1:0] m_entry_kind, // for CLASS_OTHER: NET_FRAME
     output wire [6:2]                    m_entry_payload_offset, // first payload byte (2 mod 4)
     output wire                          m_entry_icrc_fed, // the ICRC engine has a result for it
     output wire [31:0]                   m_entry_icrc,     // the ICRC the frame carries
@@ -336,6 +337,12 @@ wire [15:0] ip_frag = `RX_IP16(6);
 // not version 4 with a 20-byte header, or a fragment (MF set, or an offset)
 wire ip_header_bad = `RX_IP8(0) != 8'h45 || ip_frag[13] || ip_frag[12:0] != 13'd0;
 
+// what a non-RoCE frame is, for the ARP and ICMP blocks behind roce_rx (untagged only)
+wire is_arp = !vlan && ethertype == `HROCE_ETH_TYPE_ARP;
+wire is_icmp = !vlan && is_ipv4 && `RX_IP8(9) == `HROCE_IP_PROTO_ICMP;
+wire [`HROCE_NET_FRAME_WIDTH-1:0] kind = is_arp ? `HROCE_NET_FRAME_ARP :
+                                         is_icmp ? `HROCE_NET_FRAME_ICMP : `HROCE_NET_FRAME_OTHER;
+
 reg [1:0] frame_class;
 reg [`HROCE_ROCE_RX_DROP_WIDTH-1:0] reason;
 always @* begin
@@ -440,6 +447,7 @@ reg entry_valid_reg = 1'b0;
 reg [`HROCE_ROCE_HDR_WIDTH-1:0] entry_hdr_reg = {`HROCE_ROCE_HDR_WIDTH{1'b0}};
 reg [1:0] entry_class_reg = 2'd0;
 reg [`HROCE_ROCE_RX_DROP_WIDTH-1:0] entry_reason_reg = 0;
+reg [`HROCE_NET_FRAME_WIDTH-1:0] entry_kind_reg = 0;
 reg [6:2] entry_offset_reg = 5'd0;
 reg entry_fed_reg = 1'b0;
 reg [31:0] entry_icrc_reg = 32'd0;
@@ -450,6 +458,7 @@ always @(posedge clk) begin
         entry_hdr_reg <= hdr;
         entry_class_reg <= frame_class;
         entry_reason_reg <= reason;
+        entry_kind_reg <= kind;
         entry_offset_reg <= payload_offset[6:2];
         entry_fed_reg <= cov_first || cov_state_reg != 2'd0;
         entry_icrc_reg <= icrc_found;
@@ -463,6 +472,7 @@ end
 assign m_entry_hdr = entry_hdr_reg;
 assign m_entry_class = entry_class_reg;
 assign m_entry_reason = entry_reason_reg;
+assign m_entry_kind = entry_kind_reg;
 assign m_entry_payload_offset = entry_offset_reg;
 assign m_entry_icrc_fed = entry_fed_reg;
 assign m_entry_icrc = entry_icrc_reg;

@@ -117,3 +117,38 @@ void hroce_sim_link_destroy(struct hroce_sim_link *l)
 	}
 	free(l);
 }
+
+int hroce_sim_link_inject(struct hroce_sim_link *l, const struct hroce_sim *to, const void *frame,
+			  size_t len)
+{
+	if (!l || !frame || !len || len > 65535)
+		return EINVAL;
+	/* channel 0 runs from a to b, channel 1 from b to a */
+	if (to == l->b)
+		return sim_channel_inject(&l->ch[0], frame, len);
+	if (to == l->a)
+		return sim_channel_inject(&l->ch[l->nch - 1], frame, len);
+	return EINVAL;
+}
+
+static void tap(void *ctx, const uint8_t *frame, size_t len)
+{
+	struct sim_link_tap *t = ctx;
+
+	if (t->l->tap_fn)
+		t->l->tap_fn(t->l->tap_ctx, t->from, frame, len);
+}
+
+void hroce_sim_link_set_tap(struct hroce_sim_link *l,
+			    void (*fn)(void *ctx, const struct hroce_sim *from, const void *frame,
+				       size_t len),
+			    void *ctx)
+{
+	l->tap_fn = fn;
+	l->tap_ctx = ctx;
+	for (unsigned int i = 0; i < l->nch; i++) {
+		l->taps[i] = (struct sim_link_tap){ l, i ? l->b : l->a };
+		l->ch[i].tap = fn ? tap : NULL;
+		l->ch[i].tap_ctx = &l->taps[i];
+	}
+}

@@ -32,6 +32,7 @@ int sim_channel_init(struct sim_channel *c, const struct sim_axis_bus *tx,
 		sim_channel_fini(c);
 		return ENOMEM;
 	}
+	c->inject_tail = &c->inject;
 	*c->tx.tready = 1;
 	*c->rx.tvalid = 0;
 	return 0;
@@ -39,10 +40,67 @@ int sim_channel_init(struct sim_channel *c, const struct sim_axis_bus *tx,
 
 void sim_channel_fini(struct sim_channel *c)
 {
+	while (c->inject) {
+		struct sim_channel_inject *f = c->inject;
+
+		c->inject = f->next;
+		free(f);
+	}
+	c->inject_tail = &c->inject;
 	free(c->ring);
 	free(c->frame);
 	c->ring = NULL;
 	c->frame = NULL;
+}
+
+int sim_channel_inject(struct sim_channel *c, const void *frame, size_t len)
+{
+	struct sim_channel_inject *f = malloc(sizeof(*f) + (len ? len : 1));
+
+	if (!f)
+		return ENOMEM;
+	f->next = NULL;
+	f->len = len;
+	memcpy(f->data, frame, len);
+	*c->inject_tail = f;
+	c->inject_tail = &f->next;
+	return 0;
+}
+
+/* Injected frames onto the wire while the sender is between frames and the ring has room. */
+static void inject_pending(struct sim_channel *c, uint64_t now)
+{
+	struct sim_channel_inject *f;
+	int err;
+
+	while ((f = c->inject) && !c->sending) {
+		uint64_t beats = f->len ? (f->len + SIM_DATA_BYTES - 1) / SIM_DATA_BYTES : 1;
+
+		if (c->tail - c->head + beats > c->cap)
+			return;
+		for (uint64_t k = 0; k < beats; k++) {
+			struct sim_channel_beat *b = &c->ring[c->tail++ & (c->cap - 1)];
+			size_t off = k * SIM_DATA_BYTES;
+			size_t n = f->len - off < SIM_DATA_BYTES ? f->len - off : SIM_DATA_BYTES;
+
+			memset(b->data, 0, SIM_DATA_BYTES);
+			memcpy(b->data, f->data + off, n);
+			b->keep = n >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << n) - 1;
+			b->last = k + 1 == beats;
+			b->user = 0;
+			b->due = now + c->p.latency;
+		}
+		if (c->p.pcap) {
+			err = pcap_write(c->p.pcap, now * 1000 / c->p.clock_mhz, f->data, f->len);
+			if (err && !c->pcap_errors++)
+				sim_log(HROCE_SIM_LOG_ERR, "link pcap: %s", strerror(err));
+		}
+		c->injected++;
+		c->inject = f->next;
+		if (!c->inject)
+			c->inject_tail = &c->inject;
+		free(f);
+	}
 }
 
 void sim_channel_tx_drive(struct sim_channel *c, uint64_t now)
@@ -77,6 +135,8 @@ void sim_channel_tx_sample(struct sim_channel *c, uint64_t now)
 	uint64_t bytes;
 	int err;
 
+	if (c->inject)
+		inject_pending(c, now);
 	if (!*c->tx.tvalid || !*c->tx.tready)
 		return;
 	b = &c->ring[c->tail++ & (c->cap - 1)];
@@ -114,6 +174,8 @@ void sim_channel_tx_sample(struct sim_channel *c, uint64_t now)
 				sim_log(HROCE_SIM_LOG_ERR, "link pcap: %s", strerror(err));
 		}
 	}
+	if (c->tap && !b->user)
+		c->tap(c->tap_ctx, c->frame, c->frame_len);
 	if (c->hooks.sent)
 		c->hooks.sent(c->hooks.tx_ctx, c->frame_start, now, c->frame_len, b->user);
 }

@@ -48,6 +48,13 @@ struct sim_channel_hooks {
 	void *tx_ctx, *rx_ctx;
 };
 
+/* A frame the process puts on the wire (sim_channel_inject), waiting for a gap. */
+struct sim_channel_inject {
+	struct sim_channel_inject *next;
+	size_t len;
+	uint8_t data[];
+};
+
 struct sim_channel {
 	struct sim_axis_bus tx, rx; /* the sender's m_axis_tx_*, the receiver's s_axis_rx_* */
 	struct sim_channel_params p;
@@ -64,14 +71,25 @@ struct sim_channel {
 	/* the frame being received */
 	uint64_t rx_start, rx_len;
 	bool receiving;
+	/* frames of the process: injected ones waiting, and who sees the sender's */
+	struct sim_channel_inject *inject, **inject_tail;
+	void (*tap)(void *ctx, const uint8_t *frame, size_t len);
+	void *tap_ctx;
 	/* figures */
-	uint64_t frames, aborted, bytes, beats, received, pcap_errors;
+	uint64_t frames, aborted, bytes, beats, received, pcap_errors, injected;
 };
 
 int sim_channel_init(struct sim_channel *c, const struct sim_axis_bus *tx,
 		     const struct sim_axis_bus *rx, const struct sim_channel_params *p,
 		     const struct sim_channel_hooks *hooks);
 void sim_channel_fini(struct sim_channel *c);
+
+/*
+ * A frame toward the receiver as if the sender had sent it: it goes on the wire at the
+ * first cycle the sender is between frames (after the beats already on it), and reaches
+ * the receiver latency cycles later; it is in the pcap, not at the tap. 0 or ENOMEM.
+ */
+int sim_channel_inject(struct sim_channel *c, const void *frame, size_t len);
 
 /* The sender's side: tready before the cycle's evaluation, its beat after. */
 void sim_channel_tx_drive(struct sim_channel *c, uint64_t now);

@@ -89,6 +89,13 @@ struct hroce_sim_link {
 	struct sim_channel ch[2]; /* a to b, b to a (one only if a is b) */
 	unsigned int nch;
 	struct pcap_file *pcap;
+	/* hroce_sim_link_set_tap(): the function, and the sender of each channel */
+	void (*tap_fn)(void *ctx, const struct hroce_sim *from, const void *frame, size_t len);
+	void *tap_ctx;
+	struct sim_link_tap {
+		struct hroce_sim_link *l;
+		struct hroce_sim *from;
+	} taps[2];
 };
 
 /* a read the core never answers ends like a PCIe completion timeout: all ones */

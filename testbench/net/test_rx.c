@@ -39,6 +39,9 @@ struct rx_env {
 	struct axis_source in;
 	struct axis_sink hdr, pay, other;
 	const struct vmodel_port *stat, *in_valid, *in_ready;
+	const struct vmodel_port *other_valid, *other_ready, *other_last, *other_dest;
+	unsigned int *kinds; /* m_other_tdest of each non-RoCE frame, as it left */
+	size_t nkinds;
 	unsigned int bytes;
 	struct expect_frame *expect;
 	size_t nexpect, cap;
@@ -52,6 +55,33 @@ static void count_stalls(void *ctx)
 
 	if (vport_get(e->in_valid) && !vport_get(e->in_ready))
 		e->stalls++;
+}
+
+/* m_other_tdest, sampled with each frame's last beat */
+static void sample_kind(void *ctx)
+{
+	struct rx_env *e = ctx;
+
+	if (!vport_get(e->other_valid) || !vport_get(e->other_ready) || !vport_get(e->other_last))
+		return;
+	e->kinds = realloc(e->kinds, (e->nkinds + 1) * sizeof(*e->kinds));
+	if (!e->kinds) {
+		perror("realloc");
+		exit(1);
+	}
+	e->kinds[e->nkinds++] = (unsigned int)vport_get(e->other_dest);
+}
+
+/* What roce_rx must say of a non-RoCE frame: ARP, ICMP (untagged only) or other. */
+static unsigned int expected_kind(const uint8_t *f, size_t len)
+{
+	unsigned int type = len >= 14 ? (unsigned int)f[12] << 8 | f[13] : 0;
+
+	if (type == 0x0806)
+		return HROCE_NET_FRAME_ARP;
+	if (type == 0x0800 && len >= 14 + 24 && f[14 + 9] == 1)
+		return HROCE_NET_FRAME_ICMP;
+	return HROCE_NET_FRAME_OTHER;
 }
 
 static void env_open(struct rx_env *e, struct bench *b, const struct vmodel_ops *ops,
@@ -68,7 +98,12 @@ static void env_open(struct rx_env *e, struct bench *b, const struct vmodel_ops 
 	e->in_valid = dut_port(&e->dut, "s_axis_tvalid");
 	e->in_ready = dut_port(&e->dut, "s_axis_tready");
 	e->bytes = e->in.p.bytes;
+	e->other_valid = dut_port(&e->dut, "m_other_tvalid");
+	e->other_ready = dut_port(&e->dut, "m_other_tready");
+	e->other_last = dut_port(&e->dut, "m_other_tlast");
+	e->other_dest = dut_port(&e->dut, "m_other_tdest");
 	dut_add_agent(&e->dut, NULL, count_stalls, e);
+	dut_add_agent(&e->dut, NULL, sample_kind, e);
 	dut_reset(&e->dut, 4);
 }
 
@@ -77,6 +112,7 @@ static void env_close(struct rx_env *e)
 	for (size_t i = 0; i < e->nexpect; i++)
 		free(e->expect[i].frame);
 	free(e->expect);
+	free(e->kinds);
 	axis_source_free(&e->in);
 	axis_sink_free(&e->hdr);
 	axis_sink_free(&e->pay);
@@ -141,6 +177,7 @@ static bool check(struct rx_env *e, char *why, size_t whylen)
 {
 	uint32_t stat[HROCE_ROCE_RX_DROP_COUNT];
 	struct axis_frame f;
+	size_t nother = 0;
 	bool ok = true;
 
 	why[0] = 0;
@@ -193,6 +230,16 @@ static bool check(struct rx_env *e, char *why, size_t whylen)
 			if (!ok)
 				snprintf(why, whylen, "frame %zu: non-RoCE frame differs", i);
 			free(f.data);
+			if (ok && (nother >= e->nkinds ||
+				   e->kinds[nother] != expected_kind(x->frame, x->len))) {
+				snprintf(why, whylen,
+					 "frame %zu: non-RoCE frame marked %s, want %s", i,
+					 nother < e->nkinds ? hroce_net_frame_name(e->kinds[nother])
+							    : "nothing",
+					 hroce_net_frame_name(expected_kind(x->frame, x->len)));
+				ok = false;
+			}
+			nother++;
 		}
 	}
 	if (!ok)
@@ -335,13 +382,15 @@ static void random_frame(struct rx_env *e)
 	case 6: /* the MAC saw an error */
 		err_beat = (int)bench_range(b, 0, (len - 1) / e->bytes);
 		break;
-	case 7: /* not RoCE: ARP-sized, or another UDP port, or TCP */
+	case 7: /* not RoCE: ARP-sized (tagged or not), or another UDP port, or TCP, or ICMP */
 		if (bench_chance(b, 50)) {
-			f[12] = 0x08;
-			f[13] = 0x06;
+			f[l2 - 2] = 0x08;
+			f[l2 - 1] = 0x06;
 			len = (size_t)bench_range(b, 42, 120);
 		} else {
-			f[l2 + 9] = bench_chance(b, 50) ? 6 : 17;
+			f[l2 + 9] = (uint8_t)(bench_chance(b, 33)   ? 1
+					      : bench_chance(b, 50) ? 6
+								    : 17);
 			f[l2 + 22] ^= 0x40;
 		}
 		break;

@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * tshark as an independent reader of the ARP and ICMP frames the benches capture: its
+ * dissectors check what the C reference (sim/wire/net_wire.h) and the RTL might both get
+ * wrong the same way.
+ */
+#ifndef HROCE_NET_ORACLE_H
+#define HROCE_NET_ORACLE_H
+
+#include <stddef.h>
+
+#include "bench.h"
+
+/*
+ * Every one of the nframes frames of the capture decodes as ARP, or as ICMP in IPv4 with
+ * good IPv4 and ICMP checksums (tshark checks both), and none draws a warning or an error
+ * from tshark's expert info. One result named name.
+ */
+void net_oracle_tshark(struct bench *b, const char *name, const char *path, size_t nframes);
+
+#endif /* HROCE_NET_ORACLE_H */
