@@ -298,7 +298,7 @@ err_uninit:
 
 /*
  * $HROCE_STATS: the device's counters when the context closes, one "NAME VALUE" a line
- * (rx.REASON, core.COUNTER, iova_faults, and the bus's: sim.*, wire.*), for tests and
+ * (rx.REASON, core.COUNTER, net.COUNTER, iova_faults, and the bus's: sim.*, wire.*), for tests and
  * studies of a finished run.
  */
 static void emit_stat(void *ctx, const char *name, uint64_t value)
@@ -326,6 +326,9 @@ static void write_stats(struct hroce_vctx *ctx)
 	for (unsigned int i = 0; i < HROCE_CORE_COUNTER_COUNT; i++)
 		fprintf(f, "core.%s %llu\n", hroce_core_counter_name(i),
 			(unsigned long long)hroce_core_counter(ctx->dev, i));
+	for (unsigned int i = 0; i < HROCE_NET_COUNTER_COUNT; i++)
+		fprintf(f, "net.%s %llu\n", hroce_net_counter_name(i),
+			(unsigned long long)hroce_net_counter(ctx->dev, i));
 	fprintf(f, "iova_faults %llu\n", (unsigned long long)hroce_iova_faults(ctx->dev));
 	hroce_bus_stats(ctx->dev, emit_stat, f);
 	fclose(f);

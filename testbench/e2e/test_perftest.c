@@ -157,6 +157,11 @@ static bool stats_clean(const char *stats, char *why, size_t len)
 		"core.dma_read_error",
 		"core.dma_write_error",
 		"core.rx_out_of_sequence",
+		"core.tx_nak", /* protection, sequence and RNR NAKs */
+		"core.rx_nak",
+		"net.arp_malformed",
+		"net.arp_failed",
+		"net.icmp_malformed",
 		"iova_faults",
 	};
 
@@ -251,6 +256,22 @@ static bool run_pair(const char *name, const char *const *server, const char *co
 		ok = false;
 	} else if (!stats_clean(s_stats, why, sizeof(why)) ||
 		   !stats_clean(c_stats, why, sizeof(why))) {
+		ok = false;
+	} else if (stat_of(c_stats, "net.arp_request_sent") +
+				   stat_of(s_stats, "net.arp_request_sent") <
+			   1 ||
+		   stat_of(c_stats, "net.arp_answered") + stat_of(s_stats, "net.arp_answered") <
+			   1) {
+		/*
+		 * whichever side reached RTR first found the other's MAC by ARP (the other
+		 * learned it from the request, as Linux does)
+		 */
+		snprintf(why, sizeof(why),
+			 "no ARP exchange: requests %lld + %lld, answers %lld + %lld",
+			 stat_of(c_stats, "net.arp_request_sent"),
+			 stat_of(s_stats, "net.arp_request_sent"),
+			 stat_of(c_stats, "net.arp_answered"),
+			 stat_of(s_stats, "net.arp_answered"));
 		ok = false;
 	} else if (stat_of(c_stats, "core.tx_frames") < e->min_frames ||
 		   stat_of(s_stats, "rx.ok") < 1) {
