@@ -856,12 +856,14 @@ void hroce_sim_wire_stats(struct hroce_sim_wire *x, struct hroce_sim_wire_stats 
 {
 	struct hroce_sim_world *w = x->nic->w;
 	int32_t pid = atomic_load(&x->peer->pid);
-	bool up;
+	bool up, seen_up;
 
 	sim_world_lock(w);
 	/* asked now (the world's thread may be asleep or waiting, and only it records) */
 	up = atomic_load(&x->peer->state) != WIRE_DOWN &&
 	     process_alive(pid, atomic_load(&x->peer->start_time));
+	/* a change the thread has not seen yet (it sleeps) counts as it will */
+	seen_up = atomic_load(&x->peer_up_pub);
 	*st = (struct hroce_sim_wire_stats){
 		.peer_up = up,
 		.peer_pid = up ? pid : 0,
@@ -870,8 +872,8 @@ void hroce_sim_wire_stats(struct hroce_sim_wire *x, struct hroce_sim_wire_stats 
 		.frames_dropped = atomic_load(&x->frames_dropped),
 		.frames_aborted = x->frames_aborted,
 		.stale_beats = x->stale_beats,
-		.link_ups = atomic_load(&x->link_ups),
-		.link_downs = atomic_load(&x->link_downs),
+		.link_ups = atomic_load(&x->link_ups) + (up && !seen_up),
+		.link_downs = atomic_load(&x->link_downs) + (!up && seen_up),
 		.waits = atomic_load(&x->waits),
 		.wait_ns = atomic_load(&x->wait_ns),
 	};
