@@ -41,6 +41,12 @@ VCXXFLAGS := -std=gnu++14 -O2 -fPIC -faligned-new -fcf-protection=none -Wno-bool
 CFLAGS := -std=gnu11 -O2 -g -fPIC -Wall -Wextra -Werror -I$(GEN) -Isim/vmodel -Isim/wire -Itestbench/net \
 	-Itestbench/lib
 LDLIBS := -lstdc++ -lpthread -lm $(TRACE_LIBS)
+# Objects of a tree built before a change of the flags above that make objects
+# incompatible (-fPIC) are older than this stamp, so they are rebuilt: rename it when such
+# a flag changes again.
+FLAGS_STAMP := $(BUILD)/.flags-pic
+$(FLAGS_STAMP):
+	@mkdir -p $(BUILD) && touch $@
 
 # ---------------------------------------------------------------------------------------
 # Dependencies from Debian
@@ -69,10 +75,11 @@ $(GEN)/roce_icrc_tables.vh: scripts/gen_crc32.py | $(DEPS_STAMP)
 # archive exporting vmodel_VNAME (see sim/vmodel/vmodel.h).
 
 define model
-$(OBJ)/$(1)/V$(1).h: $(4) rtl/hroce.vlt $(GEN_VH) | $(DEPS_STAMP)
-	@mkdir -p $(OBJ)/$(1)
+$(OBJ)/$(1)/V$(1).h: $(4) rtl/hroce.vlt $(GEN_VH) $(FLAGS_STAMP) | $(DEPS_STAMP)
+	@mkdir -p $(OBJ)/$(1) && rm -f $(OBJ)/$(1)/*.o $(OBJ)/$(1)/*.a
 	verilator $(VFLAGS) $(VTRACE) --prefix V$(1) --top-module $(2) $(3) -Mdir $(OBJ)/$(1) \
 		$(4)
+	@touch $$@
 $(OBJ)/$(1)/V$(1)__ALL.a: $(OBJ)/$(1)/V$(1).h
 	$(MAKE) -s -C $(OBJ)/$(1) -f V$(1).mk OPT_FAST=-O2 OPT=-fPIC V$(1)__ALL.a >/dev/null
 $(OBJ)/$(1)/adapter.o: $(OBJ)/$(1)/V$(1).h scripts/gen_vadapter.py
@@ -98,7 +105,7 @@ $(eval $(call model,axis_frame_arb_w512,axis_frame_arb,-GDATA_WIDTH=512 -GS_COUN
 
 VRUNTIME := $(addprefix $(OBJ)/runtime/,verilated.o verilated_threads.o \
 	$(if $(VTRACE),verilated_fst_c.o))
-$(OBJ)/runtime/%.o: $(VERILATOR_INC)/%.cpp | $(DEPS_STAMP)
+$(OBJ)/runtime/%.o: $(VERILATOR_INC)/%.cpp $(FLAGS_STAMP) | $(DEPS_STAMP)
 	@mkdir -p $(OBJ)/runtime
 	$(CXX) $(VCXXFLAGS) -c $< -o $@
 
@@ -109,7 +116,7 @@ WIRE_SRCS := sim/wire/roce_wire.c sim/wire/pcap.c sim/wire/roce_bus.c sim/wire/n
 BENCH_SRCS := testbench/lib/bench.c testbench/lib/axis.c sim/vmodel/vmodel.c
 C_HDRS = $(GEN_H) $(wildcard sim/*/*.h testbench/*/*.h host-driver/*.h provider/*.h)
 
-$(OBJ)/c/%.o: %.c $(C_HDRS) | $(DEPS_STAMP)
+$(OBJ)/c/%.o: %.c $(C_HDRS) $(FLAGS_STAMP) | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c $< -o $@
 

@@ -252,10 +252,13 @@ static int poll_cq(struct ibv_cq *cq, int num_entries, struct ibv_wc *wc)
 		if (n < want)
 			break;
 	}
-	/* found nothing: let the device move (a simulated NIC advances a little) */
+	pthread_mutex_unlock(&ctx->lock);
+	/*
+	 * found nothing: let the device move (a simulated NIC advances a little), without
+	 * the lock, which the event thread and other pollers need meanwhile
+	 */
 	if (!total)
 		hroce_idle(ctx->dev);
-	pthread_mutex_unlock(&ctx->lock);
 	return total;
 }
 
