@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -195,7 +196,7 @@ static bool run_pair(const char *name, const char *const *server, const char *co
 		     const struct expect *e)
 {
 	struct side s = { 0 }, c = { 0 };
-	char config[PATH_MAX], port[16], why[256] = "";
+	char config[PATH_MAX], port[16], why[256] = "", wire[64];
 	char *s_stats = NULL, *c_stats = NULL, *c_out = NULL, *s_out = NULL;
 	unsigned int n = 0, id = run_no++;
 	bool ok = true;
@@ -207,11 +208,12 @@ static bool run_pair(const char *name, const char *const *server, const char *co
 	if (!f)
 		return bench_result(&b, name, false, "cannot write %s", config);
 	/* the two default devices, on a wire of this run only */
+	snprintf(wire, sizeof(wire), "hroce-test-%d-%u", (int)getpid(), id);
 	for (int d = 0; d < 2; d++)
 		fprintf(f,
-			"[hroce%d]\nmac = 02:00:0a:00:00:0%d\nipv4 = 10.0.0.%d\n"
-			"wire = hroce-test-%d-%u\nport = %d\n\n",
-			d, d + 1, d + 1, (int)getpid(), id, d);
+			"[hroce%d]\nmac = 02:00:0a:00:00:0%d\nipv4 = 10.0.0.%d\nwire = %s\n"
+			"port = %d\n\n",
+			d, d + 1, d + 1, wire, d);
 	fclose(f);
 	for (n = 0; server[n]; n++)
 		s.argv[n] = server[n];
@@ -233,6 +235,7 @@ static bool run_pair(const char *name, const char *const *server, const char *co
 	spawn(&c, config);
 	reap(&c, time(NULL) + RUN_TIMEOUT_S);
 	reap(&s, time(NULL) + (c.timed_out ? 1 : 30));
+	shm_unlink(wire); /* wires stay in /dev/shm until removed */
 	s_out = slurp(s.out);
 	c_out = slurp(c.out);
 	s_stats = slurp(s.stats);
