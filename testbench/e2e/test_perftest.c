@@ -181,6 +181,25 @@ static bool stats_clean(const char *stats, char *why, size_t len)
 	return true;
 }
 
+/* The two default devices, on a wire of run id only: its configuration file. */
+static bool write_config(unsigned int id, char *config, size_t config_len, char *wire,
+			 size_t wire_len)
+{
+	FILE *f;
+
+	snprintf(config, config_len, "%s/run%u.conf", tmpdir, id);
+	snprintf(wire, wire_len, "hroce-test-%d-%u", (int)getpid(), id);
+	f = fopen(config, "w");
+	if (!f)
+		return false;
+	for (int d = 0; d < 2; d++)
+		fprintf(f,
+			"[hroce%d]\nmac = 02:00:0a:00:00:0%d\nipv4 = 10.0.0.%d\nwire = %s\n"
+			"port = %d\n\n",
+			d, d + 1, d + 1, wire, d);
+	return fclose(f) == 0;
+}
+
 struct expect {
 	const char *report;   /* a line of the output that must be there */
 	long long min_frames; /* frames the client must have sent at least */
@@ -200,21 +219,10 @@ static bool run_pair(const char *name, const char *const *server, const char *co
 	char *s_stats = NULL, *c_stats = NULL, *c_out = NULL, *s_out = NULL;
 	unsigned int n = 0, id = run_no++;
 	bool ok = true;
-	FILE *f;
 
 	snprintf(port, sizeof(port), "%u", port_base + id);
-	snprintf(config, sizeof(config), "%s/run%u.conf", tmpdir, id);
-	f = fopen(config, "w");
-	if (!f)
+	if (!write_config(id, config, sizeof(config), wire, sizeof(wire)))
 		return bench_result(&b, name, false, "cannot write %s", config);
-	/* the two default devices, on a wire of this run only */
-	snprintf(wire, sizeof(wire), "hroce-test-%d-%u", (int)getpid(), id);
-	for (int d = 0; d < 2; d++)
-		fprintf(f,
-			"[hroce%d]\nmac = 02:00:0a:00:00:0%d\nipv4 = 10.0.0.%d\nwire = %s\n"
-			"port = %d\n\n",
-			d, d + 1, d + 1, wire, d);
-	fclose(f);
 	for (n = 0; server[n]; n++)
 		s.argv[n] = server[n];
 	if (strncmp(server[0], "ibv_", 4) || !strcmp(server[0], "ibv_rc_pingpong")) {
@@ -303,19 +311,23 @@ static bool run_pair(const char *name, const char *const *server, const char *co
 static void run_one(const char *name, const char *const *argv, const char *const *needles)
 {
 	struct side s = { 0 };
-	char config[PATH_MAX];
+	char config[PATH_MAX], wire[64];
 	char *out;
 	bool ok = true;
 	char why[256] = "";
 
-	/* the built-in defaults */
-	snprintf(config, sizeof(config), "%s", "");
+	/* not the default wire, which a user's own runs may hold */
+	if (!write_config(run_no++, config, sizeof(config), wire, sizeof(wire))) {
+		bench_result(&b, name, false, "cannot write %s", config);
+		return;
+	}
 	for (int i = 0; argv[i]; i++)
 		s.argv[i] = argv[i];
 	snprintf(s.out, sizeof(s.out), "%s/%s.out", tmpdir, name);
 	snprintf(s.stats, sizeof(s.stats), "%s/%s.stats", tmpdir, name);
 	spawn(&s, config);
 	reap(&s, time(NULL) + 60);
+	shm_unlink(wire);
 	out = slurp(s.out);
 	if (s.timed_out || !WIFEXITED(s.status) || WEXITSTATUS(s.status)) {
 		snprintf(why, sizeof(why), "exit status %d%s", s.status,
