@@ -449,13 +449,14 @@ static int destroy_qp(struct ibv_qp *qp)
 	return 0;
 }
 
-/* RoCEv2 over IPv4: the destination GID is ::ffff:a.b.c.d, its MAC is found by ARP. */
-static int address_of(struct hroce_vctx *ctx, const struct ibv_ah_attr *ah,
-		      struct hroce_ah_attr *out)
+/*
+ * RoCEv2 over IPv4: the destination GID is ::ffff:a.b.c.d. The MAC is left zero:
+ * hroce_modify_qp finds it by ARP, as the kernel does for a RoCE QP.
+ */
+static int address_of(const struct ibv_ah_attr *ah, struct hroce_ah_attr *out)
 {
 	static const uint8_t v4_prefix[12] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff };
 	uint32_t dip;
-	int err;
 
 	if (!ah->is_global) {
 		hroce_verbs_log(HROCE_LOG_ERR, "modify_qp: a RoCE path needs a GRH (is_global) "
@@ -475,12 +476,7 @@ static int address_of(struct hroce_vctx *ctx, const struct ibv_ah_attr *ah,
 	out->dip = be32toh(dip);
 	out->hop_limit = ah->grh.hop_limit;
 	out->traffic_class = ah->grh.traffic_class;
-	err = hroce_resolve_mac(ctx->dev, out->dip, out->dmac);
-	if (err)
-		hroce_verbs_log(HROCE_LOG_ERR, "modify_qp: no ARP answer from %u.%u.%u.%u: %s",
-				out->dip >> 24, out->dip >> 16 & 0xff, out->dip >> 8 & 0xff,
-				out->dip & 0xff, strerror(err));
-	return err;
+	return 0;
 }
 
 #define QP_MASK_SUPPORTED                                                                          \
@@ -520,7 +516,7 @@ static int modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int mask)
 	qa.max_rd_atomic = attr->max_rd_atomic;
 	qa.max_dest_rd_atomic = attr->max_dest_rd_atomic;
 	pthread_mutex_lock(&ctx->lock);
-	err = (mask & IBV_QP_AV) ? address_of(ctx, &attr->ah_attr, &qa.ah_attr) : 0;
+	err = (mask & IBV_QP_AV) ? address_of(&attr->ah_attr, &qa.ah_attr) : 0;
 	if (!err)
 		err = hroce_modify_qp(to_hqp(qp)->qp, &qa, mask);
 	pthread_mutex_unlock(&ctx->lock);
@@ -531,7 +527,6 @@ static int query_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int mask,
 		    struct ibv_qp_init_attr *init_attr)
 {
 	struct hroce_vctx *ctx = ctx_of(qp->context);
-	struct hroce_vdev *hd = to_hdev(qp->context->device);
 	struct hroce_qp_attr qa;
 	uint32_t ip;
 	int err;
@@ -572,7 +567,6 @@ static int query_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int mask,
 	attr->cap.max_send_sge = qa.cap.max_send_sge;
 	attr->cap.max_recv_sge = qa.cap.max_recv_sge;
 	attr->cap.max_inline_data = qa.cap.max_inline_data;
-	(void)hd;
 	if (init_attr) {
 		memset(init_attr, 0, sizeof(*init_attr));
 		init_attr->qp_context = qp->qp_context;
