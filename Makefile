@@ -28,6 +28,8 @@ BIN := $(BUILD)/bin
 VERILATOR_INC := /usr/share/verilator/include
 RTL_DIRS := rtl/lib rtl/net rtl/mem rtl/host rtl/transport
 RTL_SRCS := $(foreach d,rtl $(RTL_DIRS),$(wildcard $(d)/*.v))
+# included inside modules (functions two of them share)
+RTL_VH := $(foreach d,$(RTL_DIRS),$(wildcard $(d)/*.vh))
 # the network blocks' models are built from these alone, so that core work does not rebuild them
 NET_RTL_SRCS := $(wildcard rtl/lib/*.v rtl/net/*.v)
 GEN_VH := $(GEN)/hroce_contract.vh $(GEN)/roce_icrc_tables.vh
@@ -75,7 +77,7 @@ $(GEN)/roce_icrc_tables.vh: scripts/gen_crc32.py | $(DEPS_STAMP)
 # archive exporting vmodel_VNAME (see sim/vmodel/vmodel.h).
 
 define model
-$(OBJ)/$(1)/V$(1).h: $(4) rtl/hroce.vlt $(GEN_VH) $(FLAGS_STAMP) | $(DEPS_STAMP)
+$(OBJ)/$(1)/V$(1).h: $(4) $(RTL_VH) rtl/hroce.vlt $(GEN_VH) $(FLAGS_STAMP) | $(DEPS_STAMP)
 	@mkdir -p $(OBJ)/$(1) && rm -f $(OBJ)/$(1)/*.o $(OBJ)/$(1)/*.a
 	verilator $(VFLAGS) $(VTRACE) --prefix V$(1) --top-module $(2) $(3) -Mdir $(OBJ)/$(1) \
 		$(4)

@@ -472,15 +472,7 @@ wire [12:0] mtu = 13'd1 << log_mtu;
 wire [23:0] sq_pkt = ctx_reg[`HROCE_QPC_SQ_PKT];
 wire [31:0] sq_pkt_off = {8'd0, sq_pkt} << log_mtu;
 
-// the WQE slot of a ring counter
-function [63:0] wqe_addr(input [63:0] base, input [15:0] index, input [3:0] log_size,
-                         input [1:0] stride);
-    reg [15:0] slot;
-    begin
-        slot = index & ((16'd1 << log_size) - 16'd1);
-        wqe_addr = base + ({48'd0, slot} << (6 + stride));
-    end
-endfunction
+`include "wqe_addr.vh"
 
 // where the WQE at SQ_CC starts among the RX beats, and how many WQEs a read brings: up to
 // 512 bytes, not past the ring's end nor past SQ_CI (later slots may not be written yet)

@@ -503,14 +503,7 @@ function [255:0] make_cqe(input [15:0] index, input [7:0] opcode, input [7:0] st
     end
 endfunction
 
-function [63:0] wqe_addr(input [63:0] base, input [15:0] index, input [3:0] log_size,
-                         input [1:0] stride);
-    reg [15:0] slot;
-    begin
-        slot = index & ((16'd1 << log_size) - 16'd1);
-        wqe_addr = base + ({48'd0, slot} << (6 + stride));
-    end
-endfunction
+`include "wqe_addr.vh"
 
 wire chunk_full = chunk_used == CHUNK_DEPTH;
 
