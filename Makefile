@@ -166,7 +166,7 @@ PROGRAMS += $(BIN)/test_sim
 
 MEM_RTL_SRCS := $(wildcard rtl/lib/*.v rtl/mem/*.v)
 # the core's blocks, at the product width only
-CORE_LINT_TOPS := hroce_core host_regs cmd_engine inval_fanout req_engine resp_engine rx_dispatch tx_arbiter \
+CORE_LINT_TOPS := hroce_core host_regs cmd_engine inval_fanout req_engine resp_engine rx_dispatch tx_arbiter retry_timer \
 	cq_writer ctx_cache resp_tx mr_arb fifo_commit stat_counters arp_cache
 $(OBJ)/c/testbench/mem/%.o: CFLAGS += -Isim/platform -Itestbench/mem
 BLOCK_TESTS :=

@@ -672,8 +672,11 @@ always @* begin
                 reply_syn_next = SYN_NAK_INV_REQ;
                 state_next = S_FAIL;
             end else if (op_takes_recv && rq_empty) begin
-                // nothing to receive into: the requester will try again later
+                // nothing to receive into: the requester will try again from this PSN
+                // after the timer, so what follows it is dropped quietly until then
                 reply_syn_next = SYN_RNR | {3'd0, ctx_reg[`HROCE_QPC_MIN_RNR_TIMER]};
+                ctx_next[`HROCE_QPC_NAK_SENT] = 1'b1;
+                update_valid_next = 1'b1;
                 return_next = S_DROP;
                 state_next = S_REPLY;
             end else if (op_send) begin

@@ -127,6 +127,7 @@ static int bind_ports(struct hroce_sim *s)
 	err = err ?: bind_port(s, "clk", 1, true, (void **)&s->clk);
 	err = err ?: bind_port(s, "rst", 1, true, (void **)&s->rst);
 	err = err ?: bind_port(s, "time_now", 64, true, (void **)&s->time_now);
+	err = err ?: bind_port(s, "m_time_deadline", 64, false, (void **)&s->time_deadline);
 	err = err ?: bind_port(s, "m_irq_vector", 8, false, (void **)&s->irq_vector);
 	err = err ?: bind_port(s, "m_irq_valid", 1, false, (void **)&s->irq_valid);
 	err = err ?: bind_port(s, "m_irq_ready", 1, true, (void **)&s->irq_ready);

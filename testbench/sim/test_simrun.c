@@ -13,7 +13,8 @@
  *   processes; the pcap of the wire; the CPU both use once idle.
  * - late: the second process starts when the first one's NIC sleeps; its clock joins.
  * - exit: the peer is killed (SIGKILL) after some traffic: the link goes down, what is
- *   sent is dropped and counted, the WRITE never completes and nothing hangs; a new
+ *   sent is dropped and counted, the WRITE fails with RETRY_EXC_ERR after retry_cnt + 1
+ *   ACK timeouts of simulated time (jumped, not waited for) and the next is flushed; a new
  *   process takes the dead one's port and traffic works again; it exits without closing
  *   its device, and its NIC stops cleanly.
  * - segments: a stale segment (garbage, another version, empty), a wire of other
@@ -57,6 +58,9 @@
 #define CHILD_WALL_S 120.0 /* a scenario that takes longer hangs */
 #define WC_WALL_S 30.0	   /* a completion that takes longer will not come */
 #define CPU_BOUND 0.20	   /* of one core: sleeping must cost about nothing */
+/* the QPs' ACK timeout and retries (perftest's): 67 ms, 8 tries before RETRY_EXC_ERR */
+#define EXIT_TIMEOUT 14
+#define EXIT_RETRY_CNT 7
 
 static double wall(void)
 {
@@ -329,8 +333,8 @@ static bool side_connect(struct side *s)
 	memset(&a, 0, sizeof(a));
 	a.qp_state = HROCE_QPS_RTS;
 	a.sq_psn = mine.psn;
-	a.timeout = 14;
-	a.retry_cnt = 7;
+	a.timeout = EXIT_TIMEOUT;
+	a.retry_cnt = EXIT_RETRY_CNT;
 	a.rnr_retry = 7;
 	a.max_rd_atomic = 16;
 	err = hroce_modify_qp(s->qp, &a,
@@ -787,6 +791,7 @@ static bool wait_link(struct side *s, bool up, double wall_s, struct hroce_sim_w
 /* The requester's side of exit: its peer dies, then another one takes the port. */
 static bool exit_requester(struct side *s, int sock2)
 {
+	uint64_t sim0, waited_ns;
 	struct hroce_sim_wire_stats ws;
 	struct hroce_qp_attr qa;
 	struct hroce_wc wc;
@@ -799,13 +804,35 @@ static bool exit_requester(struct side *s, int sock2)
 	/* its end of the socket closes when it is gone */
 	if (read(s->sock, &buf, 1) != 0)
 		return fail(s, "the peer did not die");
+	/*
+	 * Two WRITEs to the dead peer: the first is sent retry_cnt + 1 times, one ACK timeout
+	 * apart, then fails with RETRY_EXC_ERR, and the second is flushed; the simulated NIC
+	 * jumps from one timeout to the next, so that this takes little wall time.
+	 */
 	t0 = wall();
-	if (!post(s, HROCE_WR_RDMA_WRITE, 7, 0, WRITE_LEN, 0))
+	sim0 = hroce_sim_world_ns(s->w);
+	if (!post(s, HROCE_WR_RDMA_WRITE, 7, 0, WRITE_LEN, 0) ||
+	    !post(s, HROCE_WR_RDMA_WRITE, 8, 0, WRITE_LEN, 0))
 		return false;
-	if (wait_wc(s, s->scq, &wc, 1.5))
-		return fail(s, "a WRITE to a dead peer completed (status %s)",
-			    hroce_wc_status_name(wc.status));
-	s->why[0] = 0;
+	if (!wait_wc(s, s->scq, &wc, WC_WALL_S))
+		return false;
+	if (wc.wr_id != 7 || wc.status != HROCE_WC_RETRY_EXC_ERR)
+		return fail(s, "a WRITE to a dead peer: wr_id %llu completed with %s",
+			    (unsigned long long)wc.wr_id, hroce_wc_status_name(wc.status));
+	waited_ns = hroce_sim_world_ns(s->w) - sim0;
+	/* (retry_cnt + 1) timeouts of 4.096 us << timeout, and no more than one more */
+	if (waited_ns < (EXIT_RETRY_CNT + 1) * (4096ull << EXIT_TIMEOUT) ||
+	    waited_ns > (EXIT_RETRY_CNT + 2) * (4096ull << EXIT_TIMEOUT))
+		return fail(s,
+			    "RETRY_EXC_ERR after %llu ns of simulated time, wanted %d timeouts "
+			    "of %llu ns",
+			    (unsigned long long)waited_ns, EXIT_RETRY_CNT + 1,
+			    4096ull << EXIT_TIMEOUT);
+	if (!wait_wc(s, s->scq, &wc, WC_WALL_S))
+		return false;
+	if (wc.wr_id != 8 || wc.status != HROCE_WC_WR_FLUSH_ERR)
+		return fail(s, "the WRITE behind it: wr_id %llu completed with %s",
+			    (unsigned long long)wc.wr_id, hroce_wc_status_name(wc.status));
 	if (!wait_link(s, false, 5, &ws))
 		return false;
 	if (ws.link_downs < 1 || ws.frames_dropped < 1)
@@ -815,9 +842,10 @@ static bool exit_requester(struct side *s, int sock2)
 	/* the NIC itself still answers */
 	if (hroce_query_qp(s->qp, &qa))
 		return fail(s, "query_qp after the peer died");
-	printf("# %s %s: the peer was killed; its WRITE never completed (no retransmission "
-	       "in the core), the link went down, %llu frames dropped, %.2f s of wall time\n",
-	       s->scenario, s->name, (unsigned long long)ws.frames_dropped, wall() - t0);
+	printf("# %s %s: the peer was killed; its WRITE failed with RETRY_EXC_ERR after %.1f ms "
+	       "of simulated time, the link went down, %llu frames dropped, %.2f s of wall time\n",
+	       s->scenario, s->name, (double)waited_ns / 1e6, (unsigned long long)ws.frames_dropped,
+	       wall() - t0);
 	print_world(s, "after the peer died");
 	if (hroce_destroy_qp(s->qp))
 		return fail(s, "destroy_qp of the orphaned QP");

@@ -26,14 +26,8 @@
 #include "hroce_contract.h"
 #include "rc_env.h"
 
-#define POISON 0xa5
 #define POLL_NS \
 	2000000 /* simulated ns without a completion: a stall (1 MiB at MTU 256 takes a while) */
-
-static const char *wc_status_name(enum hroce_wc_status s)
-{
-	return hroce_wc_status_name(s);
-}
 
 static struct env_params test_params(void)
 {
@@ -45,50 +39,9 @@ static struct env_params test_params(void)
 	};
 }
 
-/* A buffer of process memory registered on a node. */
-struct buf {
-	uint8_t *p;
-	size_t len;
-	struct hroce_mr *mr;
-};
-
-static void buf_open(struct env *e, struct buf *b, int node, size_t len, unsigned int access,
-		     unsigned int log_page)
-{
-	b->len = len;
-	b->p = env_alloc(len);
-	memset(b->p, POISON, len);
-	b->mr = hroce_reg_mr(e->n[node].pd, b->p, len, access, log_page);
-	if (!b->mr) {
-		fprintf(stderr, "not ok environment: reg_mr: %s\n", strerror(errno));
-		exit(1);
-	}
-}
-
-static void buf_close(struct buf *b)
-{
-	hroce_dereg_mr(b->mr);
-	free(b->p);
-}
-
 #define ACCESS_ALL (HROCE_ACCESS_LOCAL_WRITE | HROCE_ACCESS_REMOTE_WRITE | HROCE_ACCESS_REMOTE_READ)
 
 static const struct qp_caps default_caps = { 64, 64, 4, 4, 128 };
-
-static bool wc_ok(struct bench *b, const char *test, const struct hroce_wc *wc, uint64_t wr_id,
-		  enum hroce_wc_opcode op, enum hroce_wc_status status)
-{
-	if (wc->wr_id != wr_id || wc->status != status || (status == 0 && wc->opcode != op)) {
-		bench_result(
-			b, test, false,
-			"completion wr_id %llu opcode %u status %s, expected wr_id %llu opcode %u "
-			"status %s",
-			(unsigned long long)wc->wr_id, wc->opcode, wc_status_name(wc->status),
-			(unsigned long long)wr_id, op, wc_status_name(status));
-		return false;
-	}
-	return true;
-}
 
 /* ===================================================================================== */
 
@@ -601,7 +554,7 @@ static void mix_send_wc(struct mix *m, int node, const struct hroce_wc *wc)
 			m,
 			"QP %u: send completion wr_id %llu %s opcode %u len %u; expected wr_id %llu "
 			"opcode %u len %u",
-			wc->qp_num, (unsigned long long)wc->wr_id, wc_status_name(wc->status),
+			wc->qp_num, (unsigned long long)wc->wr_id, hroce_wc_status_name(wc->status),
 			wc->opcode, wc->byte_len, (unsigned long long)op->wr_id, wc_op[op->opcode],
 			op->len);
 		return;
@@ -637,9 +590,10 @@ static void mix_recv_wc(struct mix *m, int node, const struct hroce_wc *wc)
 		mix_fail(m,
 			 "QP %u: receive completion wr_id %llu %s opcode %u len %u flags %u imm "
 			 "0x%x; expected wr_id %llu len %u imm 0x%x",
-			 wc->qp_num, (unsigned long long)wc->wr_id, wc_status_name(wc->status),
-			 wc->opcode, wc->byte_len, wc->wc_flags, be32toh(wc->imm_data),
-			 (unsigned long long)op->recv_wr_id, op->len, op->imm);
+			 wc->qp_num, (unsigned long long)wc->wr_id,
+			 hroce_wc_status_name(wc->status), wc->opcode, wc->byte_len, wc->wc_flags,
+			 be32toh(wc->imm_data), (unsigned long long)op->recv_wr_id, op->len,
+			 op->imm);
 		return;
 	}
 	mix_retire_recv(m, s, op);
@@ -874,6 +828,7 @@ static void test_protection(struct bench *b, struct env *e)
 		  HROCE_WC_WR_FLUSH_ERR },
 		/* a local error: nothing leaves, the responder knows nothing of it */
 		{ "prot_send_bad_lkey", HROCE_WR_SEND, BAD_LKEY, HROCE_WC_LOC_PROT_ERR, 0 },
+		/* RNR NAKs until rnr_retry (2 here) is used up */
 		{ "prot_send_no_recv", HROCE_WR_SEND, NO_RECV, HROCE_WC_RNR_RETRY_EXC_ERR, 0 },
 		{ "prot_send_recv_too_small", HROCE_WR_SEND, RECV_SMALL, HROCE_WC_REM_INV_REQ_ERR,
 		  HROCE_WC_LOC_LEN_ERR },
@@ -941,7 +896,13 @@ static void test_protection(struct bench *b, struct env *e)
 		wr2.rkey = hroce_mr_rkey(dst.mr);
 		wr.next = &wr2;
 
+		if (c->bad == NO_RECV) {
+			e->t.rnr_retry = 2;
+			e->t.min_rnr_timer = 1;
+		}
 		err = qp_pair_open(e, &qp, HROCE_MTU_1024, &default_caps, ACCESS_ALL);
+		e->t.rnr_retry = 7;
+		e->t.min_rnr_timer = 12;
 		if (err) {
 			bench_result(b, c->name, false, "connect: %s", strerror(err));
 			break;
