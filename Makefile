@@ -148,7 +148,7 @@ $(BIN)/test_hroce_pcap: | $(BIN)/hroce-pcap
 
 # libhroce-sim (sim/platform/hroce_sim.h): simulated NICs around the core's model. A program
 # that simulates NICs links $(HROCE_SIM_LIBS): the library, the model, the Verilator runtime.
-SIM_PLATFORM_SRCS := $(wildcard sim/platform/*.c) sim/vmodel/vmodel.c sim/wire/pcap.c
+SIM_PLATFORM_SRCS := $(wildcard sim/platform/*.c) sim/vmodel/vmodel.c sim/wire/pcap.c sim/wire/roce_wire.c
 LIBHROCE_SIM := $(BUILD)/lib/libhroce-sim.a
 HROCE_SIM_LIBS := $(LIBHROCE_SIM) $(MODEL_hroce_core) $(VRUNTIME)
 $(OBJ)/c/sim/platform/%.o $(OBJ)/c/testbench/sim/%.o: CFLAGS += -Isim/platform
