@@ -155,7 +155,8 @@ $(OBJ)/c/sim/platform/%.o $(OBJ)/c/testbench/sim/%.o: CFLAGS += -Isim/platform
 $(LIBHROCE_SIM): $(call cobjs,$(SIM_PLATFORM_SRCS))
 	@mkdir -p $(dir $@)
 	rm -f $@ && $(AR) rcs $@ $^
-$(BIN)/test_sim: $(call cobjs,testbench/sim/test_sim.c testbench/lib/bench.c) $(HROCE_SIM_LIBS)
+$(BIN)/test_sim: $(call cobjs,testbench/sim/test_sim.c testbench/net/roce_random.c \
+		testbench/lib/bench.c) $(HROCE_SIM_LIBS)
 	@mkdir -p $(BIN)
 	$(CC) -o $@ $^ $(LDLIBS)
 PROGRAMS += $(BIN)/test_sim

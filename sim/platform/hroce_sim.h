@@ -138,10 +138,10 @@ void hroce_sim_link_destroy(struct hroce_sim_link *l);
  * Frames of the process on a link (a test's hand on the wire). inject: a frame toward
  * the port of to, one of the link's NICs, as if its peer had sent it; it goes on the wire
  * between the peer's own frames and arrives after the link's latency (and is in the
- * pcap). 0, EINVAL (to is not on the link, or len is 0 or over 65535) or ENOMEM.
- * The tap sees each frame a NIC of the link sends, whole, as its last beat leaves (not
- * the injected ones, nor frames the NIC aborted); fn NULL removes it. Both are called
- * from inside a step: they must not step the world.
+ * pcap), meeting the faults of the peer's direction. 0, EINVAL (to is not on the link,
+ * or len is 0 or over 65535) or ENOMEM. The tap sees each frame a NIC of the link sends,
+ * whole, as its last beat leaves (not the injected ones, nor frames the NIC aborted); fn
+ * NULL removes it. Both are called from inside a step: they must not step the world.
  */
 int hroce_sim_link_inject(struct hroce_sim_link *l, const struct hroce_sim *to, const void *frame,
 			  size_t len);

@@ -100,8 +100,24 @@ static void inject_pending(struct sim_channel *c, uint64_t now)
 	int err;
 
 	while ((f = c->inject) && !c->sending) {
-		if (!ring_put_frame(c, f->data, f->len, now))
+		uint64_t beats = f->len ? (f->len + SIM_DATA_BYTES - 1) / SIM_DATA_BYTES : 1;
+		struct sim_fate fate;
+
+		if (c->tail - c->head + beats > c->cap)
 			return;
+		/* as if the sender had sent it: the direction's faults too */
+		sim_faults_begin(&c->faults, f->data,
+				 f->len < SIM_DATA_BYTES ? f->len : SIM_DATA_BYTES, &fate);
+		if (fate.flip_mask && fate.flip_off < f->len)
+			f->data[fate.flip_off] ^= fate.flip_mask;
+		if (!fate.drop && !fate.hold)
+			ring_put_frame(c, f->data, f->len, now);
+		if (fate.flip_mask && fate.flip_off < f->len)
+			f->data[fate.flip_off] ^= fate.flip_mask; /* the pcap has it as sent */
+		err = sim_faults_end(&c->faults, &fate, f->data, f->len, false,
+				     now + c->hold_cycles);
+		if (err)
+			sim_log(HROCE_SIM_LOG_ERR, "link faults: %s", strerror(err));
 		if (c->p.pcap) {
 			err = pcap_write(c->p.pcap, now * 1000 / c->p.clock_mhz, f->data, f->len);
 			if (err && !c->pcap_errors++)
