@@ -148,17 +148,21 @@ $(BIN)/test_hroce_pcap: | $(BIN)/hroce-pcap
 
 # libhroce-sim (sim/platform/hroce_sim.h): simulated NICs around the core's model. A program
 # that simulates NICs links $(HROCE_SIM_LIBS): the library, the model, the Verilator runtime.
-SIM_PLATFORM_SRCS := $(wildcard sim/platform/*.c) sim/vmodel/vmodel.c sim/wire/pcap.c
+SIM_PLATFORM_SRCS := $(wildcard sim/platform/*.c) sim/vmodel/vmodel.c sim/wire/pcap.c sim/wire/roce_wire.c
 LIBHROCE_SIM := $(BUILD)/lib/libhroce-sim.a
 HROCE_SIM_LIBS := $(LIBHROCE_SIM) $(MODEL_hroce_core) $(VRUNTIME)
 $(OBJ)/c/sim/platform/%.o $(OBJ)/c/testbench/sim/%.o: CFLAGS += -Isim/platform
 $(LIBHROCE_SIM): $(call cobjs,$(SIM_PLATFORM_SRCS))
 	@mkdir -p $(dir $@)
 	rm -f $@ && $(AR) rcs $@ $^
-$(BIN)/test_sim: $(call cobjs,testbench/sim/test_sim.c testbench/lib/bench.c) $(HROCE_SIM_LIBS)
+$(BIN)/test_sim: $(call cobjs,testbench/sim/test_sim.c testbench/net/roce_random.c \
+		testbench/lib/bench.c) $(HROCE_SIM_LIBS)
 	@mkdir -p $(BIN)
 	$(CC) -o $@ $^ $(LDLIBS)
 PROGRAMS += $(BIN)/test_sim
+# the fault model of links and wires on its own
+$(eval $(call program,test_faults,testbench/sim/test_faults.c sim/platform/sim_faults.c \
+	sim/wire/roce_wire.c testbench/net/roce_random.c testbench/lib/bench.c sim/vmodel/vmodel.c))
 
 # ---------------------------------------------------------------------------------------
 # Block benches of the core's blocks: models built from rtl/lib and rtl/mem only, so that
@@ -278,7 +282,7 @@ PROGRAMS += $(BIN)/test_perftest
 # Tests in the order they run; each prints "ok NAME" / "not ok NAME: why" lines.
 TESTS := test_wire test_icrc test_rx test_tx test_hroce_pcap test_arp test_icmp test_frame_arb
 TESTS += $(BLOCK_TESTS)
-TESTS += test_vfio test_sim test_rc test_net test_config test_simrun test_perftest
+TESTS += test_vfio test_sim test_faults test_rc test_net test_config test_simrun test_perftest
 
 .PHONY: all test lint synth bench demo demo-pcap clean
 all: $(PROGRAMS)

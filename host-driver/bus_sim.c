@@ -138,6 +138,7 @@ static void sim_stats(struct hroce_bus *bus,
 	emit(ctx, "sim.sleeps", ws.sleeps);
 	emit(ctx, "sim.peer_waits", ws.peer_waits);
 	if (x) {
+		struct hroce_sim_frame_fault_stats fs;
 		struct hroce_sim_wire_stats st;
 
 		hroce_sim_wire_stats(x, &st);
@@ -148,6 +149,15 @@ static void sim_stats(struct hroce_bus *bus,
 		emit(ctx, "wire.link_downs", st.link_downs);
 		emit(ctx, "wire.waits", st.waits);
 		emit(ctx, "wire.wait_ns", st.wait_ns);
+		/* what the faults did to the frames this side sent */
+		hroce_sim_wire_fault_stats(x, &fs);
+		emit(ctx, "wire.fault_frames", fs.frames);
+		emit(ctx, "wire.fault_dropped_random", fs.dropped_random);
+		emit(ctx, "wire.fault_dropped_burst", fs.dropped_burst);
+		emit(ctx, "wire.fault_flipped", fs.flipped);
+		emit(ctx, "wire.fault_duplicated", fs.duplicated);
+		emit(ctx, "wire.fault_reordered", fs.reordered);
+		emit(ctx, "wire.fault_directed", fs.directed);
 	}
 }
 
@@ -232,10 +242,30 @@ static int create_nic(const char *name, struct hroce_sim **out)
 			.pcap_path = *d->pcap ? d->pcap : NULL,
 		};
 
-		if (!hroce_sim_wire_attach(sim, &wp)) {
+		struct hroce_sim_frame_faults faults = {
+			.seed = d->fault_seed,
+			.drop = d->loss,
+			.burst_enter = d->burst_enter,
+			.burst_leave = d->burst_leave,
+			.burst_loss = d->burst_loss,
+			.good_loss = d->burst_good_loss,
+			.flip = d->flip,
+			.dup = d->dup,
+			.reorder = d->reorder,
+			.reorder_depth = d->reorder_depth,
+		};
+		struct hroce_sim_wire *x = hroce_sim_wire_attach(sim, &wp);
+
+		if (!x) {
 			err = errno;
 			hroce_log(HROCE_LOG_ERR, "%s: cannot attach to port %u of wire %s: %s",
 				  spec, d->port, d->wire, strerror(err));
+			goto err_world;
+		}
+		err = hroce_sim_wire_set_faults(x, &faults);
+		if (err) {
+			hroce_log(HROCE_LOG_ERR, "%s: faults of wire %s: %s", spec, d->wire,
+				  strerror(err));
 			goto err_world;
 		}
 	}

@@ -89,11 +89,6 @@ void sim_nic_cycle(struct hroce_sim *s, uint64_t now)
 		ops->trace_dump(model, now * s->w->period_ps + s->w->period_ps / 2);
 }
 
-static bool channel_quiet(const struct sim_channel *c)
-{
-	return c->head == c->tail && !c->presented && !c->sending && !c->receiving;
-}
-
 /*
  * The core has no timer that fires by itself (time_now only stamps), so a core whose
  * interfaces all stood still for a while has nothing left to do until something comes in.
@@ -102,8 +97,8 @@ bool sim_nic_quiet(const struct hroce_sim *s)
 {
 	return !sim_mmio_busy(&s->mmio) && !sim_pcie_busy(&s->pcie) && !*s->axi.arvalid &&
 	       !*s->axi.awvalid && !*s->axi.wvalid && !*s->irq_valid && !*s->tx.tvalid &&
-	       !*s->rx.tvalid && (!s->tx_ch || channel_quiet(s->tx_ch)) &&
-	       (!s->rx_ch || channel_quiet(s->rx_ch)) && (!s->wire || sim_wire_quiet(s->wire));
+	       !*s->rx.tvalid && (!s->tx_ch || sim_channel_quiet(s->tx_ch)) &&
+	       (!s->rx_ch || sim_channel_quiet(s->rx_ch)) && (!s->wire || sim_wire_quiet(s->wire));
 }
 
 static int bind_port(struct hroce_sim *s, const char *name, unsigned int width, bool input,

@@ -9,8 +9,9 @@
  * of unmapped or illegal bursts; a C stream source and sink push random frames through a
  * channel and check the beats, their order, the latency, the rate, the pauses and the pcap.
  * Then the API is checked on the Verilated hroce_core: MMIO through the PCIe model,
- * registers, events, the IOMMU calls, links and their pcap, determinism, and the
- * simulation speed is reported.
+ * registers, events, the IOMMU calls, links and their pcap, determinism, faults on a link
+ * (the receiving core counts flipped frames as roce_parse says, and never takes them),
+ * and the simulation speed is reported.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -23,6 +24,8 @@
 #include "hroce_contract.h"
 #include "hroce_sim.h"
 #include "pcap.h"
+#include "roce_random.h"
+#include "roce_wire.h"
 #include "sim_channel.h"
 #include "sim_pcie.h"
 
@@ -1647,6 +1650,132 @@ static void test_core_link(struct bench *b, const char *dir)
 	free(pkt);
 }
 
+/* A frame the core's RX path takes (roce_parse says ROCE_OK): random headers and payload. */
+static size_t good_frame(struct bench *b, uint8_t *frame, size_t cap)
+{
+	uint8_t payload[1024];
+	struct roce_hdr h;
+	size_t len;
+
+	do {
+		roce_random_hdr(b, &h, roce_random_opcode(b), 64, sizeof(payload));
+		h.ip_flags = 2; /* DF: not a fragment */
+		h.tver = 0;
+		bench_fill(b, payload, h.payload_len);
+	} while (roce_build_frame(&h, payload, true, frame, cap, &len) ||
+		 roce_parse(frame, len, &h, &(const uint8_t *){ NULL }) != ROCE_OK);
+	return len;
+}
+
+/*
+ * Faults on the direction from x to y: frames x's side puts on the link meet them; y's
+ * core counts each frame it gets by its RX verdict. The same model, replayed here on the
+ * same frames, says which frames arrive, how many times and with which bit flipped;
+ * roce_parse (the RTL's verdicts) says how y must count each: y takes every intact frame,
+ * and drops and counts every damaged one, never taking it.
+ */
+static void test_core_faults(struct bench *b)
+{
+	const unsigned int frames = b->quick ? 120 : 400;
+	struct hroce_sim_world *w = hroce_sim_world_create(MHZ);
+	struct hroce_sim *x = nic_create(b, w, "fault0", 100, 100);
+	struct hroce_sim *y = nic_create(b, w, "fault1", 100, 100);
+	struct hroce_sim_link_params lp = { .latency_ns = 200 };
+	struct hroce_sim_frame_faults p = {
+		.seed = b->seed,
+		.drop = 0.1,
+		.flip = 0.3,
+		.dup = 0.1,
+		.reorder = 0.1,
+		.reorder_depth = 2,
+	};
+	struct hroce_sim_frame_fault_stats st, st_back;
+	uint64_t want[ROCE_VERDICTS] = { 0 }, got[ROCE_VERDICTS], delivered = 0;
+	uint8_t *frame = malloc(ROCE_MAX_FRAME), *copy = malloc(ROCE_MAX_FRAME);
+	const struct sim_faults_frame *fr;
+	struct hroce_sim_link *l;
+	struct sim_faults ref;
+	struct sim_fate fate;
+	struct roce_hdr h;
+	char why[256] = "";
+
+	l = hroce_sim_link_connect(x, y, &lp);
+	sim_faults_init(&ref);
+	p.flip = 1.5;
+	hroce_sim_set_log(count_log, NULL);
+	if (!l || hroce_sim_link_set_faults(l, x, &p) != EINVAL ||
+	    hroce_sim_link_set_faults(l, NULL, NULL) != EINVAL)
+		snprintf(why, sizeof(why), "bad faults, or a NIC not on the link, taken");
+	hroce_sim_set_log(NULL, NULL);
+	p.flip = 0.3;
+	if (!why[0] && (hroce_sim_link_set_faults(l, x, &p) || sim_faults_set(&ref, &p)))
+		snprintf(why, sizeof(why), "faults refused");
+	for (unsigned int i = 0; i < frames && !why[0]; i++) {
+		size_t len = good_frame(b, frame, ROCE_MAX_FRAME);
+
+		if (hroce_sim_link_inject(l, y, frame, len))
+			snprintf(why, sizeof(why), "inject failed");
+		/* what the link will do with it */
+		sim_faults_begin(&ref, frame, len < 64 ? len : 64, &fate);
+		memcpy(copy, frame, len);
+		if (fate.flip_mask)
+			copy[fate.flip_off] ^= fate.flip_mask;
+		if (!fate.drop && !fate.hold) {
+			want[roce_parse(copy, len, &h, &(const uint8_t *){ NULL })]++;
+			delivered++;
+		}
+		sim_faults_end(&ref, &fate, frame, len, false, UINT64_MAX);
+		while ((fr = sim_faults_peek(&ref, 0))) {
+			want[roce_parse(fr->data, fr->len, &h, &(const uint8_t *){ NULL })]++;
+			delivered++;
+			free(sim_faults_pop(&ref));
+		}
+		/* a frame or two at a time, so that frames held back meet later ones */
+		hroce_sim_world_step(w, bench_range(b, 0, 40));
+	}
+	/* the frames still held back go at their deadline */
+	while ((fr = sim_faults_peek(&ref, UINT64_MAX))) {
+		want[roce_parse(fr->data, fr->len, &h, &(const uint8_t *){ NULL })]++;
+		delivered++;
+		free(sim_faults_pop(&ref));
+	}
+	hroce_sim_world_step(w, 20000);
+	for (unsigned int v = 0; v < ROCE_VERDICTS && !why[0]; v++) {
+		got[v] = hroce_sim_mmio_read64(y, HROCE_REG_RX_COUNTERS + 8 * v);
+		if (got[v] != want[v])
+			snprintf(why, sizeof(why), "%s: y counted %llu frames, %llu expected",
+				 roce_verdict_name(v), (unsigned long long)got[v],
+				 (unsigned long long)want[v]);
+	}
+	if (!why[0] &&
+	    (hroce_sim_link_fault_stats(l, x, &st) || hroce_sim_link_fault_stats(l, y, &st_back)))
+		snprintf(why, sizeof(why), "no fault statistics");
+	if (!why[0] && (memcmp(&st, &ref.st, sizeof(st)) || st.frames != frames))
+		snprintf(why, sizeof(why),
+			 "the link counted %llu frames, %llu lost, %llu flipped, %llu copied, %llu "
+			 "held; %llu, %llu, %llu, %llu, %llu expected",
+			 (unsigned long long)st.frames, (unsigned long long)st.dropped_random,
+			 (unsigned long long)st.flipped, (unsigned long long)st.duplicated,
+			 (unsigned long long)st.reordered, (unsigned long long)ref.st.frames,
+			 (unsigned long long)ref.st.dropped_random,
+			 (unsigned long long)ref.st.flipped, (unsigned long long)ref.st.duplicated,
+			 (unsigned long long)ref.st.reordered);
+	if (!why[0] && (!st.dropped_random || !st.flipped || st_back.frames))
+		snprintf(why, sizeof(why), "no frame lost or flipped, or faults the other way");
+	bench_result(b, "core_link_faults", !why[0], "%s", why);
+	bench_log(b,
+		  "link faults: %u frames sent, %llu delivered: %llu taken, %llu ip_checksum, "
+		  "%llu icrc, %llu others dropped by the core",
+		  frames, (unsigned long long)delivered, (unsigned long long)want[ROCE_OK],
+		  (unsigned long long)want[ROCE_IP_CHECKSUM], (unsigned long long)want[ROCE_ICRC],
+		  (unsigned long long)(delivered - want[ROCE_OK] - want[ROCE_IP_CHECKSUM] -
+				       want[ROCE_ICRC]));
+	sim_faults_fini(&ref);
+	hroce_sim_world_destroy(w);
+	free(frame);
+	free(copy);
+}
+
 /* The same calls give the same cycles and values. */
 static uint64_t determinism_run(uint64_t seed, uint64_t *values)
 {
@@ -1752,6 +1881,7 @@ int main(int argc, char **argv)
 	test_core_dma_api(&b);
 	test_core_registry(&b);
 	test_core_link(&b, dir);
+	test_core_faults(&b);
 	test_core_determinism(&b);
 	bench_speed(&b);
 	return bench_finish(&b);
