@@ -224,6 +224,11 @@ $(BIN)/test_rc: $(call cobjs,testbench/system/test_rc.c testbench/system/rc_env.
 	@mkdir -p $(BIN)
 	$(CC) -o $@ $^ $(LDLIBS)
 PROGRAMS += $(BIN)/test_rc
+$(BIN)/test_retry: $(call cobjs,testbench/system/test_retry.c testbench/system/rc_env.c \
+		testbench/lib/bench.c sim/wire/roce_wire.c) $(SYSTEM_LIBS)
+	@mkdir -p $(BIN)
+	$(CC) -o $@ $^ $(LDLIBS)
+PROGRAMS += $(BIN)/test_retry
 $(BIN)/test_net: $(call cobjs,testbench/system/test_net.c testbench/system/rc_env.c \
 		testbench/lib/bench.c testbench/net/net_oracle.c sim/wire/net_wire.c) $(SYSTEM_LIBS)
 	@mkdir -p $(BIN)
@@ -282,7 +287,7 @@ PROGRAMS += $(BIN)/test_perftest
 # Tests in the order they run; each prints "ok NAME" / "not ok NAME: why" lines.
 TESTS := test_wire test_icrc test_rx test_tx test_hroce_pcap test_arp test_icmp test_frame_arb
 TESTS += $(BLOCK_TESTS)
-TESTS += test_vfio test_sim test_faults test_rc test_net test_config test_simrun test_perftest
+TESTS += test_vfio test_sim test_faults test_rc test_retry test_net test_config test_simrun test_perftest
 
 .PHONY: all test lint synth bench demo demo-pcap clean
 all: $(PROGRAMS)

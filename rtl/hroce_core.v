@@ -932,6 +932,7 @@ resp_inst (
     .m_cqe_valid(resp_cqe_valid),
     .m_cqe_ready(resp_cqe_ready),
     .stat_rx_no_qp(core_stat[`HROCE_CORE_COUNTER_RX_NO_QP]),
+    .stat_rx_no_room(core_stat[`HROCE_CORE_COUNTER_RX_NO_ROOM]),
     .stat_rx_duplicate(core_stat[`HROCE_CORE_COUNTER_RX_DUPLICATE]),
     .stat_rx_out_of_sequence(core_stat[`HROCE_CORE_COUNTER_RX_OUT_OF_SEQUENCE])
 );

@@ -21,13 +21,16 @@ and a packet header never leaves without its payload.
 
 PSNs: a message takes max(1, ceil(LENGTH / MTU)) PSNs, a READ as many as its responses.
 UNA_PSN is the first PSN of the WQE at SQ_CC, so every WQE's PSN range follows from the
-WQEs' lengths: nothing is written back into the ring. The READ at SQ_CC takes its
-responses in PSN order only (RD_DONE counts them), so a lost one is never skipped.
+WQEs' lengths: nothing is written back into the ring. CC_ACKED counts the packets of the
+WQE at SQ_CC acknowledged so far: by ACKs asked for within a long message, by a NAK's
+PSN, and for a READ by its responses, which it takes in PSN order only, so that a lost one
+is never skipped.
 
-Retransmission is a rewind: SQ_CI back to SQ_CC, NPSN back to UNA_PSN, and SQ_PKT to the
-READ responses already received (a READ resumes from its first missing response, with
-the RETH moved on), so that the WQEs are read again from host memory and sent again
-(go-back-N); nothing is kept on chip. What rewinds:
+Retransmission is a rewind (go-back-N from host memory): SQ_CI back to SQ_CC, NPSN back to
+UNA_PSN and SQ_PKT to CC_ACKED, so that the WQEs are read again from host memory and sent
+again from the first packet not acknowledged (a READ from its first missing response,
+with the RETH moved on); nothing is kept on chip. Resuming inside a message, not at its
+start, is what lets a long message through a lossy link at all. What rewinds:
   - a sequence NAK, at once;
   - an implicit NAK: a READ response past the next one expected, or an ACK past the READ
     at SQ_CC, at once, once until a response makes progress (IMPL_NAK);
@@ -527,9 +530,8 @@ wire [1:0] sq_stride = ctx_reg[`HROCE_QPC_LOG_SQ_STRIDE];
 wire [3:0] log_sq = ctx_reg[`HROCE_QPC_LOG_SQ_SIZE];
 wire [3:0] log_mtu = {1'b0, ctx_reg[`HROCE_QPC_PATH_MTU]} + 4'd7;
 wire [12:0] mtu = 13'd1 << log_mtu;
-wire [23:0] sq_pkt = ctx_reg[`HROCE_QPC_SQ_PKT];
-wire [31:0] sq_pkt_off = {8'd0, sq_pkt} << log_mtu;
-wire [23:0] rd_done = ctx_reg[`HROCE_QPC_RD_DONE];
+wire [23:0] sq_pkt_ctx = ctx_reg[`HROCE_QPC_SQ_PKT];
+wire [23:0] cc_acked = ctx_reg[`HROCE_QPC_CC_ACKED];
 wire rnr_wait = ctx_reg[`HROCE_QPC_RNR_WAIT];
 wire impl_nak = ctx_reg[`HROCE_QPC_IMPL_NAK];
 wire [4:0] timeout = ctx_reg[`HROCE_QPC_TIMEOUT];
@@ -567,7 +569,7 @@ function [1023:0] rewind(input [1023:0] c, input [63:0] now);
         rewind = c;
         rewind[`HROCE_QPC_SQ_CI] = c[`HROCE_QPC_SQ_CC];
         rewind[`HROCE_QPC_NPSN] = c[`HROCE_QPC_UNA_PSN];
-        rewind[`HROCE_QPC_SQ_PKT] = c[`HROCE_QPC_RD_DONE];
+        rewind[`HROCE_QPC_SQ_PKT] = c[`HROCE_QPC_CC_ACKED];
         rewind[`HROCE_QPC_RD_INFLIGHT] = 8'd0;
         rewind[`HROCE_QPC_TIMER_START] = now;
     end
@@ -594,7 +596,10 @@ wire [2:0] wqe_base = wqe_rx_reg ? rxw_k_beat : 3'd0;
 wire rxw_hit = rxw_valid_reg && rxw_qpn_reg == qpn_reg && rxw_k < {12'd0, rxw_count_reg};
 wire [15:0] sq_slots = 16'd1 << log_sq;
 wire [15:0] cc_to_end = sq_slots - (sq_cc & (sq_slots - 16'd1));
-wire [15:0] cc_posted = sq_ci - sq_cc;
+// one past the last WQE with packets out: SQ_CI, or the WQE at SQ_CI too when it yielded
+// the link part of the way through (SQ_PKT)
+wire [15:0] sq_out_end = sq_ci + {15'd0, sq_pkt_ctx != 24'd0};
+wire [15:0] cc_posted = sq_out_end - sq_cc;
 wire [15:0] blk_slots = 16'd8 >> sq_stride;
 wire [15:0] rx_slots_a = cc_to_end < blk_slots ? cc_to_end : blk_slots;
 wire [15:0] rx_slots = cc_posted < rx_slots_a ? cc_posted : rx_slots_a;
@@ -615,6 +620,10 @@ wire wqe_is_send = wqe_opcode == WR_SEND || wqe_opcode == WR_SEND_IMM;
 wire wqe_has_imm = wqe_opcode == WR_SEND_IMM || wqe_opcode == WR_WRITE_IMM;
 wire [31:0] wqe_pkts_m1 = (wqe_len - 32'd1) >> log_mtu;
 wire [24:0] wqe_npkts = wqe_len == 32'd0 ? 25'd1 : wqe_pkts_m1[24:0] + 25'd1;
+// the packet the WQE at SQ_CI goes on from (it yielded the link, or a rewind resumes it):
+// never past its end, whatever the context says
+wire [23:0] sq_pkt = {1'b0, sq_pkt_ctx} < wqe_npkts ? sq_pkt_ctx : 24'd0;
+wire [31:0] sq_pkt_off = {8'd0, sq_pkt} << log_mtu;
 wire [23:0] wqe_last_psn = una + wqe_npkts[23:0] - 24'd1;
 wire [9:0] wqe_bytes = 10'd64 << sq_stride;
 wire [7:0] wqe_max_sge = (8'd4 << sq_stride) - 8'd2;
@@ -741,9 +750,24 @@ wire rd_opcode_ok = (rd_index == 24'd0 && wqe_npkts == 25'd1) ? rx_opcode == OP_
                      rx_opcode == OP_READ_RESP_FIRST);
 // the response the READ at SQ_CC takes next, and whether this one is past it (earlier
 // responses were lost) or behind it (a duplicate)
-wire [23:0] rd_next_psn = una + rd_done;
+wire [23:0] rd_next_psn = una + cc_acked;
 wire rd_ahead = !psn_le(rx_psn, rd_next_psn);
-wire rx_sent = psn_le(rx_psn, npsn - 24'd1);
+// a PSN sent: before the WQE at SQ_CI, or one of its packets out before it yielded the link
+wire rx_sent = psn_le(rx_psn, npsn + sq_pkt_ctx - 24'd1);
+// the response's PSN is one of the SEND or WRITE at SQ_CC
+wire rx_in_wqe = !wqe_is_read && psn_le(una, rx_psn) && psn_le(rx_psn, wqe_last_psn);
+
+// a NAK acknowledges the packets of the SEND or WRITE at SQ_CC before its PSN (a READ
+// counts its responses instead; a NAK older than the WQE, reordered behind later
+// responses, acknowledges nothing new)
+function [1023:0] nak_acked(input [1023:0] c);
+    begin
+        nak_acked = c;
+        if (rx_in_wqe) begin
+            nak_acked[`HROCE_QPC_CC_ACKED] = rx_psn - una;
+        end
+    end
+endfunction
 
 function [7:0] nak_status(input [7:0] syndrome);
     begin
@@ -1209,7 +1233,7 @@ always @* begin
             // nothing in flight, or a PSN never sent (after a rewind, responses to what was
             // sent before it land here too), or a reserved AETH syndrome
             if (!ctx_ok_reg || qp_err || (qp_state != QPS_RTS && qp_state != QPS_SQD) ||
-                sq_cc == sq_ci || !rx_sent ||
+                sq_cc == sq_out_end || !rx_sent ||
                 (rx_is_ack && !rx_is_pos_ack && !rx_is_nak && !rx_is_rnr)) begin
                 stat_rx_bad_response_next = 1'b1;
                 state_next = S_RX_DROP;
@@ -1239,8 +1263,8 @@ always @* begin
                     ctx_next = progress(ctx_reg, time_now);
                     ctx_next[`HROCE_QPC_SQ_CC] = sq_cc + 16'd1;
                     ctx_next[`HROCE_QPC_UNA_PSN] = wqe_last_psn + 24'd1;
-                    ctx_next[`HROCE_QPC_RD_DONE] = 24'd0;
-                    if (sq_cc + 16'd1 == sq_ci) begin
+                    ctx_next[`HROCE_QPC_CC_ACKED] = 24'd0;
+                    if (sq_cc + 16'd1 == sq_out_end) begin
                         // nothing in flight any more
                         tmr_in_valid = 1'b1;
                         state_next = S_RX_FINAL;
@@ -1263,14 +1287,17 @@ always @* begin
                     update_valid_next = 1'b1;
                     state_next = S_REQUEUE;
                 end else begin
-                    if (psn_le(una, rx_psn)) begin
+                    if (rx_in_wqe) begin
                         // packets of the message at SQ_CC acknowledged: progress
                         ctx_next = progress(ctx_reg, time_now);
+                        if (!psn_le(rx_psn, una + cc_acked - 24'd1)) begin
+                            ctx_next[`HROCE_QPC_CC_ACKED] = rx_psn - una + 24'd1;
+                        end
                     end
                     update_valid_next = 1'b1;
                     state_next = S_UPDATE;
                 end
-            end else if ((rx_is_rnr || rx_is_nak) && sq_cc == sq_ci) begin
+            end else if ((rx_is_rnr || rx_is_nak) && sq_cc == sq_out_end) begin
                 // the NAK acknowledged all there was: nothing is left it could be about
                 stat_rx_nak_next = 1'b1;
                 update_valid_next = 1'b1;
@@ -1286,7 +1313,7 @@ always @* begin
                 end else begin
                     // wait the NAK's timer out (S_TMR), then send again from its PSN
                     stat_retry_rnr_next = 1'b1;
-                    ctx_next = rewind(ctx_reg, time_now);
+                    ctx_next = rewind(nak_acked(ctx_reg), time_now);
                     ctx_next[`HROCE_QPC_RNR_WAIT] = 1'b1;
                     ctx_next[`HROCE_QPC_RNR_TIMER] = rx_syndrome[4:0];
                     if (!rnr_forever) begin
@@ -1305,9 +1332,9 @@ always @* begin
                 err_status_next = nak_status(rx_syndrome);
                 state_next = S_FLUSH;
             end else if (rx_is_nak) begin
-                // PSN sequence error: go back to the oldest unacknowledged WQE
+                // PSN sequence error: go back to the PSN the responder expects
                 stat_rx_nak_next = 1'b1;
-                ctx_next = rewind(ctx_reg, time_now);
+                ctx_next = rewind(nak_acked(ctx_reg), time_now);
                 update_valid_next = 1'b1;
                 state_next = S_REQUEUE;
             end else if (rx_is_read_resp && wqe_is_read && psn_le(una, rx_psn) &&
@@ -1372,7 +1399,7 @@ always @* begin
                     state_next = S_RD_COMPLETE;
                 end else begin
                     ctx_next = progress(ctx_reg, time_now);
-                    ctx_next[`HROCE_QPC_RD_DONE] = rd_done + 24'd1;
+                    ctx_next[`HROCE_QPC_CC_ACKED] = cc_acked + 24'd1;
                     update_valid_next = 1'b1;
                     state_next = S_UPDATE;
                 end
@@ -1391,9 +1418,9 @@ always @* begin
                 ctx_next[`HROCE_QPC_SQ_CC] = sq_cc + 16'd1;
                 ctx_next[`HROCE_QPC_UNA_PSN] = wqe_last_psn + 24'd1;
                 ctx_next[`HROCE_QPC_RD_INFLIGHT] = rd_inflight - 8'd1;
-                ctx_next[`HROCE_QPC_RD_DONE] = 24'd0;
+                ctx_next[`HROCE_QPC_CC_ACKED] = 24'd0;
                 // nothing in flight any more
-                tmr_in_valid = sq_cc + 16'd1 == sq_ci;
+                tmr_in_valid = sq_cc + 16'd1 == sq_out_end;
                 update_valid_next = 1'b1;
                 state_next = S_REQUEUE;
             end
@@ -1413,7 +1440,7 @@ always @* begin
          */
         S_TMR: begin
             tmr_in_valid = 1'b1;
-            if (!ctx_ok_reg || qp_err || (sq_cc == sq_ci && !rnr_wait) ||
+            if (!ctx_ok_reg || qp_err || (sq_cc == sq_out_end && !rnr_wait) ||
                 (!rnr_wait && timeout == 5'd0)) begin
                 // nothing in flight (or no timer): disarm
                 state_next = S_IDLE;

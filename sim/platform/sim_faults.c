@@ -251,8 +251,7 @@ int sim_faults_end(struct sim_faults *f, const struct sim_fate *fate, const uint
 	struct sim_faults_frame *fr, **pp;
 	int err = 0;
 
-	if (f->active)
-		f->st.frames++;
+	f->st.frames++;
 	f->st.directed += fate->directed;
 	if (fate->lost_by == CAUSE_RANDOM)
 		f->st.dropped_random++;

@@ -179,7 +179,14 @@ static void test_each_op(struct bench *b, struct env *e)
 /* ===================================================================================== */
 /* Random mixes */
 
-#define MIX_QPS 5    /* at most: one pair per path MTU */
+#define MIX_QPS 5 /* at most: one pair per path MTU */
+/*
+ * Simulated time without a completion that is a stall: more than the ACK timeout (67 ms at
+ * timeout 14), since a request the responder dropped for want of room for its answer
+ * (RX_NO_ROOM, when both directions are full) may wait for it. Quiet time is jumped, so
+ * this costs no wall time.
+ */
+#define MIX_STALL_NS 100000000ull
 #define MIX_WINDOW 8 /* WQEs in flight per stream */
 #define MIX_MAX_SGE 4
 #define LOCAL_BYTES (3u << 20)
@@ -678,12 +685,14 @@ static void mix_target_diff(struct mix *m, struct stream *s)
 		 last >= 0 ? s->ops[last].nlocal : 0, last >= 0 ? s->ops[last].inline_data : 0);
 }
 
-static void test_random_mix(struct bench *b, struct env *e, const char *name, int nqps, bool both)
+static void test_random_mix(struct bench *b, struct env *e, const char *name, int nqps, bool both,
+			    int nops, uint64_t stall_ns)
 {
 	struct mix m = { .b = b, .e = e, .nqps = nqps, .both = both };
 	struct hroce_wc wc[16];
-	int nops = b->quick ? 30 : 80;
 	uint64_t t0 = env_ns(e), faults0 = env_faults(e);
+	uint64_t noroom0 = hroce_core_counter(e->n[0].dev, HROCE_CORE_COUNTER_RX_NO_ROOM) +
+			   hroce_core_counter(e->n[1].dev, HROCE_CORE_COUNTER_RX_NO_ROOM);
 	bool all_done = false;
 
 	for (int i = 0; i < 2; i++) {
@@ -744,7 +753,7 @@ static void test_random_mix(struct bench *b, struct env *e, const char *name, in
 			last_progress = env_ns(e);
 		else
 			env_idle(e);
-		if (env_ns(e) - last_progress > POLL_NS) {
+		if (env_ns(e) - last_progress > stall_ns) {
 			char state[300];
 			int len = 0;
 
@@ -753,8 +762,8 @@ static void test_random_mix(struct bench *b, struct env *e, const char *name, in
 						"%s%u:%d/%d/%d", i ? " " : "",
 						hroce_qp_num(m.s[i].qp), m.s[i].posted, m.s[i].done,
 						m.s[i].recv_done);
-			mix_fail(&m, "no completion for %d us (QP:posted/done/received %s)",
-				 POLL_NS / 1000, state);
+			mix_fail(&m, "no completion for %llu us (QP:posted/done/received %s)",
+				 (unsigned long long)stall_ns / 1000, state);
 		}
 	}
 	for (int i = 0; i < m.nstreams && !m.error[0]; i++) {
@@ -766,8 +775,15 @@ static void test_random_mix(struct bench *b, struct env *e, const char *name, in
 	if (!m.error[0] && env_faults(e) != faults0)
 		mix_fail(&m, "%llu IOVA faults", (unsigned long long)(env_faults(e) - faults0));
 	bench_result(b, name, !m.error[0], "%s", m.error);
-	bench_log(b, "%s: %d streams, %llu bytes in %.1f us of simulated time", name, m.nstreams,
-		  (unsigned long long)m.bytes, (double)(env_ns(e) - t0) / 1000.0);
+	bench_log(
+		b,
+		"%s: %d streams, %llu bytes in %.1f us of simulated time; %llu requests dropped for want of room (RX_NO_ROOM)",
+		name, m.nstreams, (unsigned long long)m.bytes, (double)(env_ns(e) - t0) / 1000.0,
+		(unsigned long long)(hroce_core_counter(e->n[0].dev,
+							HROCE_CORE_COUNTER_RX_NO_ROOM) +
+				     hroce_core_counter(e->n[1].dev,
+							HROCE_CORE_COUNTER_RX_NO_ROOM) -
+				     noroom0));
 
 	for (int i = 0; i < m.nstreams; i++) {
 		for (int k = 0; k < m.s[i].nops; k++)
@@ -1008,6 +1024,66 @@ static void test_iova_fault(struct bench *b, struct env *e)
 }
 
 /* ===================================================================================== */
+/* The random mix over a link that misbehaves */
+
+static uint64_t counter_sum(struct env *e, unsigned int c)
+{
+	return hroce_core_counter(e->n[0].dev, c) + hroce_core_counter(e->n[1].dev, c);
+}
+
+/*
+ * Both directions lose 1 % of the frames, flip a bit in 0.1 % (the receiving core drops
+ * them on its ICRC or IP checks), duplicate 0.1 % and hold 0.1 % back behind two later
+ * ones; the QPs' ACK timeout is 1 ms (timeout 8). Every byte and every completion as on a
+ * perfect link, no error completion, no hang: a WQE that waits for its ACK timer, or two,
+ * takes a few ms of simulated time, which the stall detector allows. Fewer WQEs than the
+ * perfect mix: go-back-N makes a 1 MiB READ at MTU 256 (4096 responses) cost many times
+ * its size at 1 % loss, since every gap asks for the rest of the READ again.
+ */
+static void test_random_mix_lossy(struct bench *b, struct env *e)
+{
+	struct hroce_sim_frame_faults f = {
+		.seed = b->seed,
+		.drop = 0.01,
+		.flip = 0.001,
+		.dup = 0.001,
+		.reorder = 0.001,
+		.reorder_depth = 2,
+	};
+	struct hroce_sim_frame_fault_stats st[2];
+	uint64_t t0 = counter_sum(e, HROCE_CORE_COUNTER_RETRY_TIMEOUT);
+	uint64_t nak0 = counter_sum(e, HROCE_CORE_COUNTER_RX_NAK);
+	uint64_t imp0 = counter_sum(e, HROCE_CORE_COUNTER_RETRY_IMPLICIT);
+
+	for (int i = 0; i < 2; i++) {
+		f.seed = b->seed + (uint64_t)i;
+		if (hroce_sim_link_set_faults(e->link, e->n[i].sim, &f)) {
+			bench_result(b, "random_mix_lossy", false, "set_faults: %s",
+				     strerror(errno));
+			return;
+		}
+	}
+	e->t.timeout = 8;
+	test_random_mix(b, e, "random_mix_lossy", MIX_QPS, true, b->quick ? 6 : 16, MIX_STALL_NS);
+	e->t.timeout = 14;
+	for (int i = 0; i < 2; i++) {
+		hroce_sim_link_fault_stats(e->link, e->n[i].sim, &st[i]);
+		hroce_sim_link_set_faults(e->link, e->n[i].sim, NULL);
+	}
+	bench_log(b,
+		  "random_mix_lossy: %llu frames, %llu lost, %llu flipped, %llu duplicated, %llu "
+		  "reordered; recovered by %llu ACK timeouts, %llu NAKs, %llu implicit NAKs",
+		  (unsigned long long)(st[0].frames + st[1].frames),
+		  (unsigned long long)(st[0].dropped_random + st[1].dropped_random),
+		  (unsigned long long)(st[0].flipped + st[1].flipped),
+		  (unsigned long long)(st[0].duplicated + st[1].duplicated),
+		  (unsigned long long)(st[0].reordered + st[1].reordered),
+		  (unsigned long long)(counter_sum(e, HROCE_CORE_COUNTER_RETRY_TIMEOUT) - t0),
+		  (unsigned long long)(counter_sum(e, HROCE_CORE_COUNTER_RX_NAK) - nak0),
+		  (unsigned long long)(counter_sum(e, HROCE_CORE_COUNTER_RETRY_IMPLICIT) - imp0));
+}
+
+/* ===================================================================================== */
 
 static void check_counters(struct bench *b, struct env *e)
 {
@@ -1038,11 +1114,12 @@ int main(int argc, char **argv)
 	env_open(&e, &b, &p);
 	test_bringup(&b, &e);
 	test_each_op(&b, &e);
-	test_random_mix(&b, &e, "random_mix_one_qp", 1, false);
-	test_random_mix(&b, &e, "random_mix", MIX_QPS, true);
+	test_random_mix(&b, &e, "random_mix_one_qp", 1, false, b.quick ? 30 : 80, MIX_STALL_NS);
+	test_random_mix(&b, &e, "random_mix", MIX_QPS, true, b.quick ? 30 : 80, MIX_STALL_NS);
 	test_protection(&b, &e);
 	test_iova_fault(&b, &e);
 	check_counters(&b, &e);
+	test_random_mix_lossy(&b, &e);
 	env_close(&e);
 	return bench_finish(&b);
 }
