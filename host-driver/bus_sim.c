@@ -256,6 +256,21 @@ static int create_nic(const char *name, struct hroce_sim **out)
 		};
 		struct hroce_sim_wire *x = hroce_sim_wire_attach(sim, &wp);
 
+		faults.nrules = d->nfault_rules;
+		for (unsigned int i = 0; i < d->nfault_rules; i++) {
+			const struct hroce_config_fault_rule *r = &d->fault_rules[i];
+			static const enum hroce_sim_fault_action actions[] = {
+				[HROCE_CONFIG_FAULT_DROP] = HROCE_SIM_FAULT_DROP,
+				[HROCE_CONFIG_FAULT_DUP] = HROCE_SIM_FAULT_DUP,
+				[HROCE_CONFIG_FAULT_DELAY] = HROCE_SIM_FAULT_DELAY,
+			};
+
+			/* both say "any" with all ones */
+			faults.rules[i] = (struct hroce_sim_fault_rule){
+				actions[r->action], r->nth, r->opcode, r->psn, r->dqpn, r->depth,
+			};
+		}
+
 		if (!x) {
 			err = errno;
 			hroce_log(HROCE_LOG_ERR, "%s: cannot attach to port %u of wire %s: %s",

@@ -213,6 +213,7 @@ enum key_id {
 	KEY_DUP,
 	KEY_REORDER,
 	KEY_FAULT_SEED,
+	KEY_FAULT_RULES,
 	KEY_COUNT,
 };
 
@@ -235,6 +236,7 @@ static const char *const key_names[KEY_COUNT] = {
 	[KEY_DUP] = "dup",
 	[KEY_REORDER] = "reorder",
 	[KEY_FAULT_SEED] = "fault_seed",
+	[KEY_FAULT_RULES] = "fault_rules",
 };
 
 /* The keys that only a simulated device has (from wire on). */
@@ -264,6 +266,77 @@ static bool parse_probs(const char *v, double *out, int min, int max, uint32_t *
 	if (depth)
 		return parse_u32(v, 1000000, depth) && *depth;
 	return !*v;
+}
+
+/* One rule: ACTION NTH [opcode=N] [psn=N] [qpn=N] [depth=N]; false with why. */
+static bool parse_rule(char *text, struct hroce_config_fault_rule *r, const char **why)
+{
+	static const char *const actions[] = { "drop", "dup", "delay" };
+	char *save = NULL, *word, *eq, *end;
+	unsigned long long v;
+	uint32_t *field;
+
+	*r = (struct hroce_config_fault_rule){ .opcode = HROCE_CONFIG_FAULT_ANY,
+					       .psn = HROCE_CONFIG_FAULT_ANY,
+					       .dqpn = HROCE_CONFIG_FAULT_ANY };
+	*why = "a rule is ACTION NTH [opcode=N] [psn=N] [qpn=N] [depth=N], ACTION drop, dup "
+	       "or delay, NTH >= 1";
+	word = strtok_r(text, " \t", &save);
+	for (r->action = 0; word && r->action < 3 && strcmp(word, actions[r->action]); r->action++)
+		;
+	word = strtok_r(NULL, " \t", &save);
+	if (r->action == 3 || !word || !parse_u32(word, UINT32_MAX - 1, &r->nth) || !r->nth)
+		return false;
+	while ((word = strtok_r(NULL, " \t", &save))) {
+		eq = strchr(word, '=');
+		if (!eq)
+			return false;
+		*eq = 0;
+		if (!strcmp(word, "opcode"))
+			field = &r->opcode;
+		else if (!strcmp(word, "psn"))
+			field = &r->psn;
+		else if (!strcmp(word, "qpn"))
+			field = &r->dqpn;
+		else if (!strcmp(word, "depth") && r->action == HROCE_CONFIG_FAULT_DELAY)
+			field = &r->depth;
+		else
+			return false;
+		errno = 0;
+		v = strtoull(eq + 1, &end, 0);
+		*why = "opcode is 0 to 255, psn and qpn 0 to 0xffffff, depth 1 to 1000000";
+		if (!isdigit((unsigned char)eq[1]) || errno || *end ||
+		    v > (field == &r->opcode  ? 255u
+			 : field == &r->depth ? 1000000u
+					      : 0xffffffu) ||
+		    (field == &r->depth && !v))
+			return false;
+		*field = (uint32_t)v;
+	}
+	return true;
+}
+
+static int set_fault_rules(struct parser *p, const char *key, const char *v)
+{
+	struct hroce_config_dev *d = &p->cur;
+	char *copy = strdup(v), *rule, *save = NULL;
+	const char *why = NULL;
+
+	if (!copy)
+		return ENOMEM;
+	d->nfault_rules = 0;
+	for (rule = strtok_r(copy, ";", &save); rule && !why; rule = strtok_r(NULL, ";", &save)) {
+		if (d->nfault_rules == HROCE_CONFIG_FAULT_RULES)
+			why = "at most 8 rules";
+		else if (!parse_rule(rule, &d->fault_rules[d->nfault_rules++], &why))
+			break;
+		else
+			why = NULL;
+	}
+	free(copy);
+	if (why)
+		return bad(p, "%s \"%s\": %s", key, v, why);
+	return 0;
 }
 
 static int set_fault_key(struct parser *p, int k, const char *key, const char *v)
@@ -304,6 +377,8 @@ static int set_fault_key(struct parser *p, int k, const char *key, const char *v
 				   "later frames)",
 				   key, v);
 		return 0;
+	case KEY_FAULT_RULES:
+		return set_fault_rules(p, key, v);
 	default: /* KEY_FAULT_SEED */
 		errno = 0;
 		seed = strtoull(v, &end, 0);
@@ -328,7 +403,7 @@ static int set_key(struct parser *p, const char *key, const char *v)
 			p,
 			"unknown key \"%s\" (keys: spec, mac, ipv4, wire, port, clock_mhz, "
 			"pcie_read_ns, pcie_write_ns, pcie_gbps, link_ns, link_gbps, pcap, loss, "
-			"loss_burst, flip, dup, reorder, fault_seed)",
+			"loss_burst, flip, dup, reorder, fault_seed, fault_rules)",
 			key);
 	if (p->seen & (1u << k))
 		return bad(p, "%s set twice in [%s]", key, d->name);

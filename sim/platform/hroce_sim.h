@@ -175,8 +175,9 @@ void hroce_sim_link_set_tap(struct hroce_sim_link *l,
  *   opcode, PSN, destination QPN} (HROCE_SIM_FAULT_ANY: any) is dropped, duplicated or
  *   delayed (held behind depth later frames, as reorder); each rule fires once.
  *
- * A rule's fault comes first, then drop, burst loss, reorder, duplication (a frame lost or
- * held is not duplicated) and the flip (a held or duplicated frame is delivered flipped).
+ * A frame a rule fires on gets the rule's fault alone. Any other meets drop, burst loss,
+ * reorder and duplication in that order, the first that strikes alone, then the flip if
+ * it was not lost (a frame held back, or both copies, arrive flipped).
  * Timing stays honest: a lost frame occupied the sender's wire as long as if it had
  * arrived; a copy or a frame held back arrives later, never earlier than the sender's
  * frames could (on a shared-memory wire, within its time synchronisation). A link's pcap
@@ -221,6 +222,7 @@ struct hroce_sim_frame_fault_stats {
  * (NULL: none). The PRNG starts again from the seed, the rules and counters from zero;
  * frames held back still go. EINVAL: from not on the link, a probability outside [0, 1],
  * reorder without a depth, more than HROCE_SIM_FAULT_RULES rules or a rule's nth of 0.
+ * fault_stats: the counters of that direction (EINVAL: from not on the link).
  */
 int hroce_sim_link_set_faults(struct hroce_sim_link *l, const struct hroce_sim *from,
 			      const struct hroce_sim_frame_faults *f);

@@ -224,6 +224,13 @@ static const struct bad_case bad_cases[] = {
 	{ "fault_seed_word", SIM0 "fault_seed = x\n", 4, "fault_seed" },
 	{ "fault_on_vfio", SIM0 "spec = vfio:0000:65:00.0\nloss = 0.1\n", 1,
 	  "loss is for simulated devices only" },
+	{ "rule_action", SIM0 "fault_rules = lose 1\n", 4, "ACTION NTH" },
+	{ "rule_nth_0", SIM0 "fault_rules = drop 0\n", 4, "NTH >= 1" },
+	{ "rule_field", SIM0 "fault_rules = drop 1 colour=2\n", 4, "ACTION NTH" },
+	{ "rule_psn_big", SIM0 "fault_rules = drop 1 psn=0x1000000\n", 4, "psn and qpn" },
+	{ "rule_depth_drop", SIM0 "fault_rules = drop 1 depth=2\n", 4, "ACTION NTH" },
+	{ "rules_9", SIM0 "fault_rules = dup 1;dup 2;dup 3;dup 4;dup 5;dup 6;dup 7;dup 8;dup 9\n",
+	  4, "at most 8 rules" },
 };
 
 static void test_errors(struct bench *b)
@@ -303,6 +310,7 @@ static void test_faults(struct bench *b)
 	setenv(HROCE_CONFIG_ENV,
 	       write_file(SIM0 "loss = 0.25\nloss_burst = 0.01 0.3 0.9\nflip = 1e-3\n"
 			       "dup = 0.5\nreorder = 0.125 3\nfault_seed = 42\n"
+			       "fault_rules = drop 3 psn=5; delay 1 opcode=0x0a qpn=17 depth=2\n"
 			       "[b]\nmac = 02:00:0a:00:00:02\nipv4 = 10.0.0.2\n"),
 	       1);
 	err = hroce_config_load(&cfg);
@@ -314,8 +322,17 @@ static void test_faults(struct bench *b)
 		 d->dup != 0.5 || d->reorder != 0.125 || d->reorder_depth != 3 ||
 		 d->fault_seed != 42)
 		why = "the fault keys read wrong";
+	else if (d->nfault_rules != 2 || d->fault_rules[0].action != HROCE_CONFIG_FAULT_DROP ||
+		 d->fault_rules[0].nth != 3 || d->fault_rules[0].psn != 5 ||
+		 d->fault_rules[0].opcode != HROCE_CONFIG_FAULT_ANY ||
+		 d->fault_rules[0].dqpn != HROCE_CONFIG_FAULT_ANY ||
+		 d->fault_rules[1].action != HROCE_CONFIG_FAULT_DELAY ||
+		 d->fault_rules[1].nth != 1 || d->fault_rules[1].opcode != 0x0a ||
+		 d->fault_rules[1].dqpn != 17 || d->fault_rules[1].depth != 2 ||
+		 d->fault_rules[1].psn != HROCE_CONFIG_FAULT_ANY)
+		why = "the fault rules read wrong";
 	else if (!(d = hroce_config_find(cfg, "b")) || d->loss || d->flip || d->reorder ||
-		 d->fault_seed != 1)
+		 d->fault_seed != 1 || d->nfault_rules)
 		why = "a device without fault keys has faults";
 	hroce_config_free(cfg);
 	cfg = NULL;

@@ -1075,6 +1075,11 @@ struct ch_tb {
 	bool ar_fired, aw_fired, w_fired; /* handshakes of the last cycle */
 	uint64_t tx_stalls;		  /* cycles the source had a beat and tready was low */
 	bool tx_fired;			  /* the last cycle's handshake took a beat */
+	/* collect: the frames that come out are kept whole, not checked beat by beat */
+	bool collect;
+	struct ch_frame *got;
+	size_t ngot, gcap, rx_len;
+	uint8_t *rx_bytes;
 	char error[256];
 };
 
@@ -1111,11 +1116,23 @@ static void ch_close(struct ch_tb *c)
 	for (size_t i = 0; i < c->nframes; i++)
 		free(c->frames[i].bytes);
 	free(c->frames);
+	for (size_t i = 0; i < c->ngot; i++)
+		free(c->got[i].bytes);
+	free(c->got);
+	free(c->rx_bytes);
 	free(c->beats);
 }
 
 /* A frame of len kept bytes, with a partial beat mid-frame now and then. */
+static void ch_frame_of(struct ch_tb *c, size_t len, bool user, const uint8_t *bytes);
+
 static void ch_frame(struct ch_tb *c, size_t len, bool user)
+{
+	ch_frame_of(c, len, user, NULL);
+}
+
+/* A frame of those bytes (random ones if NULL). */
+static void ch_frame_of(struct ch_tb *c, size_t len, bool user, const uint8_t *bytes)
 {
 	struct bench *b = c->b;
 	struct ch_frame *f;
@@ -1146,8 +1163,11 @@ static void ch_frame(struct ch_tb *c, size_t len, bool user)
 		/* now and then the kept lanes are not the low ones */
 		if (n < 64 && bench_chance(b, 20))
 			bt->keep <<= bench_range(b, 0, 64 - n);
-		for (uint64_t k = bt->keep, i = 0; k; k &= k - 1)
-			f->bytes[done + i++] = bt->data[__builtin_ctzll(k)];
+		for (uint64_t k = bt->keep, i = 0; k; k &= k - 1, i++) {
+			if (bytes)
+				bt->data[__builtin_ctzll(k)] = bytes[done + i];
+			f->bytes[done + i] = bt->data[__builtin_ctzll(k)];
+		}
 		done += n;
 		bt->last = done == len;
 		bt->user = bt->last && user;
@@ -1180,7 +1200,21 @@ static void ch_cycle(struct ch_tb *c)
 		c->beats[c->sent++].tx = c->now;
 		c->tx_fired = true;
 	}
-	if (c->rxw.tvalid && c->rxw.tready) {
+	if (c->rxw.tvalid && c->rxw.tready && c->collect) {
+		for (uint64_t k = c->rxw.tkeep; k && c->rx_len < 65536; k &= k - 1)
+			c->rx_bytes[c->rx_len++] =
+				((const uint8_t *)c->rxw.tdata)[__builtin_ctzll(k)];
+		if (c->rxw.tlast) {
+			if (c->ngot == c->gcap) {
+				c->gcap = c->gcap ? 2 * c->gcap : 64;
+				c->got = realloc(c->got, c->gcap * sizeof(*c->got));
+			}
+			c->got[c->ngot].len = c->rx_len;
+			c->got[c->ngot].bytes = malloc(c->rx_len);
+			memcpy(c->got[c->ngot++].bytes, c->rx_bytes, c->rx_len);
+			c->rx_len = 0;
+		}
+	} else if (c->rxw.tvalid && c->rxw.tready) {
 		struct ch_beat *bt = &c->beats[c->recv];
 
 		if (c->recv >= c->sent) {
@@ -1650,6 +1684,21 @@ static void test_core_link(struct bench *b, const char *dir)
 	free(pkt);
 }
 
+static struct hroce_sim_frame_faults all_kinds_of_faults(uint64_t seed)
+{
+	return (struct hroce_sim_frame_faults){
+		.seed = seed,
+		.drop = 0.1,
+		.burst_enter = 0.05,
+		.burst_leave = 0.5,
+		.burst_loss = 0.7,
+		.flip = 0.3,
+		.dup = 0.1,
+		.reorder = 0.1,
+		.reorder_depth = 2,
+	};
+}
+
 /* A frame the core's RX path takes (roce_parse says ROCE_OK): random headers and payload. */
 static size_t good_frame(struct bench *b, uint8_t *frame, size_t cap)
 {
@@ -1665,6 +1714,92 @@ static size_t good_frame(struct bench *b, uint8_t *frame, size_t cap)
 	} while (roce_build_frame(&h, payload, true, frame, cap, &len) ||
 		 roce_parse(frame, len, &h, &(const uint8_t *){ NULL }) != ROCE_OK);
 	return len;
+}
+
+/*
+ * Faults on a channel, frames given beat by beat with gaps, partial beats and
+ * back-pressure (what a core's TX does): what comes out is what the fault model, replayed
+ * on the same frames (their first beats, as the channel shows it), says: the same frames,
+ * in the same order, each flipped bit where the model put it.
+ */
+static void test_link_faults(struct bench *b)
+{
+	const unsigned int frames = b->quick ? 150 : 600;
+	struct hroce_sim_frame_faults p = all_kinds_of_faults(b->seed);
+	struct ch_frame *want = calloc(4 * frames, sizeof(*want));
+	const struct sim_faults_frame *fr;
+	size_t nwant = 0, first_beat = 0;
+	uint8_t *frame = malloc(ROCE_MAX_FRAME);
+	struct sim_faults ref;
+	struct sim_fate fate;
+	struct ch_tb c;
+	uint64_t idle = 0;
+
+	ch_open(&c, b, (uint32_t)bench_range(b, 1, 300), 0, NULL);
+	c.valid_pct = (unsigned int)bench_range(b, 20, 100);
+	c.ready_pct = (unsigned int)bench_range(b, 50, 100);
+	c.collect = true;
+	c.rx_bytes = malloc(65536);
+	sim_faults_init(&ref);
+	sim_faults_set(&ref, &p);
+	sim_faults_set(&c.ch.faults, &p);
+	for (unsigned int i = 0; i < frames; i++) {
+		size_t len = good_frame(b, frame, ROCE_MAX_FRAME), seen = 0;
+		const struct ch_beat *bt;
+
+		ch_frame_of(&c, len, false, frame);
+		bt = &c.beats[first_beat];
+		seen = (size_t)__builtin_popcountll(bt->keep);
+		first_beat = c.nbeats;
+		/* what the channel will do: the model sees the first beat's bytes */
+		sim_faults_begin(&ref, frame, seen, &fate);
+		if (!fate.drop && !fate.hold) {
+			want[nwant].len = len;
+			want[nwant].bytes = malloc(len);
+			memcpy(want[nwant].bytes, frame, len);
+			if (fate.flip_mask)
+				want[nwant].bytes[fate.flip_off] ^= fate.flip_mask;
+			nwant++;
+		}
+		sim_faults_end(&ref, &fate, frame, len, false, UINT64_MAX);
+		while ((fr = sim_faults_peek(&ref, 0))) {
+			want[nwant].len = fr->len;
+			want[nwant].bytes = malloc(fr->len);
+			memcpy(want[nwant++].bytes, fr->data, fr->len);
+			free(sim_faults_pop(&ref));
+		}
+	}
+	while ((fr = sim_faults_peek(&ref, UINT64_MAX))) {
+		want[nwant].len = fr->len;
+		want[nwant].bytes = malloc(fr->len);
+		memcpy(want[nwant++].bytes, fr->data, fr->len);
+		free(sim_faults_pop(&ref));
+	}
+	/* until everything went and the channel stood empty for a while */
+	while (!c.error[0] && idle < 4000 && c.now < 5000000) {
+		ch_cycle(&c);
+		idle = c.sent == c.nbeats && sim_channel_quiet(&c.ch) ? idle + 1 : 0;
+	}
+	for (size_t i = 0; i < nwant && !c.error[0]; i++)
+		if (i >= c.ngot || c.got[i].len != want[i].len ||
+		    memcmp(c.got[i].bytes, want[i].bytes, want[i].len))
+			snprintf(c.error, sizeof(c.error),
+				 "delivery %zu of %zu: %zu bytes, %zu expected (%s)", i, nwant,
+				 i < c.ngot ? c.got[i].len : 0, want[i].len,
+				 i < c.ngot ? "other bytes" : "missing");
+	if (!c.error[0] && c.ngot != nwant)
+		snprintf(c.error, sizeof(c.error), "%zu frames came, %zu expected", c.ngot, nwant);
+	if (!c.error[0] && memcmp(&c.ch.faults.st, &ref.st, sizeof(ref.st)))
+		snprintf(c.error, sizeof(c.error),
+			 "the channel's fault counters are not the model's");
+	bench_result(b, "link_faults", !c.error[0], "%s (latency %u, valid %u%%, ready %u%%)",
+		     c.error, c.p.latency, c.valid_pct, c.ready_pct);
+	for (size_t i = 0; i < nwant; i++)
+		free(want[i].bytes);
+	free(want);
+	free(frame);
+	sim_faults_fini(&ref);
+	ch_close(&c);
 }
 
 /*
@@ -1881,6 +2016,7 @@ int main(int argc, char **argv)
 	test_core_dma_api(&b);
 	test_core_registry(&b);
 	test_core_link(&b, dir);
+	test_link_faults(&b);
 	test_core_faults(&b);
 	test_core_determinism(&b);
 	bench_speed(&b);

@@ -21,11 +21,11 @@
  *   parameters, a port held by a live process: each refused with a clear message.
  * - idle: the CPU a process with a lone idle NIC uses, asleep and busy-polling.
  * - lossy: hroce0's configuration gives its wire faults (loss, bursts, flips, copies,
- *   reordering); it sends WRITEs to a QP hroce1 does not have (so that nothing answers and
- *   what it sends does not depend on timing). hroce1 gets what the faults let through:
- *   as many frames as hroce0's fault counters say, and its core counts each as
- *   roce_parse judges it in hroce1's own capture (flipped ones dropped by ICRC or IP
- *   checks, never taken). Run twice with the same seed, the counters are the same.
+ *   reordering, a directed copy); it sends WRITEs to a QP hroce1 does not have (so that nothing
+ * answers and what it sends does not depend on timing). hroce1 gets what the faults let through: as
+ * many frames as hroce0's fault counters say, and its core counts each as roce_parse judges it in
+ * hroce1's own capture (flipped ones dropped by ICRC or IP checks, never taken). Run twice with the
+ * same seed, the counters are the same.
  *
  * HROCE_SIMRUN_ONLY=NAME runs one scenario.
  */
@@ -1119,15 +1119,16 @@ static bool lossy_requester(struct side *s)
 		return fail(s, "%llu frames sent, %llu through the faults, %u expected",
 			    (unsigned long long)ws.frames_sent, (unsigned long long)fs.frames,
 			    lossy_frames());
+	/* and the rule (a copy of the second WRITE_FIRST) fired once */
 	if (!fs.dropped_random || !fs.dropped_burst || !fs.flipped || !fs.duplicated ||
-	    !fs.reordered || fs.directed)
+	    !fs.reordered || fs.directed != 1)
 		return fail(s,
 			    "faults that did not happen: %llu lost, %llu in bursts, %llu "
 			    "flipped, %llu copied, %llu held back",
 			    (unsigned long long)fs.dropped_random,
 			    (unsigned long long)fs.dropped_burst, (unsigned long long)fs.flipped,
 			    (unsigned long long)fs.duplicated, (unsigned long long)fs.reordered);
-	m.value = fs.frames - fs.dropped_random - fs.dropped_burst + fs.duplicated;
+	m.value = fs.frames - fs.dropped_random - fs.dropped_burst + fs.duplicated + fs.directed;
 	if (!send_msg(s, &m) || !send_all(s, &fs, sizeof(fs)) || !recv_msg(s, MSG_BYE, &m))
 		return false;
 	return true;
@@ -1249,7 +1250,8 @@ static void write_pair_config(const char *scenario, bool pcap)
 		if (lossy && !i)
 			fprintf(f,
 				"loss = 0.15\nloss_burst = 0.12 0.4 0.8\nflip = 0.25\ndup = 0.25\n"
-				"reorder = 0.2 2\nfault_seed = %llu\n",
+				"reorder = 0.2 2\nfault_seed = %llu\n"
+				"fault_rules = dup 2 opcode=0x06\n",
 				(unsigned long long)seed);
 	}
 	if (fclose(f)) {
