@@ -159,6 +159,9 @@ $(BIN)/test_sim: $(call cobjs,testbench/sim/test_sim.c testbench/lib/bench.c) $(
 	@mkdir -p $(BIN)
 	$(CC) -o $@ $^ $(LDLIBS)
 PROGRAMS += $(BIN)/test_sim
+# the page checks and pinning of application memory, alone
+$(eval $(call program,test_pin,testbench/sim/test_pin.c $(addprefix sim/platform/,sim_pin.c \
+	sim_iommu.c sim_log.c) testbench/lib/bench.c sim/vmodel/vmodel.c))
 
 # ---------------------------------------------------------------------------------------
 # Block benches of the core's blocks: models built from rtl/lib and rtl/mem only, so that
@@ -278,7 +281,7 @@ PROGRAMS += $(BIN)/test_perftest
 # Tests in the order they run; each prints "ok NAME" / "not ok NAME: why" lines.
 TESTS := test_wire test_icrc test_rx test_tx test_hroce_pcap test_arp test_icmp test_frame_arb
 TESTS += $(BLOCK_TESTS)
-TESTS += test_vfio test_sim test_rc test_net test_config test_simrun test_perftest
+TESTS += test_vfio test_pin test_sim test_rc test_net test_config test_simrun test_perftest
 
 .PHONY: all test lint synth bench demo demo-pcap clean
 all: $(PROGRAMS)

@@ -91,9 +91,18 @@ static uint64_t sim_mmio_read64(struct hroce_bus *bus, uint64_t offset)
 	return hroce_sim_mmio_read64(to_sim(bus)->sim, offset);
 }
 
-static int sim_dma_map(struct hroce_bus *bus, void *vaddr, uint64_t iova, uint64_t len)
+/*
+ * An application's memory is pinned as a board pins it, so that a registration that would
+ * fail on a board fails here with the same errno, and what the wire carries reaches only
+ * the pages registered. The driver's own memory (rings, tables) is its to keep mapped.
+ */
+static int sim_dma_map(struct hroce_bus *bus, void *vaddr, uint64_t iova, uint64_t len,
+		       unsigned int flags)
 {
-	return hroce_sim_dma_map(to_sim(bus)->sim, vaddr, iova, len);
+	unsigned int sim_flags = (flags & HROCE_BUS_DMA_WRITE ? HROCE_SIM_MAP_WRITE : 0) |
+				 (flags & HROCE_BUS_DMA_USER ? HROCE_SIM_MAP_PIN : 0);
+
+	return hroce_sim_dma_map_flags(to_sim(bus)->sim, vaddr, iova, len, sim_flags);
 }
 
 static int sim_dma_unmap(struct hroce_bus *bus, uint64_t iova, uint64_t len)

@@ -66,7 +66,7 @@ int hroce_dma_alloc(struct hroce_dev *dev, size_t len, uint64_t align, struct hr
 	memset(dma->vaddr, 0, size);
 	dma->len = size;
 	dma->iova = hroce_iova_alloc(dev, size, align, 0);
-	err = dev->bus->ops->dma_map(dev->bus, dma->vaddr, dma->iova, size);
+	err = dev->bus->ops->dma_map(dev->bus, dma->vaddr, dma->iova, size, HROCE_BUS_DMA_WRITE);
 	if (err) {
 		hroce_log(HROCE_LOG_ERR, "%s: cannot map %zu bytes of DMA memory: %s", dev->name,
 			  size, strerror(err));
@@ -364,7 +364,7 @@ int hroce_query_dev(struct hroce_dev *dev, struct hroce_dev_attr *attr)
 	attr->max_sge = HROCE_REG_FIELD(dev->caps, CAPS, MAX_SGE);
 	attr->max_inline = HROCE_MAX_INLINE;
 	attr->max_qp_rd_atom = 16;
-	attr->max_mr_size = UINT64_C(1) << 40;
+	attr->max_mr_size = HROCE_MAX_MR_SIZE;
 	attr->max_msg_sz = UINT32_C(1) << 31;
 	attr->qp_cache_lines = HROCE_REG_FIELD(dev->caps, CAPS, QP_CACHE_LINES);
 	attr->mr_cache_lines = HROCE_REG_FIELD(dev->caps, CAPS, MR_CACHE_LINES);

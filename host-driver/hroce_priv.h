@@ -15,6 +15,8 @@
 #define container_of(ptr, type, member) ((type *)((char *)(ptr)-offsetof(type, member)))
 
 #define HROCE_PAGE 4096u
+/* The largest memory region (ibv_device_attr.max_mr_size): 40 bits of length. */
+#define HROCE_MAX_MR_SIZE (UINT64_C(1) << 40)
 
 /* Memory the device reaches: page-aligned process memory mapped at an IOVA. */
 struct hroce_dma {

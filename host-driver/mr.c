@@ -78,7 +78,9 @@ struct hroce_mr *hroce_reg_mr(struct hroce_pd *pd, void *addr, size_t len, unsig
 	uint64_t *pt;
 	int err;
 
-	if (!len || (access & ~ACCESS_ALL) ||
+	/* a range that wraps, or that no MR can be, is refused before anything is pinned */
+	if (!len || len > HROCE_MAX_MR_SIZE || va + len < va ||
+	    va + len > UINT64_MAX - HROCE_PAGE || (access & ~ACCESS_ALL) ||
 	    ((access & (HROCE_ACCESS_REMOTE_WRITE | HROCE_ACCESS_REMOTE_ATOMIC)) &&
 	     !(access & HROCE_ACCESS_LOCAL_WRITE)) ||
 	    (log_page_size &&
@@ -105,10 +107,17 @@ struct hroce_mr *hroce_reg_mr(struct hroce_pd *pd, void *addr, size_t len, unsig
 	end = (va + len + HROCE_PAGE - 1) & ~(uint64_t)(HROCE_PAGE - 1);
 	mr->map_len = end - first;
 	mr->map_iova = hroce_iova_alloc(dev, mr->map_len, page, first & (page - 1));
-	err = dev->bus->ops->dma_map(dev->bus, (void *)(uintptr_t)first, mr->map_iova, mr->map_len);
+	/* the pages are pinned for writing if anyone may write the MR, as ib_umem_get does */
+	err = dev->bus->ops->dma_map(dev->bus, (void *)(uintptr_t)first, mr->map_iova, mr->map_len,
+				     HROCE_BUS_DMA_USER | (access & (HROCE_ACCESS_LOCAL_WRITE |
+								     HROCE_ACCESS_REMOTE_WRITE |
+								     HROCE_ACCESS_REMOTE_ATOMIC)
+								   ? HROCE_BUS_DMA_WRITE
+								   : 0));
 	if (err) {
-		hroce_log(HROCE_LOG_ERR, "%s: cannot map the %llu bytes of an MR: %s", dev->name,
-			  (unsigned long long)mr->map_len, strerror(err));
+		/* an application's mistake (EFAULT, ENOMEM): its errno says it */
+		hroce_log(HROCE_LOG_DEBUG, "%s: cannot pin the %llu bytes of an MR at %p: %s",
+			  dev->name, (unsigned long long)mr->map_len, addr, strerror(err));
 		goto err_free;
 	}
 
