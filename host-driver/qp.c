@@ -21,21 +21,27 @@
 #define TTL_DEFAULT 64
 
 /* The smallest stride (log2 of 64-byte units) that holds bytes. */
-static int stride_for(unsigned int bytes)
+static int stride_for(uint64_t bytes)
 {
 	for (int s = 0; s <= MAX_LOG_STRIDE; s++)
-		if (64u << s >= bytes)
+		if (UINT64_C(64) << s >= bytes)
 			return s;
 	return -1;
 }
 
+/* The smallest ring (log2 of entries, at least 2) that holds wr, or -1 past max_log. */
 static int log_ring(unsigned int wr, unsigned int max_log)
 {
-	int log = 1;
+	for (unsigned int log = 1; log <= max_log && log < 64; log++)
+		if (UINT64_C(1) << log >= wr)
+			return (int)log;
+	return -1;
+}
 
-	while ((1u << log) < wr)
-		log++;
-	return log <= (int)max_log ? log : -1;
+/* The bytes a WQE of sges scatter-gather entries takes; 64-bit, so any count fits. */
+static uint64_t wqe_bytes(unsigned int hdr, unsigned int sges)
+{
+	return hdr + (uint64_t)HROCE_SGE_BYTES * (sges ? sges : 1);
 }
 
 static int wq_alloc(struct hroce_dev *dev, struct hroce_wq *wq, unsigned int log_size,
@@ -92,7 +98,8 @@ struct hroce_qp *hroce_create_qp(struct hroce_pd *pd, const struct hroce_qp_init
 	struct hroce_dev *dev = pd->dev;
 	const struct hroce_qp_cap *cap = &attr->cap;
 	unsigned int max_log = HROCE_REG_FIELD(dev->caps, CAPS, LOG_MAX_WQE);
-	unsigned int sq_bytes, rq_bytes, n = 1u << dev->params.log_qps;
+	unsigned int n = 1u << dev->params.log_qps;
+	uint64_t sq_bytes, rq_bytes;
 	int sq_stride, rq_stride, sq_log, rq_log, err;
 	struct hroce_qp *qp;
 	uint32_t qpn;
@@ -101,10 +108,10 @@ struct hroce_qp *hroce_create_qp(struct hroce_pd *pd, const struct hroce_qp_init
 		errno = EINVAL;
 		return NULL;
 	}
-	sq_bytes = SQ_HDR_BYTES + HROCE_SGE_BYTES * (cap->max_send_sge ? cap->max_send_sge : 1);
+	sq_bytes = wqe_bytes(SQ_HDR_BYTES, cap->max_send_sge);
 	if (sq_bytes < SQ_HDR_BYTES + cap->max_inline_data)
 		sq_bytes = SQ_HDR_BYTES + cap->max_inline_data;
-	rq_bytes = RQ_HDR_BYTES + HROCE_SGE_BYTES * (cap->max_recv_sge ? cap->max_recv_sge : 1);
+	rq_bytes = wqe_bytes(RQ_HDR_BYTES, cap->max_recv_sge);
 	sq_stride = stride_for(sq_bytes);
 	rq_stride = stride_for(rq_bytes);
 	sq_log = log_ring(cap->max_send_wr, max_log);
@@ -346,11 +353,14 @@ static int build_send_wqe(struct hroce_qp *qp, const struct hroce_send_wr *wr, u
 			  unsigned int *used)
 {
 	unsigned int flags = 0, stride = 64u << qp->sq.log_stride;
+	bool inl = (wr->send_flags & HROCE_SEND_INLINE) && wr->opcode != HROCE_WR_RDMA_READ;
 	uint64_t length = 0;
 
-	if (wr->opcode > HROCE_WR_RDMA_READ || wr->num_sge < 0)
+	/* the SGE count first: the list is read only as far as a WQE can take it */
+	if (wr->opcode > HROCE_WR_RDMA_READ || wr->num_sge < 0 ||
+	    (!inl && (unsigned int)wr->num_sge > qp->cap.max_send_sge))
 		return EINVAL;
-	for (int i = 0; i < wr->num_sge; i++)
+	for (int i = 0; i < wr->num_sge && length <= UINT32_C(1) << 31; i++)
 		length += wr->sg_list[i].length;
 	if (length > UINT32_C(1) << 31)
 		return EINVAL;
@@ -361,7 +371,7 @@ static int build_send_wqe(struct hroce_qp *qp, const struct hroce_send_wr *wr, u
 	if (wr->send_flags & HROCE_SEND_FENCE)
 		flags |= HROCE_WR_FENCE;
 	memset(wqe, 0, stride);
-	if ((wr->send_flags & HROCE_SEND_INLINE) && wr->opcode != HROCE_WR_RDMA_READ) {
+	if (inl) {
 		uint8_t *p = wqe + SQ_HDR_BYTES;
 
 		if (length > qp->cap.max_inline_data)
@@ -374,8 +384,6 @@ static int build_send_wqe(struct hroce_qp *qp, const struct hroce_send_wr *wr, u
 		}
 		*used = SQ_HDR_BYTES + (unsigned int)length;
 	} else {
-		if ((unsigned int)wr->num_sge > qp->cap.max_send_sge)
-			return EINVAL;
 		for (int i = 0; i < wr->num_sge; i++) {
 			uint8_t *sge = wqe + SQ_HDR_BYTES + HROCE_SGE_BYTES * i;
 
