@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "hroce_config.h"
 #include "hroce_priv.h"
@@ -239,6 +240,18 @@ static int setup_tables(struct hroce_dev *dev)
 	return 0;
 }
 
+static void free_tables_memory(struct hroce_dev *dev)
+{
+	free(dev->qps);
+	free(dev->cqs);
+	free(dev->mr_used);
+	free(dev->mr_tag);
+	free(dev->mailbox.vaddr);
+	free(dev->mrc.vaddr);
+	free(dev->cqc.vaddr);
+	free(dev->qpc.vaddr);
+}
+
 static void free_tables(struct hroce_dev *dev)
 {
 	free(dev->qps);
@@ -277,6 +290,7 @@ struct hroce_dev *hroce_open(const char *spec, const struct hroce_dev_params *pa
 		dev->params.log_mrs = DEFAULT_LOG_MRS;
 	dev->iova_next = IOVA_BASE;
 	dev->next_pdn = 1;
+	dev->owner = getpid();
 	err = config_addresses(dev, spec);
 	err = err ?: open_bus(spec, &dev->bus);
 	if (err)
@@ -333,6 +347,16 @@ void hroce_close(struct hroce_dev *dev)
 {
 	if (!dev)
 		return;
+	if (dev->owner != getpid()) {
+		/*
+		 * A child of fork() closing its copy: the device, its tables and its mappings
+		 * stay its parent's; only the child's memory goes.
+		 */
+		free_tables_memory(dev);
+		dev->bus->ops->close(dev->bus);
+		free(dev);
+		return;
+	}
 	/* the core stops using the tables before their memory goes */
 	hroce_mmio_write64(dev, HROCE_REG_QPC_LOG, 0);
 	hroce_mmio_write64(dev, HROCE_REG_CQC_LOG, 0);

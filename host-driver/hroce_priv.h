@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #include "hroce.h"
 #include "hroce_bus.h"
@@ -27,6 +28,7 @@ struct hroce_dma {
 
 struct hroce_dev {
 	struct hroce_bus *bus;
+	pid_t owner; /* the process that opened it: a child of fork() only has a copy */
 	char name[64];
 	struct hroce_dev_params params;
 	uint64_t caps;

@@ -277,6 +277,7 @@ static struct verbs_context *alloc_context(struct ibv_device *device, int cmd_fd
 	}
 	ctx->vctx.context.async_fd = ctx->async_pipe[0];
 	ctx->vctx.context.num_comp_vectors = 1;
+	ctx->owner = getpid();
 	ctx->dev = hroce_open(hd->spec, &hd->params);
 	if (!ctx->dev) {
 		err = errno;
@@ -338,10 +339,13 @@ void hroce_free_context(struct ibv_context *context)
 {
 	struct hroce_vctx *ctx = to_hctx(context);
 
-	hroce_verbs_stop_events(ctx);
-	pthread_mutex_lock(&ctx->lock);
-	write_stats(ctx);
-	pthread_mutex_unlock(&ctx->lock);
+	/* a child of fork(): the event thread and the device are its parent's */
+	if (ctx->owner == getpid()) {
+		hroce_verbs_stop_events(ctx);
+		pthread_mutex_lock(&ctx->lock);
+		write_stats(ctx);
+		pthread_mutex_unlock(&ctx->lock);
+	}
 	hroce_close(ctx->dev);
 	close(ctx->async_pipe[1]);
 	pthread_mutex_destroy(&ctx->lock);

@@ -42,6 +42,7 @@ struct hroce_vctx {
 	struct hroce_dev *dev;
 	pthread_mutex_t lock; /* every libhroce call */
 	int async_pipe[2];    /* libibverbs reads async_fd; no async event is ever sent */
+	pid_t owner;	      /* the process that opened it: a child of fork() only has a copy */
 	unsigned int next_vector;
 	/* completion events: CQs with a channel, and the thread that serves them */
 	struct hroce_vcq *event_cqs;
