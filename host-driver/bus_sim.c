@@ -9,7 +9,8 @@
  * creates: a world of its own at the configured clock, the NIC with its PCIe, its port on
  * the configured shared-memory wire, and the world's thread that runs it; idling then
  * waits for that thread. Closing the device stops the thread and destroys them. Such a
- * device is opened once per process (as a VFIO device is).
+ * device is opened once per process (as a VFIO device is): libhroce gives a second
+ * hroce_open of it the device already open.
  */
 #include <errno.h>
 #include <pthread.h>

@@ -46,11 +46,14 @@ void hroce_log(enum hroce_log_level level, const char *fmt, ...)
 
 uint64_t hroce_iova_alloc(struct hroce_dev *dev, uint64_t len, uint64_t align, uint64_t offset)
 {
-	uint64_t base = (dev->iova_next + align - 1) & ~(align - 1);
-	uint64_t iova = base + offset;
+	uint64_t base, iova;
 
+	pthread_mutex_lock(&dev->lock);
+	base = (dev->iova_next + align - 1) & ~(align - 1);
+	iova = base + offset;
 	/* keep a guard page between ranges: an overrun faults instead of landing elsewhere */
 	dev->iova_next = (iova + len + 2 * HROCE_PAGE - 1) & ~(uint64_t)(HROCE_PAGE - 1);
+	pthread_mutex_unlock(&dev->lock);
 	return iova;
 }
 
@@ -131,8 +134,23 @@ static int cmd_errno(unsigned int result)
 	}
 }
 
+static int cmd_locked(struct hroce_dev *dev, unsigned int op, uint32_t num, uint64_t arg,
+		      const void *in, size_t in_len, void *out, size_t out_len);
+
 int hroce_cmd(struct hroce_dev *dev, unsigned int op, uint32_t num, uint64_t arg, const void *in,
 	      size_t in_len, void *out, size_t out_len)
+{
+	int err;
+
+	/* one mailbox for every open of the device */
+	pthread_mutex_lock(&dev->lock);
+	err = cmd_locked(dev, op, num, arg, in, in_len, out, out_len);
+	pthread_mutex_unlock(&dev->lock);
+	return err;
+}
+
+static int cmd_locked(struct hroce_dev *dev, unsigned int op, uint32_t num, uint64_t arg,
+		      const void *in, size_t in_len, void *out, size_t out_len)
 {
 	uint8_t *mb = dev->mailbox.vaddr;
 	uint16_t seq = dev->cmd_seq + 1;
@@ -264,16 +282,45 @@ static void free_tables(struct hroce_dev *dev)
 	hroce_dma_free(dev, &dev->qpc);
 }
 
+/* The devices this process opened (a child of fork() finds its parent's: not its own). */
+static pthread_mutex_t open_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct hroce_dev *open_list;
+
+static struct hroce_dev *open_device(const char *spec, const struct hroce_dev_params *params);
+
 struct hroce_dev *hroce_open(const char *spec, const struct hroce_dev_params *params)
 {
 	struct hroce_dev *dev;
-	uint64_t mac = 0, status;
-	int err, i;
 
 	if (!spec) {
 		errno = EINVAL;
 		return NULL;
 	}
+	pthread_mutex_lock(&open_lock);
+	for (dev = open_list; dev; dev = dev->next_open) {
+		if (!strcmp(dev->name, spec) && dev->owner == getpid()) {
+			dev->opens++;
+			break;
+		}
+	}
+	if (!dev) {
+		dev = open_device(spec, params);
+		if (dev) {
+			dev->opens = 1;
+			dev->next_open = open_list;
+			open_list = dev;
+		}
+	}
+	pthread_mutex_unlock(&open_lock);
+	return dev;
+}
+
+static struct hroce_dev *open_device(const char *spec, const struct hroce_dev_params *params)
+{
+	struct hroce_dev *dev;
+	uint64_t mac = 0, status;
+	int err, i;
+
 	dev = calloc(1, sizeof(*dev));
 	if (!dev) {
 		errno = ENOMEM;
@@ -291,6 +338,7 @@ struct hroce_dev *hroce_open(const char *spec, const struct hroce_dev_params *pa
 	dev->iova_next = IOVA_BASE;
 	dev->next_pdn = 1;
 	dev->owner = getpid();
+	pthread_mutex_init(&dev->lock, NULL);
 	err = config_addresses(dev, spec);
 	err = err ?: open_bus(spec, &dev->bus);
 	if (err)
@@ -338,6 +386,7 @@ err_tables:
 err_bus:
 	dev->bus->ops->close(dev->bus);
 err_free:
+	pthread_mutex_destroy(&dev->lock);
 	free(dev);
 	errno = err;
 	return NULL;
@@ -347,6 +396,18 @@ void hroce_close(struct hroce_dev *dev)
 {
 	if (!dev)
 		return;
+	pthread_mutex_lock(&open_lock);
+	if (dev->owner == getpid() && --dev->opens) {
+		pthread_mutex_unlock(&open_lock); /* another open still uses it */
+		return;
+	}
+	for (struct hroce_dev **pp = &open_list; *pp; pp = &(*pp)->next_open) {
+		if (*pp == dev) {
+			*pp = dev->next_open;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&open_lock);
 	if (dev->owner != getpid()) {
 		/*
 		 * A child of fork() closing its copy: the device, its tables and its mappings
@@ -364,6 +425,7 @@ void hroce_close(struct hroce_dev *dev)
 	(void)hroce_mmio_read64(dev, HROCE_REG_ID);
 	free_tables(dev);
 	dev->bus->ops->close(dev->bus);
+	pthread_mutex_destroy(&dev->lock);
 	free(dev);
 }
 

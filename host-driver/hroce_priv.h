@@ -3,6 +3,7 @@
 #ifndef HROCE_PRIV_H
 #define HROCE_PRIV_H
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -26,9 +27,17 @@ struct hroce_dma {
 	size_t len; /* a multiple of the page */
 };
 
+/*
+ * A device, open once per process: a second hroce_open of its spec gets the same one (as
+ * libibverbs' contexts of one device share it), counted in opens. The lock serialises what
+ * the opens share: the mailbox and commands, the IOVA space and the tables' allocation.
+ */
 struct hroce_dev {
 	struct hroce_bus *bus;
 	pid_t owner; /* the process that opened it: a child of fork() only has a copy */
+	unsigned int opens;
+	struct hroce_dev *next_open; /* the process's open devices */
+	pthread_mutex_t lock;
 	char name[64];
 	struct hroce_dev_params params;
 	uint64_t caps;

@@ -120,17 +120,22 @@ struct hroce_qp *hroce_create_qp(struct hroce_pd *pd, const struct hroce_qp_init
 		errno = EINVAL;
 		return NULL;
 	}
-	/* QPNs 0 and 1 are InfiniBand's special QPs */
-	for (qpn = 2; qpn < n && dev->qps[qpn]; qpn++)
-		;
-	if (qpn >= n) {
-		errno = ENOMEM;
-		return NULL;
-	}
 	qp = calloc(1, sizeof(*qp));
 	if (!qp) {
 		errno = ENOMEM;
 		return NULL;
+	}
+	/* the QPN is claimed at once: another open of the device may be looking too */
+	pthread_mutex_lock(&dev->lock);
+	/* QPNs 0 and 1 are InfiniBand's special QPs */
+	for (qpn = 2; qpn < n && dev->qps[qpn]; qpn++)
+		;
+	if (qpn < n)
+		dev->qps[qpn] = qp;
+	pthread_mutex_unlock(&dev->lock);
+	if (qpn >= n) {
+		err = ENOMEM;
+		goto err_free;
 	}
 	qp->dev = dev;
 	qp->pd = pd;
@@ -140,7 +145,7 @@ struct hroce_qp *hroce_create_qp(struct hroce_pd *pd, const struct hroce_qp_init
 	qp->sq_sig_all = attr->sq_sig_all;
 	err = wq_alloc(dev, &qp->sq, sq_log, sq_stride);
 	if (err)
-		goto err_free;
+		goto err_qpn;
 	err = wq_alloc(dev, &qp->rq, rq_log, rq_stride);
 	if (err)
 		goto err_sq;
@@ -164,7 +169,6 @@ struct hroce_qp *hroce_create_qp(struct hroce_pd *pd, const struct hroce_qp_init
 	if (err)
 		goto err_rq;
 	qp->state = HROCE_QPS_RESET;
-	dev->qps[qpn] = qp;
 	pd->users++;
 	attr->send_cq->users++;
 	attr->recv_cq->users++;
@@ -174,6 +178,10 @@ err_rq:
 	wq_free(dev, &qp->rq);
 err_sq:
 	wq_free(dev, &qp->sq);
+err_qpn:
+	pthread_mutex_lock(&dev->lock);
+	dev->qps[qpn] = NULL;
+	pthread_mutex_unlock(&dev->lock);
 err_free:
 	free(qp);
 	errno = err;
@@ -192,7 +200,9 @@ int hroce_destroy_qp(struct hroce_qp *qp)
 	hroce_cq_clean(qp->send_cq, qp->qpn);
 	if (qp->recv_cq != qp->send_cq)
 		hroce_cq_clean(qp->recv_cq, qp->qpn);
+	pthread_mutex_lock(&dev->lock);
 	dev->qps[qp->qpn] = NULL;
+	pthread_mutex_unlock(&dev->lock);
 	qp->pd->users--;
 	qp->send_cq->users--;
 	qp->recv_cq->users--;

@@ -229,6 +229,7 @@ static void build_devices(void)
 		memcpy(hd->params.mac, cd->mac, 6);
 		hd->params.ipv4 = cd->ipv4;
 		hd->node_guid = guid_from_mac(cd->mac);
+		pthread_mutex_init(&hd->events.lock, NULL);
 		devices[i++] = hd;
 	}
 	ndevices = i;
@@ -270,7 +271,6 @@ static struct verbs_context *alloc_context(struct ibv_device *device, int cmd_fd
 	if (err)
 		goto err_uninit;
 	pthread_mutex_init(&ctx->lock, NULL);
-	ctx->stop_pipe[0] = ctx->stop_pipe[1] = -1;
 	if (pipe2(ctx->async_pipe, O_CLOEXEC)) {
 		err = errno;
 		goto err_uninit;
@@ -278,6 +278,7 @@ static struct verbs_context *alloc_context(struct ibv_device *device, int cmd_fd
 	ctx->vctx.context.async_fd = ctx->async_pipe[0];
 	ctx->vctx.context.num_comp_vectors = 1;
 	ctx->owner = getpid();
+	/* a second context of the device gets the same device of libhroce */
 	ctx->dev = hroce_open(hd->spec, &hd->params);
 	if (!ctx->dev) {
 		err = errno;
@@ -285,6 +286,9 @@ static struct verbs_context *alloc_context(struct ibv_device *device, int cmd_fd
 				strerror(err));
 		goto err_pipe;
 	}
+	pthread_mutex_lock(&hd->events.lock);
+	hd->contexts++;
+	pthread_mutex_unlock(&hd->events.lock);
 	return &ctx->vctx;
 
 err_pipe:
@@ -338,10 +342,18 @@ static void write_stats(struct hroce_vctx *ctx)
 void hroce_free_context(struct ibv_context *context)
 {
 	struct hroce_vctx *ctx = to_hctx(context);
+	struct hroce_vdev *hd = to_hdev(context->device);
 
 	/* a child of fork(): the event thread and the device are its parent's */
 	if (ctx->owner == getpid()) {
-		hroce_verbs_stop_events(ctx);
+		bool last;
+
+		pthread_mutex_lock(&hd->events.lock);
+		last = !--hd->contexts;
+		pthread_mutex_unlock(&hd->events.lock);
+		/* the device's events stop with its last context, before its last close */
+		if (last)
+			hroce_verbs_stop_events(hd);
 		pthread_mutex_lock(&ctx->lock);
 		write_stats(ctx);
 		pthread_mutex_unlock(&ctx->lock);
