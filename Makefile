@@ -278,16 +278,33 @@ $(BIN)/test_perftest: $(call cobjs,testbench/e2e/test_perftest.c testbench/lib/b
 	$(CC) -o $@ $^ $(LDLIBS)
 PROGRAMS += $(BIN)/test_perftest
 
+# End to end: a verbs program of bad input (libibverbs only: hroce-run brings the rest),
+# and its driver, which runs it against two simulated NICs in one process
+$(BIN)/badinput_verbs: $(call cobjs,testbench/e2e/badinput_verbs.c)
+	@mkdir -p $(BIN)
+	$(CC) -o $@ $^ -libverbs
+$(BIN)/test_badinput: $(call cobjs,testbench/e2e/test_badinput.c testbench/lib/bench.c \
+		sim/vmodel/vmodel.c) | $(BIN)/hroce-run $(BIN)/badinput_verbs
+	@mkdir -p $(BIN)
+	$(CC) -o $@ $^ $(LDLIBS)
+PROGRAMS += $(BIN)/badinput_verbs $(BIN)/test_badinput
+
 # Tests in the order they run; each prints "ok NAME" / "not ok NAME: why" lines.
 TESTS := test_wire test_icrc test_rx test_tx test_hroce_pcap test_arp test_icmp test_frame_arb
 TESTS += $(BLOCK_TESTS)
-TESTS += test_vfio test_pin test_sim test_rc test_net test_config test_simrun test_perftest
+TESTS += test_vfio test_pin test_sim test_rc test_net test_config test_simrun test_perftest \
+	test_badinput
 
-.PHONY: all test lint synth bench demo demo-pcap clean
+.PHONY: all test lint synth bench demo demo-pcap clean check-valgrind
 all: $(PROGRAMS)
 
 test: lint all
 	@testbench/run-tests.sh $(BIN) $(TESTS)
+
+# badinput_verbs under valgrind (registrations refused, sizes, a QP pair): 0 errors
+check-valgrind: all
+	@command -v valgrind >/dev/null || { echo "check-valgrind: install valgrind"; exit 1; }
+	@$(BIN)/test_badinput --valgrind
 
 # ---------------------------------------------------------------------------------------
 # Lint: Verilator -Wall and Icarus on every top at both widths, clang-format, cppcheck
