@@ -322,8 +322,12 @@ void hroce_sim_destroy(struct hroce_sim *s)
 	pthread_mutex_unlock(&nics_lock);
 	sim_mmio_fini(&s->mmio);
 	sim_pcie_fini(&s->pcie);
-	for (size_t i = 0; i < s->iommu.n; i++)
-		sim_unpin(s->iommu.maps[i].pin);
+	for (size_t i = 0; i < s->iommu.n; i++) {
+		if (s->iommu.maps[i].pin)
+			sim_unpin(s->iommu.maps[i].pin);
+		else
+			sim_pin_unaccount(s->iommu.maps[i].len / SIM_PAGE_SIZE);
+	}
 	sim_iommu_fini(&s->iommu);
 	vmodel_close(&s->vm);
 	pthread_mutex_destroy(&s->read_lock);
@@ -375,12 +379,19 @@ int hroce_sim_dma_map_flags(struct hroce_sim *s, void *vaddr, uint64_t iova, uin
 		if (err)
 			return err;
 		vaddr = pin->vaddr;
+	} else if (!(len & (SIM_PAGE_SIZE - 1))) {
+		/* the caller's own memory, which a board pins too */
+		err = sim_pin_account(len / SIM_PAGE_SIZE);
+		if (err)
+			return err;
 	}
 	sim_world_lock(s->w);
 	err = sim_iommu_map_pinned(&s->iommu, vaddr, iova, len, write, pin);
 	sim_world_unlock(s->w);
-	if (err)
+	if (err && pin)
 		sim_unpin(pin);
+	else if (err && !(len & (SIM_PAGE_SIZE - 1)))
+		sim_pin_unaccount(len / SIM_PAGE_SIZE);
 	return err;
 }
 
@@ -393,6 +404,8 @@ int hroce_sim_dma_unmap(struct hroce_sim *s, uint64_t iova, uint64_t len)
 	sim_world_lock(s->w);
 	err = sim_iommu_unmap(&s->iommu, iova, len, &pin);
 	sim_world_unlock(s->w);
+	if (!err) /* what was not pinned was accounted at its map */
+		sim_pin_unaccount((len - (pin ? pin->len : 0)) / SIM_PAGE_SIZE);
 	sim_unpin(pin);
 	return err;
 }

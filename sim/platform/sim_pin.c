@@ -305,6 +305,26 @@ void sim_unpin(struct sim_pin *p)
 	free(p);
 }
 
+int sim_pin_account(uint64_t pages)
+{
+	int err = 0;
+
+	pthread_mutex_lock(&pin_lock);
+	if (pinned_pages + pages > memlock_pages())
+		err = ENOMEM;
+	else
+		pinned_pages += pages;
+	pthread_mutex_unlock(&pin_lock);
+	return err;
+}
+
+void sim_pin_unaccount(uint64_t pages)
+{
+	pthread_mutex_lock(&pin_lock);
+	pinned_pages -= pinned_pages < pages ? pinned_pages : pages;
+	pthread_mutex_unlock(&pin_lock);
+}
+
 uint64_t sim_pinned_pages(void)
 {
 	uint64_t n;

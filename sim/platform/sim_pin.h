@@ -42,6 +42,14 @@ int sim_pin_check(uintptr_t addr, uint64_t len, bool write, uint64_t *bad);
 int sim_pin(uintptr_t addr, uint64_t len, bool write, struct sim_pin **out);
 void sim_unpin(struct sim_pin *p);
 
+/*
+ * Memory the caller keeps mapped (a driver's rings and tables), which a board pins all
+ * the same: counted against RLIMIT_MEMLOCK with the rest (ENOMEM past it), then given
+ * back. pages: whole pages.
+ */
+int sim_pin_account(uint64_t pages);
+void sim_pin_unaccount(uint64_t pages);
+
 /* Pages pinned by this process now (what counts against RLIMIT_MEMLOCK). */
 uint64_t sim_pinned_pages(void);
 

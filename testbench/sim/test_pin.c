@@ -5,7 +5,8 @@
  * without the protection the access needs, or a mapping that is no memory is refused
  * with EFAULT; past RLIMIT_MEMLOCK without CAP_IPC_LOCK with ENOMEM; pinned pages stay
  * the NIC's when the application unmaps, replaces or protects its range; a shared
- * mapping is shared with the NIC; a child of fork() never writes its parent's pages.
+ * mapping is shared with the NIC; a child of fork() never writes its parent's pages; a
+ * driver's own memory counts against the limit with the rest.
  * And the IOMMU refuses a device write to a mapping made for reading.
  */
 #define _GNU_SOURCE
@@ -200,6 +201,14 @@ static int memlock_child(void)
 	munmap(p + 7 * PAGE, PAGE);
 	if (sim_pin((uintptr_t)p + 4 * PAGE, 4 * PAGE, true, &pin) != ENOMEM)
 		return 4;
+	/* a driver's own memory counts too: 2 pinned + 3 > 4, 2 + 2 fits, then nothing */
+	if (sim_pin_account(3) != ENOMEM || sim_pin_account(2))
+		return 5;
+	if (sim_pin((uintptr_t)p, PAGE, false, &pin) != ENOMEM)
+		return 6;
+	sim_pin_unaccount(2);
+	if (sim_pin((uintptr_t)p, PAGE, false, &pin))
+		return 7;
 	return 0;
 }
 
