@@ -168,7 +168,7 @@ static int move_private(const struct vma *v, uintptr_t s, uintptr_t e, uint8_t *
 		err = errno;
 		goto out;
 	}
-	p = mmap(side, len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd, 0);
+	p = mmap(side, len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED | MAP_POPULATE, fd, 0);
 	if (p == MAP_FAILED) {
 		err = errno;
 		goto out;
