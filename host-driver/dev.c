@@ -258,28 +258,29 @@ static int setup_tables(struct hroce_dev *dev)
 	return 0;
 }
 
+/* The tables' memory, and the driver's arrays; the device's mappings of it are not touched. */
 static void free_tables_memory(struct hroce_dev *dev)
 {
+	struct hroce_dma *dma[] = { &dev->mailbox, &dev->mrc, &dev->cqc, &dev->qpc };
+
 	free(dev->qps);
 	free(dev->cqs);
 	free(dev->mr_used);
 	free(dev->mr_tag);
-	free(dev->mailbox.vaddr);
-	free(dev->mrc.vaddr);
-	free(dev->cqc.vaddr);
-	free(dev->qpc.vaddr);
+	for (size_t i = 0; i < sizeof(dma) / sizeof(dma[0]); i++) {
+		free(dma[i]->vaddr);
+		dma[i]->vaddr = NULL;
+	}
 }
 
 static void free_tables(struct hroce_dev *dev)
 {
-	free(dev->qps);
-	free(dev->cqs);
-	free(dev->mr_used);
-	free(dev->mr_tag);
-	hroce_dma_free(dev, &dev->mailbox);
-	hroce_dma_free(dev, &dev->mrc);
-	hroce_dma_free(dev, &dev->cqc);
-	hroce_dma_free(dev, &dev->qpc);
+	struct hroce_dma *dma[] = { &dev->mailbox, &dev->mrc, &dev->cqc, &dev->qpc };
+
+	for (size_t i = 0; i < sizeof(dma) / sizeof(dma[0]); i++)
+		if (dma[i]->vaddr)
+			dev->bus->ops->dma_unmap(dev->bus, dma[i]->iova, dma[i]->len);
+	free_tables_memory(dev);
 }
 
 /* The devices this process opened (a child of fork() finds its parent's: not its own). */
