@@ -6,8 +6,8 @@
  * this driver adds what the program cannot say of itself: that it exited by itself, and
  * not on a signal (a fault caused by what the wire carried) nor past the deadline (a hang).
  *
- * --valgrind: the same program under valgrind (registrations, sizes and a fresh QP pair),
- * which must report no error; `make check-valgrind` runs it.
+ * --valgrind: the same program under valgrind (registrations, pages gone behind live MRs,
+ * sizes and a fresh QP pair), which must report no error; `make check-valgrind` runs it.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -111,7 +111,7 @@ static void run(bool valgrind)
 				 VALGRIND_ERROR_STATUS);
 			execl(run_path, run_path, "valgrind", "-q", vg_status,
 			      "--trace-children=no", prog, "--seed", seed, "--cases",
-			      "reg,sizes,fresh", (char *)NULL);
+			      "reg,pages,sizes,fresh", (char *)NULL);
 		} else {
 			execl(run_path, run_path, prog, "--seed", seed, (char *)NULL);
 		}
