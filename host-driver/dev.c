@@ -44,6 +44,13 @@ void hroce_log(enum hroce_log_level level, const char *fmt, ...)
 		fprintf(stderr, "libhroce: %s: %s\n", names[level], msg);
 }
 
+/* Where the next range may start: a guard page after [iova, iova + len) */
+static uint64_t iova_end(uint64_t iova, uint64_t len)
+{
+	/* an overrun faults instead of landing in the next range */
+	return (iova + len + 2 * HROCE_PAGE - 1) & ~(uint64_t)(HROCE_PAGE - 1);
+}
+
 uint64_t hroce_iova_alloc(struct hroce_dev *dev, uint64_t len, uint64_t align, uint64_t offset)
 {
 	uint64_t base, iova;
@@ -51,10 +58,19 @@ uint64_t hroce_iova_alloc(struct hroce_dev *dev, uint64_t len, uint64_t align, u
 	pthread_mutex_lock(&dev->lock);
 	base = (dev->iova_next + align - 1) & ~(align - 1);
 	iova = base + offset;
-	/* keep a guard page between ranges: an overrun faults instead of landing elsewhere */
-	dev->iova_next = (iova + len + 2 * HROCE_PAGE - 1) & ~(uint64_t)(HROCE_PAGE - 1);
+	dev->iova_before_last = dev->iova_next;
+	dev->iova_next = iova_end(iova, len);
 	pthread_mutex_unlock(&dev->lock);
 	return iova;
+}
+
+void hroce_iova_free(struct hroce_dev *dev, uint64_t iova, uint64_t len)
+{
+	pthread_mutex_lock(&dev->lock);
+	/* the last one handed out: everything from where it was taken goes back */
+	if (dev->iova_next == iova_end(iova, len))
+		dev->iova_next = dev->iova_before_last;
+	pthread_mutex_unlock(&dev->lock);
 }
 
 int hroce_dma_alloc(struct hroce_dev *dev, size_t len, uint64_t align, struct hroce_dma *dma)

@@ -44,6 +44,7 @@ struct hroce_dev {
 	uint32_t core_id, core_version;
 	uint16_t cmd_seq; /* commands finished, as REG_CMD counts them */
 	uint64_t iova_next;
+	uint64_t iova_before_last; /* iova_next before the last range was handed out */
 	struct hroce_dma qpc, cqc, mrc, mailbox;
 	struct hroce_qp **qps; /* by QPN */
 	struct hroce_cq **cqs; /* by CQN */
@@ -105,6 +106,11 @@ int hroce_dma_alloc(struct hroce_dev *dev, size_t len, uint64_t align, struct hr
 void hroce_dma_free(struct hroce_dev *dev, struct hroce_dma *dma);
 /* An IOVA range of len bytes whose start is offset bytes past a multiple of align. */
 uint64_t hroce_iova_alloc(struct hroce_dev *dev, uint64_t len, uint64_t align, uint64_t offset);
+/*
+ * Gives back a range hroce_iova_alloc handed out, if none was handed out after it (a
+ * registration that failed): failed registrations of huge ranges do not use the space up.
+ */
+void hroce_iova_free(struct hroce_dev *dev, uint64_t iova, uint64_t len);
 
 void hroce_mmio_write64(struct hroce_dev *dev, uint64_t offset, uint64_t value);
 uint64_t hroce_mmio_read64(struct hroce_dev *dev, uint64_t offset);

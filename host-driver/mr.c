@@ -133,7 +133,7 @@ struct hroce_mr *hroce_reg_mr(struct hroce_pd *pd, void *addr, size_t len, unsig
 		/* an application's mistake (EFAULT, ENOMEM): its errno says it */
 		hroce_log(HROCE_LOG_DEBUG, "%s: cannot pin the %llu bytes of an MR at %p: %s",
 			  dev->name, (unsigned long long)mr->map_len, addr, strerror(err));
-		goto err_index;
+		goto err_iova;
 	}
 
 	/* entry i: page i from va rounded down to the page size */
@@ -163,7 +163,8 @@ err_pt:
 	hroce_dma_free(dev, &mr->pt);
 err_unmap:
 	dev->bus->ops->dma_unmap(dev->bus, mr->map_iova, mr->map_len);
-err_index:
+err_iova:
+	hroce_iova_free(dev, mr->map_iova, mr->map_len);
 	release_mr_index(dev, mr->index);
 err_free:
 	free(mr);
