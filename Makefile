@@ -163,6 +163,9 @@ PROGRAMS += $(BIN)/test_sim
 # the fault model of links and wires on its own
 $(eval $(call program,test_faults,testbench/sim/test_faults.c sim/platform/sim_faults.c \
 	sim/wire/roce_wire.c testbench/net/roce_random.c testbench/lib/bench.c sim/vmodel/vmodel.c))
+# the page checks and pinning of application memory, alone
+$(eval $(call program,test_pin,testbench/sim/test_pin.c $(addprefix sim/platform/,sim_pin.c \
+	sim_iommu.c sim_log.c) testbench/lib/bench.c sim/vmodel/vmodel.c))
 
 # ---------------------------------------------------------------------------------------
 # Block benches of the core's blocks: models built from rtl/lib and rtl/mem only, so that
@@ -284,16 +287,37 @@ $(BIN)/test_perftest: $(call cobjs,testbench/e2e/test_perftest.c testbench/lib/b
 	$(CC) -o $@ $^ $(LDLIBS)
 PROGRAMS += $(BIN)/test_perftest
 
+# End to end: a verbs program of bad input (libibverbs only: hroce-run brings the rest),
+# and its driver, which runs it against two simulated NICs in one process
+$(BIN)/badinput_verbs: $(call cobjs,testbench/e2e/badinput_verbs.c)
+	@mkdir -p $(BIN)
+	$(CC) -o $@ $^ -libverbs
+$(BIN)/test_badinput: $(call cobjs,testbench/e2e/test_badinput.c testbench/lib/bench.c \
+		sim/vmodel/vmodel.c) | $(BIN)/hroce-run $(BIN)/badinput_verbs
+	@mkdir -p $(BIN)
+	$(CC) -o $@ $^ $(LDLIBS)
+PROGRAMS += $(BIN)/badinput_verbs $(BIN)/test_badinput
+
 # Tests in the order they run; each prints "ok NAME" / "not ok NAME: why" lines.
 TESTS := test_wire test_icrc test_rx test_tx test_hroce_pcap test_arp test_icmp test_frame_arb
 TESTS += $(BLOCK_TESTS)
+<<<<<<< HEAD
 TESTS += test_vfio test_sim test_faults test_rc test_retry test_net test_config test_simrun test_perftest
+=======
+TESTS += test_vfio test_pin test_sim test_rc test_net test_config test_simrun test_perftest \
+	test_badinput
+>>>>>>> mrsafe
 
-.PHONY: all test lint synth bench demo demo-pcap clean
+.PHONY: all test lint synth bench demo demo-pcap clean check-valgrind
 all: $(PROGRAMS)
 
 test: lint all
 	@testbench/run-tests.sh $(BIN) $(TESTS)
+
+# badinput_verbs under valgrind (registrations, pages gone behind MRs, sizes, a QP pair): 0 errors
+check-valgrind: all
+	@command -v valgrind >/dev/null || { echo "check-valgrind: install valgrind"; exit 1; }
+	@$(BIN)/test_badinput --valgrind
 
 # ---------------------------------------------------------------------------------------
 # Lint: Verilator -Wall and Icarus on every top at both widths, clang-format, cppcheck

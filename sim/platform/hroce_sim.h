@@ -99,6 +99,19 @@ const char *hroce_sim_name(const struct hroce_sim *s);
 
 /* IOMMU: iova and len 4 KiB aligned; EEXIST on overlap, EINVAL on alignment. */
 int hroce_sim_dma_map(struct hroce_sim *s, void *vaddr, uint64_t iova, uint64_t len);
+/*
+ * The same with flags: MAP_WRITE lets the NIC write the pages (without it the NIC only
+ * reads them, as VFIO_DMA_MAP_FLAG_WRITE decides on a board). MAP_PIN: application
+ * memory, checked and pinned as a board's IOMMU driver does (sim_pin.h): EFAULT if a page
+ * is not mapped, not readable, or (MAP_WRITE) not writable; ENOMEM past RLIMIT_MEMLOCK
+ * without CAP_IPC_LOCK. The NIC then reaches the pages pinned here, whatever the
+ * application maps at vaddr later, until the range is unmapped (whole: a pinned range is
+ * not split). Without MAP_PIN, vaddr is memory the caller keeps mapped until the unmap.
+ */
+#define HROCE_SIM_MAP_WRITE (1u << 0)
+#define HROCE_SIM_MAP_PIN (1u << 1)
+int hroce_sim_dma_map_flags(struct hroce_sim *s, void *vaddr, uint64_t iova, uint64_t len,
+			    unsigned int flags);
 int hroce_sim_dma_unmap(struct hroce_sim *s, uint64_t iova, uint64_t len);
 
 struct hroce_sim_fault {

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "sim_internal.h"
+#include "sim_pin.h"
 
 extern const struct vmodel_ops vmodel_Vhroce_core;
 
@@ -317,6 +318,12 @@ void hroce_sim_destroy(struct hroce_sim *s)
 	pthread_mutex_unlock(&nics_lock);
 	sim_mmio_fini(&s->mmio);
 	sim_pcie_fini(&s->pcie);
+	for (size_t i = 0; i < s->iommu.n; i++) {
+		if (s->iommu.maps[i].pin)
+			sim_unpin(s->iommu.maps[i].pin);
+		else
+			sim_pin_unaccount(s->iommu.maps[i].len / SIM_PAGE_SIZE);
+	}
 	sim_iommu_fini(&s->iommu);
 	vmodel_close(&s->vm);
 	pthread_mutex_destroy(&s->read_lock);
@@ -350,22 +357,52 @@ const char *hroce_sim_name(const struct hroce_sim *s)
 
 int hroce_sim_dma_map(struct hroce_sim *s, void *vaddr, uint64_t iova, uint64_t len)
 {
+	return hroce_sim_dma_map_flags(s, vaddr, iova, len, HROCE_SIM_MAP_WRITE);
+}
+
+int hroce_sim_dma_map_flags(struct hroce_sim *s, void *vaddr, uint64_t iova, uint64_t len,
+			    unsigned int flags)
+{
+	bool write = flags & HROCE_SIM_MAP_WRITE;
+	struct sim_pin *pin = NULL;
 	int err;
 
+	if (flags & ~(HROCE_SIM_MAP_WRITE | HROCE_SIM_MAP_PIN))
+		return EINVAL;
+	if (flags & HROCE_SIM_MAP_PIN) {
+		/* outside the world's lock: reading the maps and copying pages takes a while */
+		err = sim_pin((uintptr_t)vaddr, len, write, &pin);
+		if (err)
+			return err;
+		vaddr = pin->vaddr;
+	} else if (!(len & (SIM_PAGE_SIZE - 1))) {
+		/* the caller's own memory, which a board pins too */
+		err = sim_pin_account(len / SIM_PAGE_SIZE);
+		if (err)
+			return err;
+	}
 	sim_world_lock(s->w);
-	err = sim_iommu_map(&s->iommu, vaddr, iova, len);
+	err = sim_iommu_map_pinned(&s->iommu, vaddr, iova, len, write, pin);
 	sim_world_unlock(s->w);
+	if (err && pin)
+		sim_unpin(pin);
+	else if (err && !(len & (SIM_PAGE_SIZE - 1)))
+		sim_pin_unaccount(len / SIM_PAGE_SIZE);
 	return err;
 }
 
 int hroce_sim_dma_unmap(struct hroce_sim *s, uint64_t iova, uint64_t len)
 {
+	struct sim_pin *pin = NULL;
 	int err;
 
 	/* the thread is between cycles: no access to the range is under way once this returns */
 	sim_world_lock(s->w);
-	err = sim_iommu_unmap(&s->iommu, iova, len);
+	err = sim_iommu_unmap(&s->iommu, iova, len, &pin);
 	sim_world_unlock(s->w);
+	if (!err) /* what was not pinned was accounted at its map */
+		sim_pin_unaccount((len - (pin ? pin->len : 0)) / SIM_PAGE_SIZE);
+	sim_unpin(pin);
 	return err;
 }
 

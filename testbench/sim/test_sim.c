@@ -939,7 +939,7 @@ static void test_pcie_faults(struct bench *b)
 	tb_write_fill(&e.tb, w, src, false);
 	while (!e.tb.error[0] && e.tb.writes_done < 2 && e.tb.now < 100000)
 		tb_cycle(&e.tb);
-	if (sim_iommu_unmap(&e.tb.mmu, DIR_IOVA + PAGE, PAGE))
+	if (sim_iommu_unmap(&e.tb.mmu, DIR_IOVA + PAGE, PAGE, NULL))
 		tb_fail(&e.tb, "sim_iommu_unmap failed");
 	tb_drain(&e.tb, 10000);
 	if (!e.tb.error[0] && (e.tb.mmu.faults != 3 || !e.tb.mmu.last.write))
@@ -1015,28 +1015,30 @@ static void test_iommu(struct bench *b)
 		why = "an overlap accepted";
 	else if (sim_iommu_map(&m, mem + 4 * PAGE, 0x14000, PAGE))
 		why = "an adjacent mapping refused";
-	else if (sim_iommu_translate(&m, 0x10010, 16) != mem + 0x10 ||
-		 sim_iommu_translate(&m, 0x14000, PAGE) != mem + 4 * PAGE ||
-		 sim_iommu_translate(&m, 0x13ff0, 0x20) || sim_iommu_translate(&m, 0x15000, 1) ||
-		 sim_iommu_translate(&m, 0xfff, 2))
+	else if (sim_iommu_translate(&m, 0x10010, 16, true) != mem + 0x10 ||
+		 sim_iommu_translate(&m, 0x14000, PAGE, true) != mem + 4 * PAGE ||
+		 sim_iommu_translate(&m, 0x13ff0, 0x20, true) ||
+		 sim_iommu_translate(&m, 0x15000, 1, true) ||
+		 sim_iommu_translate(&m, 0xfff, 2, true))
 		why = "wrong translation";
-	else if (sim_iommu_unmap(&m, 0x30000, PAGE) != ENOENT ||
-		 sim_iommu_unmap(&m, 0x14000, 2 * PAGE) != ENOENT ||
-		 sim_iommu_unmap(&m, 0x14000, 5) != EINVAL)
+	else if (sim_iommu_unmap(&m, 0x30000, PAGE, NULL) != ENOENT ||
+		 sim_iommu_unmap(&m, 0x14000, 2 * PAGE, NULL) != ENOENT ||
+		 sim_iommu_unmap(&m, 0x14000, 5, NULL) != EINVAL)
 		why = "a bad unmap accepted";
-	else if (!sim_iommu_translate(&m, 0x14000, 1))
+	else if (!sim_iommu_translate(&m, 0x14000, 1, true))
 		why = "a refused unmap changed the table";
-	else if (sim_iommu_unmap(&m, 0x11000, PAGE))
+	else if (sim_iommu_unmap(&m, 0x11000, PAGE, NULL))
 		why = "unmapping a middle page refused";
-	else if (sim_iommu_translate(&m, 0x11000, 1) ||
-		 sim_iommu_translate(&m, 0x10000, 1) != mem ||
-		 sim_iommu_translate(&m, 0x12000, 1) != mem + 2 * PAGE)
+	else if (sim_iommu_translate(&m, 0x11000, 1, true) ||
+		 sim_iommu_translate(&m, 0x10000, 1, true) != mem ||
+		 sim_iommu_translate(&m, 0x12000, 1, true) != mem + 2 * PAGE)
 		why = "a split mapping translates wrong";
-	else if (sim_iommu_unmap(&m, 0x12000, 3 * PAGE) || sim_iommu_translate(&m, 0x14000, 1) ||
-		 sim_iommu_translate(&m, 0x12000, 1) || m.n != 2)
+	else if (sim_iommu_unmap(&m, 0x12000, 3 * PAGE, NULL) ||
+		 sim_iommu_translate(&m, 0x14000, 1, true) ||
+		 sim_iommu_translate(&m, 0x12000, 1, true) || m.n != 2)
 		why = "an unmap over two mappings failed";
-	else if (sim_iommu_unmap(&m, 0x10000, PAGE) || sim_iommu_unmap(&m, 0x20000, 4 * PAGE) ||
-		 m.n)
+	else if (sim_iommu_unmap(&m, 0x10000, PAGE, NULL) ||
+		 sim_iommu_unmap(&m, 0x20000, 4 * PAGE, NULL) || m.n)
 		why = "could not unmap everything";
 	bench_result(b, "iommu_map_unmap", !why, "%s", why);
 	sim_iommu_fini(&m);

@@ -1023,6 +1023,35 @@ static void test_iova_fault(struct bench *b, struct env *e)
 	buf_close(&dst);
 }
 
+/* A registration whose pages are refused fails with EFAULT and gives its IOVAs back */
+static void test_reg_refused(struct bench *b, struct env *e)
+{
+	const size_t size = 16384;
+	struct buf before, after;
+	uint64_t iova0, len0, iova1, len1;
+	struct hroce_mr *mr;
+	int err;
+
+	buf_open(e, &before, 1, size, ACCESS_ALL, 0);
+	/* 1 TiB from a 16 KiB buffer: the pages past it are not the buffer's */
+	errno = 0;
+	mr = hroce_reg_mr(e->n[1].pd, before.p, (size_t)1 << 40, ACCESS_ALL, 0);
+	err = errno;
+	buf_open(e, &after, 1, size, ACCESS_ALL, 0);
+	hroce_mr_mapping(before.mr, &iova0, &len0);
+	hroce_mr_mapping(after.mr, &iova1, &len1);
+	bench_result(b, "reg_refused_efault", !mr && err == EFAULT, "%s, errno %d",
+		     mr ? "registered" : "refused", err);
+	/* the next MR's range is near the one before (not a TiB away: the refused one's) */
+	bench_result(b, "reg_refused_iova_back", iova1 > iova0 && iova1 - iova0 < (1u << 20),
+		     "MR before at 0x%llx (+0x%llx), MR after at 0x%llx", (unsigned long long)iova0,
+		     (unsigned long long)len0, (unsigned long long)iova1);
+	if (mr)
+		hroce_dereg_mr(mr);
+	buf_close(&after);
+	buf_close(&before);
+}
+
 /* ===================================================================================== */
 /* The random mix over a link that misbehaves */
 
@@ -1118,6 +1147,7 @@ int main(int argc, char **argv)
 	test_random_mix(&b, &e, "random_mix", MIX_QPS, true, b.quick ? 30 : 80, MIX_STALL_NS);
 	test_protection(&b, &e);
 	test_iova_fault(&b, &e);
+	test_reg_refused(&b, &e);
 	check_counters(&b, &e);
 	test_random_mix_lossy(&b, &e);
 	env_close(&e);
