@@ -301,12 +301,8 @@ PROGRAMS += $(BIN)/badinput_verbs $(BIN)/test_badinput
 # Tests in the order they run; each prints "ok NAME" / "not ok NAME: why" lines.
 TESTS := test_wire test_icrc test_rx test_tx test_hroce_pcap test_arp test_icmp test_frame_arb
 TESTS += $(BLOCK_TESTS)
-<<<<<<< HEAD
-TESTS += test_vfio test_sim test_faults test_rc test_retry test_net test_config test_simrun test_perftest
-=======
-TESTS += test_vfio test_pin test_sim test_rc test_net test_config test_simrun test_perftest \
-	test_badinput
->>>>>>> mrsafe
+TESTS += test_vfio test_pin test_sim test_faults test_rc test_retry test_net test_config test_simrun
+TESTS += test_perftest test_badinput
 
 .PHONY: all test lint synth bench demo demo-pcap clean check-valgrind
 all: $(PROGRAMS)
