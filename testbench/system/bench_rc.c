@@ -83,6 +83,7 @@ struct stream_run {
 	int signal_every; /* one WQE in this many is signaled */
 	bool inline_data;
 	int messages; /* per QP, after the warm-up */
+	bool read;    /* READs of node 1's memory instead of WRITEs to it */
 };
 
 struct stream_result {
@@ -113,15 +114,17 @@ static bool stream(struct env *e, const struct stream_run *r, struct stream_resu
 	dbuf = env_alloc(size);
 	memset(sbuf, 0x5a, size);
 	src = hroce_reg_mr(e->n[0].pd, sbuf, size, HROCE_ACCESS_LOCAL_WRITE, 0);
-	dst = hroce_reg_mr(e->n[1].pd, dbuf, size,
-			   HROCE_ACCESS_LOCAL_WRITE | HROCE_ACCESS_REMOTE_WRITE, 0);
+	dst = hroce_reg_mr(
+		e->n[1].pd, dbuf, size,
+		HROCE_ACCESS_LOCAL_WRITE | HROCE_ACCESS_REMOTE_WRITE | HROCE_ACCESS_REMOTE_READ, 0);
 	if (!src || !dst) {
 		printf("not ok bench: MRs: %s\n", strerror(errno));
 		return false;
 	}
 	for (int q = 0; q < r->nqps; q++)
 		if (qp_pair_open(e, &qp[q], r->mtu, &bench_caps,
-				 HROCE_ACCESS_LOCAL_WRITE | HROCE_ACCESS_REMOTE_WRITE)) {
+				 HROCE_ACCESS_LOCAL_WRITE | HROCE_ACCESS_REMOTE_WRITE |
+					 HROCE_ACCESS_REMOTE_READ)) {
 			printf("not ok bench: QPs: %s\n", strerror(errno));
 			return false;
 		}
@@ -139,7 +142,8 @@ static bool stream(struct env *e, const struct stream_run *r, struct stream_resu
 					.wr_id = ((uint64_t)q << 32) | (uint64_t)k,
 					.sg_list = &sge,
 					.num_sge = 1,
-					.opcode = HROCE_WR_RDMA_WRITE,
+					.opcode =
+						r->read ? HROCE_WR_RDMA_READ : HROCE_WR_RDMA_WRITE,
 					.send_flags =
 						((k + 1) % r->signal_every == 0 || k == total - 1
 							 ? HROCE_SEND_SIGNALED
@@ -161,9 +165,9 @@ static bool stream(struct env *e, const struct stream_run *r, struct stream_resu
 		}
 		if (all)
 			break;
-		got = poll_some(e, e->n[0].scq, 64, wc, 2000000);
+		got = poll_some(e, e->n[0].scq, 64, wc, 200000000);
 		if (got <= 0) {
-			printf("not ok bench: no completion for 2 ms of simulated time\n");
+			printf("not ok bench: no completion for 200 ms of simulated time\n");
 			ok = false;
 			break;
 		}
@@ -387,6 +391,60 @@ static void print_lat(const char *what, const struct lat *l)
 	       l->dma_write);
 }
 
+/* ------------------------------------------------------------------------------------- */
+/* Goodput on a lossy link */
+
+/*
+ * 64 KiB WRITEs and READs at MTU 4096, 16 in flight per QP, on 1 and 8 QPs, over a link
+ * that loses frames at random in both directions. The QPs' ACK timeout is 4.096 us << 6 =
+ * 262 us, the smallest that stays above the time between two ACKs of one QP when 8 QPs
+ * share the link (a QP's turn comes once the others sent a 64 KiB message each: 8 x 5.3
+ * us, plus the window of 16 messages queued before its own: about 50-85 us). The
+ * retransmitted share: of the data packets sent (requests of a WRITE, responses of a
+ * READ), those beyond the ones the messages need.
+ */
+static bool loss_sweep(struct env *e)
+{
+	static const double losses[] = { 0.0, 0.0001, 0.001, 0.01 };
+	const uint8_t timeout = 6;
+
+	printf("goodput on a lossy link (random loss both ways, ACK timeout %.0f us):\n",
+	       4.096 * (1 << timeout));
+	for (int rd = 0; rd < 2; rd++) {
+		for (int nq = 1; nq <= 8; nq += 7) {
+			for (size_t i = 0; i < sizeof(losses) / sizeof(losses[0]); i++) {
+				struct stream_run run = { nq, 65536, HROCE_MTU_4096,	 16,
+							  4,  false, nq == 1 ? 256 : 48, rd == 1 };
+				struct hroce_sim_frame_faults f = { .seed = 1 + i,
+								    .drop = losses[i] };
+				struct hroce_sim_frame_fault_stats st;
+				struct stream_result r;
+				uint64_t need;
+
+				for (int n = 0; n < 2; n++)
+					hroce_sim_link_set_faults(e->link, e->n[n].sim, &f);
+				e->t.timeout = timeout;
+				if (!stream(e, &run, &r))
+					return false;
+				e->t.timeout = 14;
+				/* the data direction: requests of a WRITE, responses of a READ */
+				hroce_sim_link_fault_stats(e->link, e->n[rd ? 1 : 0].sim, &st);
+				for (int n = 0; n < 2; n++)
+					hroce_sim_link_set_faults(e->link, e->n[n].sim, NULL);
+				need = (uint64_t)(run.window + run.messages) * (uint64_t)nq * 16;
+				printf("  %-5s %d QP%s, loss %6.2f %%: %5.1f Gb/s, %4.1f %% of the data "
+				       "packets sent again\n",
+				       rd ? "READ" : "WRITE", nq, nq > 1 ? "s" : " ",
+				       losses[i] * 100, (double)r.messages * run.len * 8 / r.ns,
+				       st.frames > need ? 100.0 * (double)(st.frames - need) /
+								  (double)st.frames
+							: 0.0);
+			}
+		}
+	}
+	return true;
+}
+
 int main(int argc, char **argv)
 {
 	struct bench b;
@@ -397,10 +455,10 @@ int main(int argc, char **argv)
 		.link_ns = LINK_NS,
 		.link_gbps = LINK_GBPS,
 	};
-	struct stream_run goodput = { 1, 65536, HROCE_MTU_4096, 16, 4, false, 64 };
-	struct stream_run rate1 = { 1, 64, HROCE_MTU_4096, 64, 16, true, 2048 };
-	struct stream_run rate8 = { 8, 64, HROCE_MTU_4096, 64, 16, true, 512 };
-	struct stream_run rate1_push = { 1, 64, HROCE_MTU_4096, 64, 16, false, 2048 };
+	struct stream_run goodput = { 1, 65536, HROCE_MTU_4096, 16, 4, false, 64, false };
+	struct stream_run rate1 = { 1, 64, HROCE_MTU_4096, 64, 16, true, 2048, false };
+	struct stream_run rate8 = { 8, 64, HROCE_MTU_4096, 64, 16, true, 512, false };
+	struct stream_run rate1_push = { 1, 64, HROCE_MTU_4096, 64, 16, false, 2048, false };
 	struct stream_result r;
 	struct lat fast, slow;
 	double mhz = ENV_MHZ;
@@ -436,6 +494,9 @@ int main(int argc, char **argv)
 	printf("64 B WRITE message rate (one SGE: the 48-byte WQE rides in its doorbell), 1 QP: "
 	       "%.2f Mpps (%" PRIu64 " messages in %.1f us)\n",
 	       (double)r.messages * 1000 / r.ns, r.messages, r.ns / 1000);
+
+	if (!loss_sweep(&e))
+		return 1;
 
 	if (!latency(&e, true, 20, &fast) || !latency(&e, false, 20, &slow))
 		return 1;

@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <endian.h>
 
 #include "bench.h"
@@ -179,7 +180,7 @@ static void test_each_op(struct bench *b, struct env *e)
 /* ===================================================================================== */
 /* Random mixes */
 
-#define MIX_QPS 5 /* at most: one pair per path MTU */
+#define MIX_QPS 8 /* QP pairs at most (five: one per path MTU) */
 /*
  * Simulated time without a completion that is a stall: more than the ACK timeout (67 ms at
  * timeout 14), since a request the responder dropped for want of room for its answer
@@ -1055,6 +1056,14 @@ static void test_reg_refused(struct bench *b, struct env *e)
 /* ===================================================================================== */
 /* The random mix over a link that misbehaves */
 
+static double wall_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
 static uint64_t counter_sum(struct env *e, unsigned int c)
 {
 	return hroce_core_counter(e->n[0].dev, c) + hroce_core_counter(e->n[1].dev, c);
@@ -1069,7 +1078,7 @@ static uint64_t counter_sum(struct env *e, unsigned int c)
  * perfect mix: go-back-N makes a 1 MiB READ at MTU 256 (4096 responses) cost many times
  * its size at 1 % loss, since every gap asks for the rest of the READ again.
  */
-static void test_random_mix_lossy(struct bench *b, struct env *e)
+static void test_random_mix_lossy(struct bench *b, struct env *e, int nqps, int nops, bool bursts)
 {
 	struct hroce_sim_frame_faults f = {
 		.seed = b->seed,
@@ -1079,6 +1088,15 @@ static void test_random_mix_lossy(struct bench *b, struct env *e)
 		.reorder = 0.001,
 		.reorder_depth = 2,
 	};
+	double w0 = wall_s();
+	uint64_t ns0 = env_ns(e);
+
+	/* make soak: bursts too, one in 1000 frames starts one (mean 4 frames, half lost) */
+	if (bursts) {
+		f.burst_enter = 0.001;
+		f.burst_leave = 0.25;
+		f.burst_loss = 0.5;
+	}
 	struct hroce_sim_frame_fault_stats st[2];
 	uint64_t t0 = counter_sum(e, HROCE_CORE_COUNTER_RETRY_TIMEOUT);
 	uint64_t nak0 = counter_sum(e, HROCE_CORE_COUNTER_RX_NAK);
@@ -1093,23 +1111,27 @@ static void test_random_mix_lossy(struct bench *b, struct env *e)
 		}
 	}
 	e->t.timeout = 8;
-	test_random_mix(b, e, "random_mix_lossy", MIX_QPS, true, b->quick ? 6 : 16, MIX_STALL_NS);
+	test_random_mix(b, e, bursts ? "soak" : "random_mix_lossy", nqps, true, nops, MIX_STALL_NS);
 	e->t.timeout = 14;
 	for (int i = 0; i < 2; i++) {
 		hroce_sim_link_fault_stats(e->link, e->n[i].sim, &st[i]);
 		hroce_sim_link_set_faults(e->link, e->n[i].sim, NULL);
 	}
 	bench_log(b,
-		  "random_mix_lossy: %llu frames, %llu lost, %llu flipped, %llu duplicated, %llu "
-		  "reordered; recovered by %llu ACK timeouts, %llu NAKs, %llu implicit NAKs",
+		  "%s: %llu frames, %llu lost, %llu flipped, %llu duplicated, %llu "
+		  "reordered; recovered by %llu ACK timeouts, %llu NAKs, %llu implicit NAKs; "
+		  "%.1f ms simulated in %.0f s of wall time",
+		  bursts ? "soak" : "random_mix_lossy",
 		  (unsigned long long)(st[0].frames + st[1].frames),
-		  (unsigned long long)(st[0].dropped_random + st[1].dropped_random),
+		  (unsigned long long)(st[0].dropped_random + st[1].dropped_random +
+				       st[0].dropped_burst + st[1].dropped_burst),
 		  (unsigned long long)(st[0].flipped + st[1].flipped),
 		  (unsigned long long)(st[0].duplicated + st[1].duplicated),
 		  (unsigned long long)(st[0].reordered + st[1].reordered),
 		  (unsigned long long)(counter_sum(e, HROCE_CORE_COUNTER_RETRY_TIMEOUT) - t0),
 		  (unsigned long long)(counter_sum(e, HROCE_CORE_COUNTER_RX_NAK) - nak0),
-		  (unsigned long long)(counter_sum(e, HROCE_CORE_COUNTER_RETRY_IMPLICIT) - imp0));
+		  (unsigned long long)(counter_sum(e, HROCE_CORE_COUNTER_RETRY_IMPLICIT) - imp0),
+		  (double)(env_ns(e) - ns0) / 1e6, wall_s() - w0);
 }
 
 /* ===================================================================================== */
@@ -1141,15 +1163,23 @@ int main(int argc, char **argv)
 	bench_init(&b, "test_rc", argc, argv);
 	p.pcap_path = getenv("HROCE_PCAP"); /* both directions of the link, for debugging */
 	env_open(&e, &b, &p);
+	if (getenv("HROCE_SOAK")) {
+		/* make soak: 16 QPs (8 pairs both ways), $HROCE_SOAK messages in all */
+		int total = atoi(getenv("HROCE_SOAK"));
+
+		test_random_mix_lossy(&b, &e, MIX_QPS, total > 16 ? total / 16 : 1, true);
+		env_close(&e);
+		return bench_finish(&b);
+	}
 	test_bringup(&b, &e);
 	test_each_op(&b, &e);
 	test_random_mix(&b, &e, "random_mix_one_qp", 1, false, b.quick ? 30 : 80, MIX_STALL_NS);
-	test_random_mix(&b, &e, "random_mix", MIX_QPS, true, b.quick ? 30 : 80, MIX_STALL_NS);
+	test_random_mix(&b, &e, "random_mix", 5, true, b.quick ? 30 : 80, MIX_STALL_NS);
 	test_protection(&b, &e);
 	test_iova_fault(&b, &e);
 	test_reg_refused(&b, &e);
 	check_counters(&b, &e);
-	test_random_mix_lossy(&b, &e);
+	test_random_mix_lossy(&b, &e, 5, b.quick ? 6 : 16, false);
 	env_close(&e);
 	return bench_finish(&b);
 }
