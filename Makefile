@@ -238,7 +238,7 @@ $(BIN)/test_net: $(call cobjs,testbench/system/test_net.c testbench/system/rc_en
 	$(CC) -o $@ $^ $(LDLIBS)
 PROGRAMS += $(BIN)/test_net
 $(BIN)/bench_rc: $(call cobjs,testbench/system/bench_rc.c testbench/system/rc_env.c \
-		testbench/lib/bench.c) $(SYSTEM_LIBS)
+		testbench/lib/bench.c sim/wire/roce_wire.c) $(SYSTEM_LIBS)
 	@mkdir -p $(BIN)
 	$(CC) -o $@ $^ $(LDLIBS)
 PROGRAMS += $(BIN)/bench_rc

@@ -859,6 +859,7 @@ resp_engine #(
 resp_inst (
     .clk(clk),
     .rst(rst),
+    .tx_moving(m_axis_tx_tvalid && m_axis_tx_tready),
     .hold(hold),
     .idle(resp_idle),
     .s_hdr_data(rxq_hdr_data),

@@ -16,10 +16,11 @@ READ) and decides their answers (ACK, NAK, READ responses), which transport/resp
 
 This side never waits for the link: whatever it answers goes into the descriptor queue,
 and resp_tx is the one that waits. So a busy link never stops the requests coming in,
-and two NICs that both wait for each other's link cannot hold each other up. When the
-queue has had no room for what a request may answer for NO_ROOM_WAIT cycles, the request
-is dropped unseen (counted: RX_NO_ROOM) rather than held longer, and the requester sends it
-again (sequence NAK or timer).
+and two NICs that both wait for each other's link cannot hold each other up. While the
+queue has no room for what a request may answer, the request waits as long as the link
+keeps taking this NIC's frames; once it took nothing for NO_ROOM_WAIT cycles (both links
+full, each NIC waiting on the other), the request is dropped unseen (counted: RX_NO_ROOM),
+and the requester sends it again (sequence NAK or timer).
 
 A packet's chunks are committed only once every piece of it translated without a
 violation, so a violation never reaches memory. An ACK leaves only once the DMA writes of
@@ -55,13 +56,19 @@ module resp_engine #
     parameter ACK_COALESCE = 8,
     // log2 of the answers queued for resp_tx
     parameter DESC_ADDR_WIDTH = 5,
-    // cycles a request waits for room for its answer before it is dropped (and resent)
+    // cycles a request waits for room for its answer, the link taking nothing meanwhile,
+    // before it is dropped (and resent)
     parameter NO_ROOM_WAIT = 1024,
     parameter NO_ROOM_WAIT_WIDTH = $clog2(NO_ROOM_WAIT + 1)
 )
 (
     input  wire                          clk,
     input  wire                          rst,
+
+    /*
+     * The link took a beat of this NIC's TX (the answers' queue drains)
+     */
+    input  wire                          tx_moving,
 
     /*
      * Configuration and control
@@ -529,10 +536,10 @@ wire send_ack = state_reg == S_IDLE && ack_pend_reg && ack_ready && !ack_may_wai
 // a request queues at most the pending ACK and its own answer
 wire answer_room = desc_count < (7'd1 << DESC_ADDR_WIDTH) - 7'd2;
 wire room = act_count < 5'd6 && answer_room && kick_count < 5'd7;
-// a request that waited NO_ROOM_WAIT cycles for room for its answer is taken all the same,
-// and dropped (S_RX): the RX path never waits on the link for long, or two NICs whose
-// links are full both ways would wait for each other for ever; the requester sends it
-// again
+// a request that waited NO_ROOM_WAIT cycles for room for its answer while the link took
+// nothing of this NIC is taken all the same, and dropped (S_RX): RX waits on TX only while
+// TX moves, or two NICs whose links are full both ways would wait for each other for ever;
+// the requester sends it again
 wire rx_room = act_count < 5'd6 && kick_count < 5'd7 &&
                (answer_room || no_room_wait_reg == NO_ROOM_WAIT[NO_ROOM_WAIT_WIDTH-1:0]);
 wire take_err = state_reg == S_IDLE && !send_ack && !hold && s_err_valid && room;
@@ -1100,7 +1107,7 @@ always @(posedge clk) begin
     writes_pending_reg <= writes_pending_next;
     stat_rx_no_qp_reg <= stat_rx_no_qp_next;
     stat_rx_no_room_reg <= stat_rx_no_room_next;
-    if (take_rx || !s_hdr_valid || answer_room) begin
+    if (take_rx || !s_hdr_valid || answer_room || tx_moving) begin
         no_room_wait_reg <= {NO_ROOM_WAIT_WIDTH{1'b0}};
     end else if (no_room_wait_reg != NO_ROOM_WAIT[NO_ROOM_WAIT_WIDTH-1:0]) begin
         no_room_wait_reg <= no_room_wait_reg + 1'b1;

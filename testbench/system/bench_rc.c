@@ -26,6 +26,7 @@
 #include <time.h>
 
 #include "rc_env.h"
+#include "roce_wire.h"
 
 #define PCIE_NS 200u
 #define LINK_NS 100u
@@ -445,6 +446,107 @@ static bool loss_sweep(struct env *e)
 	return true;
 }
 
+/* ------------------------------------------------------------------------------------- */
+/* From a lost frame to its retransmission */
+
+struct resend_tap {
+	struct env *e;
+	const struct hroce_sim *from;
+	uint32_t psn;
+	int seen;
+	uint64_t first_ns, again_ns;
+};
+
+static void resend_observe(void *ctx, const struct hroce_sim *from, const void *frame, size_t len)
+{
+	struct resend_tap *t = ctx;
+	struct roce_hdr h;
+	const uint8_t *payload;
+
+	if (from != t->from || roce_parse(frame, len, &h, &payload) != ROCE_OK || h.psn != t->psn ||
+	    h.opcode == 0x11)
+		return;
+	if (t->seen++ == 0)
+		t->first_ns = env_ns(t->e);
+	else if (t->seen == 2)
+		t->again_ns = env_ns(t->e);
+}
+
+/*
+ * The third packet of an 8-packet WRITE lost (the next one brings a sequence NAK), the
+ * third response of an 8-packet READ lost (the next one is an implicit NAK), and a
+ * one-packet WRITE lost (only the ACK timer, at 4.096 us << 6): the simulated time from
+ * the lost frame leaving the sender to the same PSN leaving it again.
+ */
+static bool resend_times(struct env *e)
+{
+	static const char *const what[] = { "sequence NAK (WRITE, 3rd of 8 packets)",
+					    "implicit NAK (READ, 3rd of 8 responses)",
+					    "ACK timer, timeout 6 (262 us) (WRITE of 1 packet)" };
+
+	printf("from a lost frame to its retransmission (MTU 1024):\n");
+	for (int k = 0; k < 3; k++) {
+		const bool read = k == 1;
+		const uint32_t len = k == 2 ? 512 : 8 * 1024;
+		struct hroce_sim_frame_faults f = { .seed = 1, .nrules = 1 };
+		struct resend_tap t = { .e = e, .from = e->n[read ? 1 : 0].sim };
+		uint8_t *sbuf = env_alloc(len), *dbuf = env_alloc(len);
+		struct hroce_mr *src =
+			hroce_reg_mr(e->n[0].pd, sbuf, len, HROCE_ACCESS_LOCAL_WRITE, 0);
+		struct hroce_mr *dst =
+			hroce_reg_mr(e->n[1].pd, dbuf, len,
+				     HROCE_ACCESS_LOCAL_WRITE | HROCE_ACCESS_REMOTE_WRITE |
+					     HROCE_ACCESS_REMOTE_READ,
+				     0);
+		struct hroce_sge sge = { (uintptr_t)sbuf, len, src ? hroce_mr_lkey(src) : 0 };
+		struct hroce_send_wr wr = { .wr_id = 1,
+					    .sg_list = &sge,
+					    .num_sge = 1,
+					    .opcode =
+						    read ? HROCE_WR_RDMA_READ : HROCE_WR_RDMA_WRITE,
+					    .send_flags = HROCE_SEND_SIGNALED,
+					    .remote_addr = (uintptr_t)dbuf,
+					    .rkey = dst ? hroce_mr_rkey(dst) : 0 };
+		struct hroce_send_wr *bad;
+		struct hroce_qp_attr qa;
+		struct qp_pair qp;
+		struct hroce_wc wc;
+
+		e->t.timeout = 6;
+		if (!src || !dst ||
+		    qp_pair_open(e, &qp, HROCE_MTU_1024, &bench_caps,
+				 HROCE_ACCESS_LOCAL_WRITE | HROCE_ACCESS_REMOTE_WRITE |
+					 HROCE_ACCESS_REMOTE_READ)) {
+			printf("not ok bench: resend setup: %s\n", strerror(errno));
+			return false;
+		}
+		e->t.timeout = 14;
+		hroce_query_qp(qp.qp[0], &qa);
+		t.psn = (qa.sq_psn + (k == 2 ? 0 : 2)) & 0xffffff;
+		f.rules[0] = (struct hroce_sim_fault_rule){ HROCE_SIM_FAULT_DROP, 1,
+							    HROCE_SIM_FAULT_ANY,  t.psn,
+							    HROCE_SIM_FAULT_ANY,  0 };
+		hroce_sim_link_set_faults(e->link, t.from, &f);
+		hroce_sim_link_set_tap(e->link, resend_observe, &t);
+		hroce_post_send(qp.qp[0], &wr, &bad);
+		if (!wait_wcs(e, e->n[0].scq, 1, "resend") || t.seen < 2) {
+			printf("not ok bench: no retransmission seen\n");
+			return false;
+		}
+		printf("  %-50s %8.0f ns\n", what[k], (double)(t.again_ns - t.first_ns));
+		hroce_sim_link_set_tap(e->link, NULL, NULL);
+		hroce_sim_link_set_faults(e->link, t.from, NULL);
+		while (hroce_poll_cq(e->n[0].scq, 1, &wc))
+			;
+		qp_pair_close(&qp);
+		hroce_dereg_mr(src);
+		hroce_dereg_mr(dst);
+		free(sbuf);
+		free(dbuf);
+	}
+	return true;
+}
+
 int main(int argc, char **argv)
 {
 	struct bench b;
@@ -495,7 +597,7 @@ int main(int argc, char **argv)
 	       "%.2f Mpps (%" PRIu64 " messages in %.1f us)\n",
 	       (double)r.messages * 1000 / r.ns, r.messages, r.ns / 1000);
 
-	if (!loss_sweep(&e))
+	if (!resend_times(&e) || !loss_sweep(&e))
 		return 1;
 
 	if (!latency(&e, true, 20, &fast) || !latency(&e, false, 20, &slow))

@@ -558,10 +558,12 @@ static void test_long_message(struct bench *b, struct env *e)
 		want = cases[i].ack ? npkts : npkts + (npkts - lost);
 		bench_result(
 			b, name,
-			!memcmp(src.p, dst.p, len) && sq.frames == want &&
+			!memcmp(src.p, dst.p, len) &&
+				(cases[i].ack ? sq.frames == want
+					      : sq.frames > npkts && sq.frames <= want) &&
 				c1.timeouts == c0.timeouts &&
 				c1.naks - c0.naks == (cases[i].ack ? 0u : 1u),
-			"%llu request packets (wanted %llu), %llu timeouts, %llu NAKs, data %s",
+			"%llu request packets (wanted at most %llu), %llu timeouts, %llu NAKs, data %s",
 			(unsigned long long)sq.frames, (unsigned long long)want,
 			(unsigned long long)(c1.timeouts - c0.timeouts),
 			(unsigned long long)(c1.naks - c0.naks),
