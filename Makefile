@@ -275,10 +275,26 @@ $(BIN)/test_perftest: $(call cobjs,testbench/e2e/test_perftest.c testbench/lib/b
 	$(CC) -o $@ $^ $(LDLIBS)
 PROGRAMS += $(BIN)/test_perftest
 
+# Bad input through the real libibverbs API: verbs programs run under hroce-run with two
+# simulated NICs in one process, each driven by a test (testbench/e2e/verbs_run.c)
+VERBS_PAIR_SRCS := testbench/e2e/verbs_pair.c
+$(OBJ)/c/testbench/e2e/verbs_%.o: CFLAGS += -Itestbench/e2e
+define verbs_test
+$(BIN)/$(1): $(call cobjs,testbench/e2e/$(1).c $(VERBS_PAIR_SRCS))
+	@mkdir -p $(BIN)
+	$(CC) -o $$@ $$^ -libverbs
+$(BIN)/test_$(1): testbench/e2e/verbs_run.c $(FLAGS_STAMP) | $(BIN)/$(1) $(BIN)/hroce-run
+	@mkdir -p $(BIN)
+	$(CC) $(CFLAGS) -DVERBS_PROG='"$(1)"' -o $$@ $$<
+PROGRAMS += $(BIN)/$(1) $(BIN)/test_$(1)
+endef
+$(eval $(call verbs_test,verbs_attr))
+
 # Tests in the order they run; each prints "ok NAME" / "not ok NAME: why" lines.
 TESTS := test_wire test_icrc test_rx test_tx test_hroce_pcap test_arp test_icmp test_frame_arb
 TESTS += $(BLOCK_TESTS)
 TESTS += test_vfio test_sim test_rc test_net test_config test_simrun test_perftest
+TESTS += test_verbs_attr
 
 .PHONY: all test lint synth bench demo demo-pcap clean
 all: $(PROGRAMS)

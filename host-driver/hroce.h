@@ -225,13 +225,18 @@ struct hroce_qp_init_attr {
 	bool sq_sig_all;
 };
 
-/* Which attributes a modify sets (the libibverbs IBV_QP_* bits that apply). */
+/*
+ * Which attributes a modify sets: libibverbs' IBV_QP_* bits. The ones marked "not served"
+ * are known to the transition table (IBTA allows them) and refused with EOPNOTSUPP.
+ */
 enum hroce_qp_attr_mask {
 	HROCE_QP_STATE = 1 << 0,
 	HROCE_QP_CUR_STATE = 1 << 1,
+	HROCE_QP_EN_SQD_ASYNC_NOTIFY = 1 << 2, /* not served */
 	HROCE_QP_ACCESS_FLAGS = 1 << 3,
 	HROCE_QP_PKEY_INDEX = 1 << 4,
 	HROCE_QP_PORT = 1 << 5,
+	HROCE_QP_QKEY = 1 << 6, /* UD only: never allowed on RC */
 	HROCE_QP_AV = 1 << 7,
 	HROCE_QP_PATH_MTU = 1 << 8,
 	HROCE_QP_TIMEOUT = 1 << 9,
@@ -239,9 +244,12 @@ enum hroce_qp_attr_mask {
 	HROCE_QP_RNR_RETRY = 1 << 11,
 	HROCE_QP_RQ_PSN = 1 << 12,
 	HROCE_QP_MAX_QP_RD_ATOMIC = 1 << 13,
+	HROCE_QP_ALT_PATH = 1 << 14, /* not served */
 	HROCE_QP_MIN_RNR_TIMER = 1 << 15,
 	HROCE_QP_SQ_PSN = 1 << 16,
 	HROCE_QP_MAX_DEST_RD_ATOMIC = 1 << 17,
+	HROCE_QP_PATH_MIG_STATE = 1 << 18, /* not served */
+	HROCE_QP_CAP = 1 << 19,		   /* never allowed on RC */
 	HROCE_QP_DEST_QPN = 1 << 20,
 };
 
@@ -264,6 +272,7 @@ struct hroce_qp_attr {
 	enum hroce_mtu path_mtu;
 	unsigned int qp_access_flags;
 	uint16_t pkey_index;
+	uint8_t port_num; /* the device has one port: 1 */
 	struct hroce_ah_attr ah_attr;
 	uint32_t dest_qp_num;
 	uint32_t rq_psn, sq_psn;
@@ -275,7 +284,21 @@ struct hroce_qp_attr {
 struct hroce_qp *hroce_create_qp(struct hroce_pd *pd, const struct hroce_qp_init_attr *attr);
 int hroce_destroy_qp(struct hroce_qp *qp);
 uint32_t hroce_qp_num(const struct hroce_qp *qp);
+/*
+ * Changes the QP's state and attributes. mask must hold what the transition requires and
+ * nothing it does not allow (IBTA 10.3.1 for RC, as the kernel's ib_modify_qp_is_ok has
+ * it), each value in the range the device reports (hroce_qp_check_modify); otherwise
+ * EINVAL and the QP is unchanged.
+ */
 int hroce_modify_qp(struct hroce_qp *qp, const struct hroce_qp_attr *attr, unsigned int mask);
+/*
+ * The checks of hroce_modify_qp for a QP in state cur, without a QP: 0, EINVAL (a
+ * transition IBTA does not allow, an attribute missing, not allowed or out of range) or
+ * EOPNOTSUPP (allowed by IBTA, not served). why (if not NULL) gets a sentence saying
+ * what is wrong, or NULL.
+ */
+int hroce_qp_check_modify(struct hroce_dev *dev, enum hroce_qp_state cur,
+			  const struct hroce_qp_attr *attr, unsigned int mask, const char **why);
 /* The QP as the core has it now (a state the core moved it to, ERR, included). */
 int hroce_query_qp(struct hroce_qp *qp, struct hroce_qp_attr *attr);
 

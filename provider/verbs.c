@@ -36,8 +36,14 @@ static_assert(IBV_WC_RNR_RETRY_EXC_ERR == (int)HROCE_WC_RNR_RETRY_EXC_ERR &&
 		      IBV_WC_RECV_RDMA_WITH_IMM == (int)HROCE_WC_RECV_RDMA_WITH_IMM,
 	      "completion statuses and opcodes are libibverbs'");
 static_assert(IBV_QPS_ERR == (int)HROCE_QPS_ERR && IBV_MTU_4096 == (int)HROCE_MTU_4096 &&
-		      IBV_QP_DEST_QPN == (int)HROCE_QP_DEST_QPN,
-	      "QP states, MTUs and attribute bits are libibverbs'");
+		      IBV_QP_DEST_QPN == (int)HROCE_QP_DEST_QPN &&
+		      IBV_QP_EN_SQD_ASYNC_NOTIFY == (int)HROCE_QP_EN_SQD_ASYNC_NOTIFY &&
+		      IBV_QP_QKEY == (int)HROCE_QP_QKEY &&
+		      IBV_QP_ALT_PATH == (int)HROCE_QP_ALT_PATH &&
+		      IBV_QP_PATH_MIG_STATE == (int)HROCE_QP_PATH_MIG_STATE &&
+		      IBV_QP_CAP == (int)HROCE_QP_CAP &&
+		      IBV_ACCESS_REMOTE_ATOMIC == (int)HROCE_ACCESS_REMOTE_ATOMIC,
+	      "QP states, MTUs, attribute bits and access bits are libibverbs'");
 
 static struct hroce_vctx *ctx_of(struct ibv_context *c)
 {
@@ -366,6 +372,43 @@ void hroce_verbs_stop_events(struct hroce_vctx *ctx)
  * Queue pairs
  */
 
+/*
+ * What create_qp must refuse before libhroce sees it: sizes above what query_device
+ * reports, and CQs of another context (their completions would land in another device's
+ * ring, or in none).
+ */
+static int check_qp_init_attr(struct ibv_pd *pd, const struct ibv_qp_init_attr *attr)
+{
+	struct hroce_vctx *ctx = ctx_of(pd->context);
+	const struct ibv_qp_cap *cap = &attr->cap;
+	struct hroce_dev_attr da;
+	const char *bad = NULL;
+	int err;
+
+	if (!attr->send_cq || !attr->recv_cq)
+		bad = "a send and a receive CQ are needed";
+	else if (attr->send_cq->context != pd->context || attr->recv_cq->context != pd->context)
+		bad = "a CQ of another device context than the PD's";
+	if (bad)
+		goto invalid;
+	pthread_mutex_lock(&ctx->lock);
+	err = hroce_query_dev(ctx->dev, &da);
+	pthread_mutex_unlock(&ctx->lock);
+	if (err)
+		return err;
+	if (cap->max_send_wr > da.max_qp_wr || cap->max_recv_wr > da.max_qp_wr)
+		bad = "max_send_wr or max_recv_wr above the device's max_qp_wr";
+	else if (cap->max_send_sge > da.max_sge || cap->max_recv_sge > da.max_sge)
+		bad = "max_send_sge or max_recv_sge above the device's max_sge";
+	else if (cap->max_inline_data > da.max_inline)
+		bad = "max_inline_data above what the device inlines";
+	if (!bad)
+		return 0;
+invalid:
+	hroce_verbs_log(HROCE_LOG_INFO, "create_qp: %s", bad);
+	return EINVAL;
+}
+
 static struct ibv_qp *create_qp(struct ibv_pd *pd, struct ibv_qp_init_attr *attr)
 {
 	struct hroce_vctx *ctx = ctx_of(pd->context);
@@ -373,6 +416,7 @@ static struct ibv_qp *create_qp(struct ibv_pd *pd, struct ibv_qp_init_attr *attr
 	struct hroce_qp_attr qa;
 	struct hroce_vqp *vqp;
 	struct ibv_qp *qp;
+	int err;
 
 	if (attr->qp_type != IBV_QPT_RC) {
 		hroce_verbs_log(HROCE_LOG_ERR, "create_qp: only RC QPs (type %d asked)",
@@ -385,8 +429,9 @@ static struct ibv_qp *create_qp(struct ibv_pd *pd, struct ibv_qp_init_attr *attr
 		errno = EOPNOTSUPP;
 		return NULL;
 	}
-	if (!attr->send_cq || !attr->recv_cq) {
-		errno = EINVAL;
+	err = check_qp_init_attr(pd, attr);
+	if (err) {
+		errno = err;
 		return NULL;
 	}
 	vqp = calloc(1, sizeof(*vqp));
@@ -479,33 +524,38 @@ static int address_of(const struct ibv_ah_attr *ah, struct hroce_ah_attr *out)
 	return 0;
 }
 
-#define QP_MASK_SUPPORTED                                                                          \
-	(IBV_QP_STATE | IBV_QP_CUR_STATE | IBV_QP_ACCESS_FLAGS | IBV_QP_PKEY_INDEX | IBV_QP_PORT | \
-	 IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |      \
-	 IBV_QP_RQ_PSN | IBV_QP_MAX_QP_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER | IBV_QP_SQ_PSN |          \
-	 IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_DEST_QPN)
+/* The attribute bits libibverbs defines that a modify of an RC QP may carry at all. */
+#define QP_MASK_KNOWN                                                                         \
+	(IBV_QP_STATE | IBV_QP_CUR_STATE | IBV_QP_EN_SQD_ASYNC_NOTIFY | IBV_QP_ACCESS_FLAGS | \
+	 IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_QKEY | IBV_QP_AV | IBV_QP_PATH_MTU |        \
+	 IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY | IBV_QP_RQ_PSN |               \
+	 IBV_QP_MAX_QP_RD_ATOMIC | IBV_QP_ALT_PATH | IBV_QP_MIN_RNR_TIMER | IBV_QP_SQ_PSN |   \
+	 IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_PATH_MIG_STATE | IBV_QP_CAP | IBV_QP_DEST_QPN)
 
+/*
+ * The transition's rules and every value's range are libhroce's one table
+ * (hroce_qp_check_modify, run by hroce_modify_qp before anything reaches the core); here
+ * only what libhroce cannot see: bits outside its numbering, and the verbs address.
+ */
 static int modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int mask)
 {
 	struct hroce_vctx *ctx = ctx_of(qp->context);
 	struct hroce_qp_attr qa;
+	const char *why;
 	int err;
 
-	if (mask & ~QP_MASK_SUPPORTED) {
-		hroce_verbs_log(HROCE_LOG_ERR, "modify_qp: attributes 0x%x not supported",
-				mask & ~QP_MASK_SUPPORTED);
-		return EOPNOTSUPP;
+	if ((unsigned int)mask & ~(unsigned int)QP_MASK_KNOWN) {
+		hroce_verbs_log(HROCE_LOG_INFO, "modify_qp: unknown attribute bits 0x%x",
+				(unsigned int)mask & ~(unsigned int)QP_MASK_KNOWN);
+		return EINVAL;
 	}
-	if ((mask & IBV_QP_PORT) && attr->port_num != 1)
-		return EINVAL;
-	if ((mask & IBV_QP_PKEY_INDEX) && attr->pkey_index != 0)
-		return EINVAL;
 	memset(&qa, 0, sizeof(qa));
 	qa.qp_state = (enum hroce_qp_state)attr->qp_state;
 	qa.cur_qp_state = (enum hroce_qp_state)attr->cur_qp_state;
 	qa.path_mtu = (enum hroce_mtu)attr->path_mtu;
 	qa.qp_access_flags = attr->qp_access_flags;
 	qa.pkey_index = attr->pkey_index;
+	qa.port_num = attr->port_num;
 	qa.dest_qp_num = attr->dest_qp_num;
 	qa.rq_psn = attr->rq_psn;
 	qa.sq_psn = attr->sq_psn;
@@ -516,7 +566,12 @@ static int modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int mask)
 	qa.max_rd_atomic = attr->max_rd_atomic;
 	qa.max_dest_rd_atomic = attr->max_dest_rd_atomic;
 	pthread_mutex_lock(&ctx->lock);
-	err = (mask & IBV_QP_AV) ? address_of(&attr->ah_attr, &qa.ah_attr) : 0;
+	/* the table first: an AV the transition does not allow is refused as such */
+	err = hroce_qp_check_modify(ctx->dev, (enum hroce_qp_state)qp->state, &qa, mask, &why);
+	if (err)
+		hroce_verbs_log(HROCE_LOG_INFO, "modify_qp: %s", why ? why : strerror(err));
+	if (!err && (mask & IBV_QP_AV))
+		err = address_of(&attr->ah_attr, &qa.ah_attr);
 	if (!err)
 		err = hroce_modify_qp(to_hqp(qp)->qp, &qa, mask);
 	pthread_mutex_unlock(&ctx->lock);

@@ -304,6 +304,7 @@ static bool side_connect(struct side *s)
 	if (!send_msg(s, &mine) || !recv_msg(s, MSG_QP, &theirs))
 		return false;
 	a.qp_state = HROCE_QPS_INIT;
+	a.port_num = 1;
 	a.qp_access_flags =
 		HROCE_ACCESS_LOCAL_WRITE | HROCE_ACCESS_REMOTE_WRITE | HROCE_ACCESS_REMOTE_READ;
 	err = hroce_modify_qp(s->qp, &a,
