@@ -225,6 +225,11 @@ $(BIN)/test_net: $(call cobjs,testbench/system/test_net.c testbench/system/rc_en
 	@mkdir -p $(BIN)
 	$(CC) -o $@ $^ $(LDLIBS)
 PROGRAMS += $(BIN)/test_net
+$(BIN)/test_cq_overrun: $(call cobjs,testbench/system/test_cq_overrun.c testbench/system/rc_env.c \
+		testbench/lib/bench.c) $(SYSTEM_LIBS)
+	@mkdir -p $(BIN)
+	$(CC) -o $@ $^ $(LDLIBS)
+PROGRAMS += $(BIN)/test_cq_overrun
 $(BIN)/bench_rc: $(call cobjs,testbench/system/bench_rc.c testbench/system/rc_env.c \
 		testbench/lib/bench.c) $(SYSTEM_LIBS)
 	@mkdir -p $(BIN)
@@ -289,12 +294,13 @@ $(BIN)/test_$(1): testbench/e2e/verbs_run.c $(FLAGS_STAMP) | $(BIN)/$(1) $(BIN)/
 PROGRAMS += $(BIN)/$(1) $(BIN)/test_$(1)
 endef
 $(eval $(call verbs_test,verbs_attr))
+$(eval $(call verbs_test,verbs_cq_overrun))
 
 # Tests in the order they run; each prints "ok NAME" / "not ok NAME: why" lines.
 TESTS := test_wire test_icrc test_rx test_tx test_hroce_pcap test_arp test_icmp test_frame_arb
 TESTS += $(BLOCK_TESTS)
 TESTS += test_vfio test_sim test_rc test_net test_config test_simrun test_perftest
-TESTS += test_verbs_attr
+TESTS += test_cq_overrun test_verbs_attr test_verbs_cq_overrun
 
 .PHONY: all test lint synth bench demo demo-pcap clean
 all: $(PROGRAMS)

@@ -236,7 +236,7 @@ static int setup_tables(struct hroce_dev *dev)
 	hroce_mmio_write64(dev, HROCE_REG_MRC_BASE, dev->mrc.iova);
 	hroce_mmio_write64(dev, HROCE_REG_MRC_LOG, p->log_mrs);
 	hroce_mmio_write64(dev, HROCE_REG_CMD_MAILBOX, dev->mailbox.iova);
-	return 0;
+	return hroce_eq_setup(dev);
 }
 
 static void free_tables(struct hroce_dev *dev)
@@ -245,6 +245,7 @@ static void free_tables(struct hroce_dev *dev)
 	free(dev->cqs);
 	free(dev->mr_used);
 	free(dev->mr_tag);
+	hroce_dma_free(dev, &dev->eq);
 	hroce_dma_free(dev, &dev->mailbox);
 	hroce_dma_free(dev, &dev->mrc);
 	hroce_dma_free(dev, &dev->cqc);
@@ -337,6 +338,7 @@ void hroce_close(struct hroce_dev *dev)
 	hroce_mmio_write64(dev, HROCE_REG_QPC_LOG, 0);
 	hroce_mmio_write64(dev, HROCE_REG_CQC_LOG, 0);
 	hroce_mmio_write64(dev, HROCE_REG_MRC_LOG, 0);
+	hroce_eq_stop(dev);
 	(void)hroce_mmio_read64(dev, HROCE_REG_ID);
 	free_tables(dev);
 	dev->bus->ops->close(dev->bus);

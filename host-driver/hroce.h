@@ -168,11 +168,18 @@ struct hroce_wc {
 	unsigned int wc_flags;
 };
 
-/* A CQ of at least cqe entries; vector: the interrupt vector of its events. */
+/*
+ * A CQ of at least cqe entries; vector: the interrupt vector of its events (0..62; 63 is
+ * HROCE_ASYNC_VECTOR's). Completions beyond the ring's size before they are polled are
+ * not written over older ones: the CQ overruns (an HROCE_ASYNC_CQ_ERR) and stays in error.
+ */
 struct hroce_cq *hroce_create_cq(struct hroce_dev *dev, unsigned int cqe, unsigned int vector);
 int hroce_destroy_cq(struct hroce_cq *cq);
 unsigned int hroce_cq_size(const struct hroce_cq *cq);
-/* Up to n completions into wc; returns how many (0: none now). Never blocks. */
+/*
+ * Up to n completions into wc; returns how many (0: none now). Never blocks. Tells the
+ * device how far the ring was read when it took completions.
+ */
 int hroce_poll_cq(struct hroce_cq *cq, int n, struct hroce_wc *wc);
 /* An interrupt on the next completion (solicited_only: on a solicited or failed one). */
 int hroce_req_notify_cq(struct hroce_cq *cq, bool solicited_only);
@@ -187,6 +194,30 @@ uint64_t hroce_take_irqs(struct hroce_dev *dev);
  * Returns -1 with errno set (EOPNOTSUPP) if the bus has none.
  */
 int hroce_irq_fd(struct hroce_dev *dev);
+
+/* Asynchronous events: errors of an object rather than of a work request. */
+
+/* The interrupt vector of asynchronous events (the device's event queue). */
+#define HROCE_ASYNC_VECTOR 63
+
+enum hroce_event_type {
+	HROCE_ASYNC_CQ_ERR = 0, /* libibverbs' IBV_EVENT_CQ_ERR: the CQ overran */
+};
+
+struct hroce_async_event {
+	enum hroce_event_type type;
+	struct hroce_cq *cq; /* CQ_ERR: the CQ */
+};
+
+/*
+ * The next asynchronous event of the device: 1 with ev filled, 0 if there is none now.
+ * Call it when HROCE_ASYNC_VECTOR fired, or any time. HROCE_ASYNC_CQ_ERR is a CQ that got
+ * more completions than its ring holds unpolled: the ones that did not fit are lost, the CQ
+ * writes nothing any more, and before the event is returned every QP on that CQ (send or
+ * receive side) not in RESET was moved to ERR, as IBTA wants for a CQ overrun.
+ */
+int hroce_get_async_event(struct hroce_dev *dev, struct hroce_async_event *ev);
+
 /* DMA accesses of the device its IOMMU refused (0 where the bus cannot tell: VFIO). */
 uint64_t hroce_iova_faults(struct hroce_dev *dev);
 /* The bus's own figures, one emit per "name value" (a simulated NIC: sim.*, wire.*). */

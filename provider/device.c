@@ -275,6 +275,8 @@ static struct verbs_context *alloc_context(struct ibv_device *device, int cmd_fd
 		err = errno;
 		goto err_uninit;
 	}
+	/* the event thread never waits on a reader: only the read end blocks */
+	fcntl(ctx->async_pipe[1], F_SETFL, O_NONBLOCK);
 	ctx->vctx.context.async_fd = ctx->async_pipe[0];
 	ctx->vctx.context.num_comp_vectors = 1;
 	ctx->dev = hroce_open(hd->spec, &hd->params);
@@ -284,6 +286,11 @@ static struct verbs_context *alloc_context(struct ibv_device *device, int cmd_fd
 				strerror(err));
 		goto err_pipe;
 	}
+	/* async events (a CQ overrun) reach async_fd with or without completion channels */
+	err = hroce_verbs_start_events(ctx);
+	if (err)
+		hroce_verbs_log(HROCE_LOG_WARN, "%s: no async events: %s", device->name,
+				strerror(err));
 	return &ctx->vctx;
 
 err_pipe:

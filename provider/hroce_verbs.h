@@ -30,7 +30,8 @@ struct hroce_vdev {
 	__be64 node_guid;
 };
 
-#define HROCE_MAX_CQ_VECTORS 64
+/* CQs take interrupt vectors 0..62 round robin; 63 is HROCE_ASYNC_VECTOR */
+#define HROCE_MAX_CQ_VECTORS HROCE_ASYNC_VECTOR
 /* The GID table: [0] the link-local address from the MAC, [1] ::ffff:IPv4. */
 #define HROCE_GID_TABLE_LEN 2
 #define HROCE_GID_INDEX_IPV4 1
@@ -41,9 +42,14 @@ struct hroce_vctx {
 	struct verbs_context vctx;
 	struct hroce_dev *dev;
 	pthread_mutex_t lock; /* every libhroce call */
-	int async_pipe[2];    /* libibverbs reads async_fd; no async event is ever sent */
+	/*
+	 * async_fd is the read end: the event thread writes the records ibv_get_async_event()
+	 * reads (struct ib_uverbs_async_event_desc); the write end never blocks
+	 */
+	int async_pipe[2];
 	unsigned int next_vector;
-	/* completion events: CQs with a channel, and the thread that serves them */
+	struct hroce_vcq *cqs; /* every CQ, for the async events that name one */
+	/* completion events: CQs with a channel; the thread serves them and async events */
 	struct hroce_vcq *event_cqs;
 	pthread_t event_thread;
 	bool event_thread_running;
@@ -66,6 +72,7 @@ struct hroce_vcq {
 	unsigned int vector;
 	bool armed;		      /* req_notify_cq since the last event */
 	struct hroce_vcq *next_event; /* in hroce_vctx.event_cqs */
+	struct hroce_vcq *next_cq;    /* in hroce_vctx.cqs */
 };
 
 struct hroce_vqp {

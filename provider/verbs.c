@@ -174,6 +174,10 @@ static struct ibv_cq *create_cq(struct ibv_context *context, int cqe,
 	vcq->vector = ctx->next_vector++ % HROCE_MAX_CQ_VECTORS;
 	vcq->cq = hroce_create_cq(ctx->dev, cqe, vcq->vector);
 	err = vcq->cq ? 0 : errno;
+	if (!err) {
+		vcq->next_cq = ctx->cqs;
+		ctx->cqs = vcq;
+	}
 	if (!err && channel) {
 		vcq->next_event = ctx->event_cqs;
 		ctx->event_cqs = vcq;
@@ -192,6 +196,7 @@ static struct ibv_cq *create_cq(struct ibv_context *context, int cqe,
 err_destroy:
 	pthread_mutex_lock(&ctx->lock);
 	ctx->event_cqs = vcq->next_event;
+	ctx->cqs = vcq->next_cq;
 	hroce_destroy_cq(vcq->cq);
 	pthread_mutex_unlock(&ctx->lock);
 err_free:
@@ -212,6 +217,12 @@ static int destroy_cq(struct ibv_cq *cq)
 		for (p = &ctx->event_cqs; *p; p = &(*p)->next_event) {
 			if (*p == vcq) {
 				*p = vcq->next_event;
+				break;
+			}
+		}
+		for (p = &ctx->cqs; *p; p = &(*p)->next_cq) {
+			if (*p == vcq) {
+				*p = vcq->next_cq;
 				break;
 			}
 		}
@@ -286,8 +297,38 @@ static void cq_event(struct ibv_cq *cq)
 	(void)cq; /* libibverbs counts the events itself */
 }
 
+/* What ibv_get_async_event() reads from async_fd (the kernel's ib_uverbs_async_event_desc). */
+struct async_record {
+	uint64_t element; /* the ibv_cq (or ibv_qp...) the event is about */
+	uint32_t event_type;
+	uint32_t reserved;
+};
+
+/* The device's async events into async_fd; the context's lock is held. */
+static void async_events(struct hroce_vctx *ctx)
+{
+	struct hroce_async_event ev;
+
+	while (hroce_get_async_event(ctx->dev, &ev) == 1) {
+		struct async_record rec = { 0 };
+		struct hroce_vcq *c = ctx->cqs;
+
+		while (c && c->cq != ev.cq)
+			c = c->next_cq;
+		if (!c || ev.type != HROCE_ASYNC_CQ_ERR)
+			continue;
+		rec.element = (uintptr_t)&c->vcq.cq;
+		rec.event_type = IBV_EVENT_CQ_ERR;
+		/* nobody reading async events must not stop this thread: a full pipe drops */
+		if (write(ctx->async_pipe[1], &rec, sizeof(rec)) != sizeof(rec))
+			hroce_verbs_log(HROCE_LOG_ERR, "async event CQ_ERR lost: %s",
+					strerror(errno));
+	}
+}
+
 /*
- * The event thread: waits for the device's interrupts, and writes one record per armed CQ
+ * The event thread: waits for the device's interrupts; for the async vector, turns the
+ * device's events into async_fd records; for the others, writes one record per armed CQ
  * of the vectors that fired into the CQ's completion channel, the record
  * ibv_get_cq_event() reads (struct ib_uverbs_comp_event_desc: the CQ's handle).
  */
@@ -313,6 +354,8 @@ static void *event_thread(void *arg)
 			continue;
 		pthread_mutex_lock(&ctx->lock);
 		irqs = hroce_take_irqs(ctx->dev);
+		if (irqs >> HROCE_ASYNC_VECTOR & 1)
+			async_events(ctx);
 		for (struct hroce_vcq *c = ctx->event_cqs; c; c = c->next_event) {
 			uint64_t handle = (uintptr_t)&c->vcq.cq;
 			int fd = hroce_channel_write_fd(c->vcq.cq.channel);
