@@ -325,7 +325,8 @@ int hroce_modify_qp(struct hroce_qp *qp, const struct hroce_qp_attr *attr, unsig
 /*
  * The checks of hroce_modify_qp for a QP in state cur, without a QP: 0, EINVAL (a
  * transition IBTA does not allow, an attribute missing, not allowed or out of range) or
- * EOPNOTSUPP (allowed by IBTA, not served). why (if not NULL) gets a sentence saying
+ * EOPNOTSUPP (allowed by IBTA, not served: alternate paths, a path to the device's own
+ * address). why (if not NULL) gets a sentence saying
  * what is wrong, or NULL.
  */
 int hroce_qp_check_modify(struct hroce_dev *dev, enum hroce_qp_state cur,

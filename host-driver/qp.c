@@ -257,8 +257,10 @@ int hroce_modify_qp(struct hroce_qp *qp, const struct hroce_qp_attr *attr, unsig
 	/* nothing reaches the core unless the table allows it: a refusal changes nothing */
 	err = hroce_qp_check_modify(qp->dev, qp->state, attr, mask, &why);
 	if (err) {
-		hroce_log(HROCE_LOG_INFO, "%s: modify_qp of QP %u refused: %s", qp->dev->name,
-			  qp->qpn, why ? why : strerror(err));
+		/* a bad value is the caller's to see (EINVAL); what is not served is said */
+		hroce_log(err == EOPNOTSUPP ? HROCE_LOG_ERR : HROCE_LOG_INFO,
+			  "%s: modify_qp of QP %u refused: %s", qp->dev->name, qp->qpn,
+			  why ? why : strerror(err));
 		return err;
 	}
 	cur = (mask & HROCE_QP_CUR_STATE) ? attr->cur_qp_state : qp->state;

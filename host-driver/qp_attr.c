@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <stddef.h>
+#include <string.h>
 
 #include "hroce_priv.h"
 
@@ -143,6 +144,18 @@ static const char *out_of_range(const struct hroce_dev_attr *da, const struct hr
 	return NULL;
 }
 
+/*
+ * A path toward the device itself. The core has no internal loopback (a frame to its own
+ * MAC leaves on the wire and never comes back), so such a QP would never complete.
+ */
+static bool loopback(const struct hroce_dev_attr *da, const struct hroce_ah_attr *ah)
+{
+	static const uint8_t no_mac[6];
+
+	return (ah->dip && ah->dip == da->ipv4) ||
+	       (memcmp(ah->dmac, no_mac, 6) && !memcmp(ah->dmac, da->mac, 6));
+}
+
 int hroce_qp_check_modify(struct hroce_dev *dev, enum hroce_qp_state cur,
 			  const struct hroce_qp_attr *attr, unsigned int mask, const char **why)
 {
@@ -187,6 +200,12 @@ int hroce_qp_check_modify(struct hroce_dev *dev, enum hroce_qp_state cur,
 	if (mask & NOT_SERVED) {
 		if (why)
 			*why = "alternate paths, path migration and SQD notification are not served";
+		return EOPNOTSUPP;
+	}
+	if ((mask & HROCE_QP_AV) && loopback(&da, &attr->ah_attr)) {
+		if (why)
+			*why = "a path to the device's own address (loopback) is not served: the "
+			       "core has no internal loopback, its frames would never come back";
 		return EOPNOTSUPP;
 	}
 	return 0;

@@ -3,7 +3,8 @@
  * Bad attributes through the real libibverbs API (run under hroce-run): every create_qp
  * and modify_qp that IBTA or the device's reported limits forbid is refused with its
  * errno, the QP is unchanged afterwards (ibv_query_qp), a QP that was refused along its
- * way still connects and moves data, and so does a fresh pair at the end.
+ * way still connects and moves data, and so does a fresh pair at the end. A path to the
+ * device's own address (loopback, which the core cannot serve) is refused with EOPNOTSUPP.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -252,6 +253,10 @@ static void modify_cases(void)
 	modify_refused("init_rtr_alt_path", a, rtr_attr(b->qp_num), RTR_MASK | IBV_QP_ALT_PATH,
 		       EOPNOTSUPP);
 	modify_refused("init_rts", a, rts_attr(), RTS_MASK, EINVAL);
+	/* the core has no internal loopback: a path to its own address is refused, said why */
+	x = rtr_attr(b->qp_num);
+	x.ah_attr.grh.dgid = d0.gid;
+	modify_refused("init_rtr_loopback", a, x, RTR_MASK, EOPNOTSUPP);
 	err = vp_to_rtr(a, &d1, b->qp_num, 0x100);
 	err = err ?: vp_to_rtr(b, &d0, a->qp_num, 0x200);
 	if (!vp_result("init_rtr_after_refusals", !err, "%s", strerror(err)))
