@@ -418,8 +418,9 @@ int hroce_query_port(struct ibv_context *context, uint8_t port_num, struct ibv_p
 	pthread_mutex_unlock(&ctx->lock);
 	memset(attr, 0, sizeof(*attr));
 	attr->state = IBV_PORT_ACTIVE;
-	attr->max_mtu = IBV_MTU_4096;
-	attr->active_mtu = IBV_MTU_4096;
+	/* the largest path MTU code the core takes, which modify_qp checks against */
+	attr->max_mtu = (enum ibv_mtu)HROCE_PATH_MTU_MAX;
+	attr->active_mtu = (enum ibv_mtu)HROCE_PATH_MTU_MAX;
 	attr->gid_tbl_len = HROCE_GID_TABLE_LEN;
 	attr->max_msg_sz = da.max_msg_sz;
 	attr->pkey_tbl_len = 1;
