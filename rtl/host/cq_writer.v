@@ -67,7 +67,7 @@ module cq_writer #
     output wire [SOURCES-1:0]            s_cqe_ready,
 
     /*
-     * CQ arm doorbells
+     * CQ doorbells: the consumer counter, and an arming unless ci_only
      */
     input  wire [23:0]                   s_db_cqn,
     input  wire [31:0]                   s_db_ci,
