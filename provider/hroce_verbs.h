@@ -22,12 +22,40 @@
 
 #define container_of(ptr, type, member) ((type *)((char *)(ptr)-offsetof(type, member)))
 
+struct hroce_vcq;
+
+/*
+ * Completion events of a device, shared by its contexts (libhroce opens a device once
+ * per process; its interrupts are taken for all the contexts at once): the CQ vectors
+ * (63, HROCE_ASYNC_VECTOR, is the event queue's), the CQs, and the thread that turns
+ * interrupts into completion events and async events.
+ */
+struct hroce_vevents {
+	pthread_mutex_t lock; /* everything below, and each CQ's armed flag */
+	unsigned int next_vector;
+	struct hroce_vcq *cqs;	   /* the CQs with a channel */
+	struct hroce_vcq *all_cqs; /* every CQ, for the async events that name one */
+	struct hroce_dev *dev;	   /* the thread's, while it runs */
+	pthread_t thread;
+	bool running;
+	int stop_pipe[2];
+	/*
+	 * The contexts of the device: the thread holds all their locks (in this list's
+	 * order) while it takes an async event, which may move QPs of any of them to ERR.
+	 * contexts_lock is taken before any context's lock and before lock.
+	 */
+	pthread_mutex_t contexts_lock;
+	struct hroce_vctx *contexts;
+};
+
 /* A device of the configuration. */
 struct hroce_vdev {
 	struct verbs_device vdev;
 	char spec[128]; /* libhroce's device spec: sim:NAME or vfio:ADDRESS */
 	struct hroce_dev_params params;
 	__be64 node_guid;
+	struct hroce_vevents events;
+	unsigned int contexts; /* open, in this process (under events.lock) */
 };
 
 /* CQs take interrupt vectors 0..62 round robin; 63 is HROCE_ASYNC_VECTOR */
@@ -35,8 +63,6 @@ struct hroce_vdev {
 /* The GID table: [0] the link-local address from the MAC, [1] ::ffff:IPv4. */
 #define HROCE_GID_TABLE_LEN 2
 #define HROCE_GID_INDEX_IPV4 1
-
-struct hroce_vcq;
 
 struct hroce_vctx {
 	struct verbs_context vctx;
@@ -47,13 +73,8 @@ struct hroce_vctx {
 	 * reads (struct ib_uverbs_async_event_desc); the write end never blocks
 	 */
 	int async_pipe[2];
-	unsigned int next_vector;
-	struct hroce_vcq *cqs; /* every CQ, for the async events that name one */
-	/* completion events: CQs with a channel; the thread serves them and async events */
-	struct hroce_vcq *event_cqs;
-	pthread_t event_thread;
-	bool event_thread_running;
-	int stop_pipe[2];
+	pid_t owner;		 /* the process that opened it: a child of fork() only has a copy */
+	struct hroce_vctx *next; /* in hroce_vevents.contexts */
 };
 
 struct hroce_vpd {
@@ -71,8 +92,8 @@ struct hroce_vcq {
 	struct hroce_cq *cq;
 	unsigned int vector;
 	bool armed;		      /* req_notify_cq since the last event */
-	struct hroce_vcq *next_event; /* in hroce_vctx.event_cqs */
-	struct hroce_vcq *next_cq;    /* in hroce_vctx.cqs */
+	struct hroce_vcq *next_event; /* in hroce_vevents.cqs */
+	struct hroce_vcq *next_cq;    /* in hroce_vevents.all_cqs */
 };
 
 struct hroce_vqp {
@@ -123,8 +144,10 @@ void hroce_async_event(struct ibv_context *context, struct ibv_async_event *even
 
 /* verbs.c: the context's ops */
 extern const struct verbs_context_ops hroce_ctx_ops;
+/* The device's event thread (completion and async events): started with the device's first
+ * context, stopped with its last. */
 int hroce_verbs_start_events(struct hroce_vctx *ctx);
-void hroce_verbs_stop_events(struct hroce_vctx *ctx);
+void hroce_verbs_stop_events(struct hroce_vdev *hd);
 
 /* shim.c: the write end of a completion channel of ours (-1 if not ours). */
 int hroce_channel_write_fd(const struct ibv_comp_channel *channel);

@@ -149,10 +149,36 @@ static int dereg_mr(struct verbs_mr *v)
  * Completion queues and their events
  */
 
+static void unlist_cq(struct hroce_vevents *ev, struct hroce_vcq *vcq)
+{
+	pthread_mutex_lock(&ev->lock);
+	for (struct hroce_vcq **p = &ev->cqs; *p; p = &(*p)->next_event) {
+		if (*p == vcq) {
+			*p = vcq->next_event;
+			break;
+		}
+	}
+	for (struct hroce_vcq **p = &ev->all_cqs; *p; p = &(*p)->next_cq) {
+		if (*p == vcq) {
+			*p = vcq->next_cq;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&ev->lock);
+}
+
+static void set_armed(struct hroce_vevents *ev, struct hroce_vcq *vcq, bool armed)
+{
+	pthread_mutex_lock(&ev->lock);
+	vcq->armed = armed;
+	pthread_mutex_unlock(&ev->lock);
+}
+
 static struct ibv_cq *create_cq(struct ibv_context *context, int cqe,
 				struct ibv_comp_channel *channel, int comp_vector)
 {
 	struct hroce_vctx *ctx = ctx_of(context);
+	struct hroce_vevents *ev = &to_hdev(context->device)->events;
 	struct hroce_vcq *vcq;
 	int err;
 
@@ -169,20 +195,24 @@ static struct ibv_cq *create_cq(struct ibv_context *context, int cqe,
 	vcq = calloc(1, sizeof(*vcq));
 	if (!vcq)
 		return NULL;
+	/* a vector per CQ of the device (the core has 64): an interrupt tells which CQ */
+	pthread_mutex_lock(&ev->lock);
+	vcq->vector = ev->next_vector++ % HROCE_MAX_CQ_VECTORS;
+	pthread_mutex_unlock(&ev->lock);
 	pthread_mutex_lock(&ctx->lock);
-	/* a vector per CQ (the core has 64): an interrupt tells which CQ it is for */
-	vcq->vector = ctx->next_vector++ % HROCE_MAX_CQ_VECTORS;
 	vcq->cq = hroce_create_cq(ctx->dev, cqe, vcq->vector);
 	err = vcq->cq ? 0 : errno;
-	if (!err) {
-		vcq->next_cq = ctx->cqs;
-		ctx->cqs = vcq;
-	}
-	if (!err && channel) {
-		vcq->next_event = ctx->event_cqs;
-		ctx->event_cqs = vcq;
-	}
 	pthread_mutex_unlock(&ctx->lock);
+	if (!err) {
+		pthread_mutex_lock(&ev->lock);
+		vcq->next_cq = ev->all_cqs;
+		ev->all_cqs = vcq;
+		if (channel) {
+			vcq->next_event = ev->cqs;
+			ev->cqs = vcq;
+		}
+		pthread_mutex_unlock(&ev->lock);
+	}
 	if (err)
 		goto err_free;
 	if (channel) {
@@ -194,9 +224,8 @@ static struct ibv_cq *create_cq(struct ibv_context *context, int cqe,
 	return &vcq->vcq.cq;
 
 err_destroy:
+	unlist_cq(ev, vcq);
 	pthread_mutex_lock(&ctx->lock);
-	ctx->event_cqs = vcq->next_event;
-	ctx->cqs = vcq->next_cq;
 	hroce_destroy_cq(vcq->cq);
 	pthread_mutex_unlock(&ctx->lock);
 err_free:
@@ -208,28 +237,16 @@ err_free:
 static int destroy_cq(struct ibv_cq *cq)
 {
 	struct hroce_vctx *ctx = ctx_of(cq->context);
-	struct hroce_vcq *vcq = to_hcq(cq), **p;
+	struct hroce_vcq *vcq = to_hcq(cq);
 	int err;
 
 	pthread_mutex_lock(&ctx->lock);
 	err = hroce_destroy_cq(vcq->cq);
-	if (!err) {
-		for (p = &ctx->event_cqs; *p; p = &(*p)->next_event) {
-			if (*p == vcq) {
-				*p = vcq->next_event;
-				break;
-			}
-		}
-		for (p = &ctx->cqs; *p; p = &(*p)->next_cq) {
-			if (*p == vcq) {
-				*p = vcq->next_cq;
-				break;
-			}
-		}
-	}
 	pthread_mutex_unlock(&ctx->lock);
-	if (!err)
+	if (!err) {
+		unlist_cq(&to_hdev(cq->context->device)->events, vcq);
 		free(vcq);
+	}
 	return err;
 }
 
@@ -286,7 +303,7 @@ static int req_notify_cq(struct ibv_cq *cq, int solicited_only)
 	int err;
 
 	pthread_mutex_lock(&ctx->lock);
-	vcq->armed = true;
+	set_armed(&to_hdev(cq->context->device)->events, vcq, true);
 	err = hroce_req_notify_cq(vcq->cq, solicited_only);
 	pthread_mutex_unlock(&ctx->lock);
 	return err;
@@ -304,44 +321,59 @@ struct async_record {
 	uint32_t reserved;
 };
 
-/* The device's async events into async_fd; the context's lock is held. */
-static void async_events(struct hroce_vctx *ctx)
+/*
+ * The device's async events into the async_fd of the context of the CQ each names. Taking
+ * one may move QPs to ERR (an overrun CQ's), of any context of the device: every context's
+ * lock is held meanwhile, taken in the list's order after contexts_lock.
+ */
+static void async_events(struct hroce_vevents *ev)
 {
-	struct hroce_async_event ev;
+	struct hroce_async_event ae;
 
-	while (hroce_get_async_event(ctx->dev, &ev) == 1) {
+	pthread_mutex_lock(&ev->contexts_lock);
+	for (struct hroce_vctx *x = ev->contexts; x; x = x->next)
+		pthread_mutex_lock(&x->lock);
+	while (hroce_get_async_event(ev->dev, &ae) == 1) {
 		struct async_record rec = { 0 };
-		struct hroce_vcq *c = ctx->cqs;
+		struct hroce_vcq *c;
+		int fd = -1;
 
-		while (c && c->cq != ev.cq)
-			c = c->next_cq;
-		if (!c || ev.type != HROCE_ASYNC_CQ_ERR)
+		pthread_mutex_lock(&ev->lock);
+		for (c = ev->all_cqs; c && c->cq != ae.cq; c = c->next_cq)
+			;
+		if (c && ae.type == HROCE_ASYNC_CQ_ERR) {
+			rec.element = (uintptr_t)&c->vcq.cq;
+			rec.event_type = IBV_EVENT_CQ_ERR;
+			fd = ctx_of(c->vcq.cq.context)->async_pipe[1];
+		}
+		pthread_mutex_unlock(&ev->lock);
+		if (fd < 0)
 			continue;
-		rec.element = (uintptr_t)&c->vcq.cq;
-		rec.event_type = IBV_EVENT_CQ_ERR;
 		/* nobody reading async events must not stop this thread: a full pipe drops */
-		if (write(ctx->async_pipe[1], &rec, sizeof(rec)) != sizeof(rec))
+		if (write(fd, &rec, sizeof(rec)) != sizeof(rec))
 			hroce_verbs_log(HROCE_LOG_ERR, "async event CQ_ERR lost: %s",
 					strerror(errno));
 	}
+	for (struct hroce_vctx *x = ev->contexts; x; x = x->next)
+		pthread_mutex_unlock(&x->lock);
+	pthread_mutex_unlock(&ev->contexts_lock);
 }
 
 /*
- * The event thread: waits for the device's interrupts; for the async vector, turns the
- * device's events into async_fd records; for the others, writes one record per armed CQ
- * of the vectors that fired into the CQ's completion channel, the record
- * ibv_get_cq_event() reads (struct ib_uverbs_comp_event_desc: the CQ's handle).
+ * The event thread of a device: waits for its interrupts; for the async vector, turns the
+ * device's events into records on the async_fd of the context of the CQ they name; for
+ * the others, writes one record per armed CQ of the vectors that fired, whichever context
+ * the CQ is of, into the CQ's completion channel, the record ibv_get_cq_event() reads
+ * (struct ib_uverbs_comp_event_desc: the CQ's handle).
  */
 static void *event_thread(void *arg)
 {
-	struct hroce_vctx *ctx = arg;
+	struct hroce_vevents *ev = arg;
 	struct pollfd fds[2];
 
-	pthread_mutex_lock(&ctx->lock);
-	fds[0].fd = hroce_irq_fd(ctx->dev);
-	pthread_mutex_unlock(&ctx->lock);
+	fds[0].fd = hroce_irq_fd(ev->dev);
 	fds[0].events = POLLIN;
-	fds[1].fd = ctx->stop_pipe[0];
+	fds[1].fd = ev->stop_pipe[0];
 	fds[1].events = POLLIN;
 	for (;;) {
 		uint64_t irqs;
@@ -352,11 +384,9 @@ static void *event_thread(void *arg)
 			break;
 		if (!(fds[0].revents & POLLIN))
 			continue;
-		pthread_mutex_lock(&ctx->lock);
-		irqs = hroce_take_irqs(ctx->dev);
-		if (irqs >> HROCE_ASYNC_VECTOR & 1)
-			async_events(ctx);
-		for (struct hroce_vcq *c = ctx->event_cqs; c; c = c->next_event) {
+		pthread_mutex_lock(&ev->lock);
+		irqs = hroce_take_irqs(ev->dev);
+		for (struct hroce_vcq *c = ev->cqs; c; c = c->next_event) {
 			uint64_t handle = (uintptr_t)&c->vcq.cq;
 			int fd = hroce_channel_write_fd(c->vcq.cq.channel);
 
@@ -367,48 +397,55 @@ static void *event_thread(void *arg)
 				hroce_verbs_log(HROCE_LOG_ERR, "completion channel: %s",
 						strerror(errno));
 		}
-		pthread_mutex_unlock(&ctx->lock);
+		pthread_mutex_unlock(&ev->lock);
+		if (irqs >> HROCE_ASYNC_VECTOR & 1)
+			async_events(ev);
 	}
 	return NULL;
 }
 
 int hroce_verbs_start_events(struct hroce_vctx *ctx)
 {
+	struct hroce_vevents *ev = &to_hdev(ctx->vctx.context.device)->events;
 	int err = 0;
 
-	pthread_mutex_lock(&ctx->lock);
-	if (ctx->event_thread_running)
+	pthread_mutex_lock(&ev->lock);
+	if (ev->running)
 		goto out;
 	if (hroce_irq_fd(ctx->dev) < 0) {
 		err = EOPNOTSUPP;
 		goto out;
 	}
-	if (pipe2(ctx->stop_pipe, O_CLOEXEC)) {
+	if (pipe2(ev->stop_pipe, O_CLOEXEC)) {
 		err = errno;
 		goto out;
 	}
-	err = pthread_create(&ctx->event_thread, NULL, event_thread, ctx);
+	ev->dev = ctx->dev; /* every context of the device has the same */
+	err = pthread_create(&ev->thread, NULL, event_thread, ev);
 	if (err) {
-		close(ctx->stop_pipe[0]);
-		close(ctx->stop_pipe[1]);
+		close(ev->stop_pipe[0]);
+		close(ev->stop_pipe[1]);
 		goto out;
 	}
-	ctx->event_thread_running = true;
+	ev->running = true;
 out:
-	pthread_mutex_unlock(&ctx->lock);
+	pthread_mutex_unlock(&ev->lock);
 	return err;
 }
 
-void hroce_verbs_stop_events(struct hroce_vctx *ctx)
+void hroce_verbs_stop_events(struct hroce_vdev *hd)
 {
-	if (!ctx->event_thread_running)
+	struct hroce_vevents *ev = &hd->events;
+
+	if (!ev->running)
 		return;
-	if (write(ctx->stop_pipe[1], "", 1) != 1)
+	if (write(ev->stop_pipe[1], "", 1) != 1)
 		return;
-	pthread_join(ctx->event_thread, NULL);
-	close(ctx->stop_pipe[0]);
-	close(ctx->stop_pipe[1]);
-	ctx->event_thread_running = false;
+	pthread_join(ev->thread, NULL);
+	close(ev->stop_pipe[0]);
+	close(ev->stop_pipe[1]);
+	ev->running = false;
+	ev->dev = NULL;
 }
 
 /* ---------------------------------------------------------------------------------------

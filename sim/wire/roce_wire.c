@@ -268,44 +268,9 @@ int roce_build_frame(const struct roce_hdr *h, const void *payload, bool pad_to_
 	return 0;
 }
 
-enum roce_verdict roce_parse(const uint8_t *f, size_t len, struct roce_hdr *h,
-			     const uint8_t **payload)
+/* The IPv4, UDP and BTH fields of a RoCEv2 packet whose first EXT_OFF bytes are there. */
+static void ip_bth_fields(const uint8_t *ip, struct roce_hdr *h)
 {
-	const struct roce_opcode_info *o;
-	size_t l2, ip_total, payload_off, ext_len;
-	const uint8_t *ip;
-	long payload_len;
-	unsigned int pad;
-
-	memset(h, 0, sizeof(*h));
-	*payload = NULL;
-	l2 = len >= 14 && get_be(f + 12, 2) == ETH_TYPE_VLAN ? 18 : 14;
-	if (len < l2)
-		return ROCE_RUNT;
-	if (len > ROCE_MAX_FRAME)
-		return ROCE_GIANT;
-	memcpy(h->eth_dst, f, 6);
-	memcpy(h->eth_src, f + 6, 6);
-	if (l2 == 18) {
-		h->vlan_valid = true;
-		h->vlan_tci = (uint16_t)get_be(f + 14, 2);
-	}
-	if (get_be(f + l2 - 2, 2) != ETH_TYPE_IPV4)
-		return ROCE_NOT_ROCE;
-	if (len < l2 + 24)
-		return ROCE_TRUNCATED; /* IPv4, but too short to tell whether RoCE */
-	ip = f + l2;
-	if (ip[9] != 17 || get_be(ip + UDP_OFF + 2, 2) != ROCE_UDP_PORT)
-		return ROCE_NOT_ROCE;
-	if (len < l2 + EXT_OFF)
-		return ROCE_TRUNCATED;
-	o = roce_opcode_info(ip[BTH_OFF]);
-	ext_len = o ? o->ext_len : 0;
-	payload_off = l2 + EXT_OFF + ext_len;
-	ip_total = get_be(ip + 2, 2);
-	if (len < payload_off || len < l2 + ip_total)
-		return ROCE_TRUNCATED;
-
 	h->ip_dscp = ip[1] >> 2;
 	h->ip_ecn = ip[1] & 3;
 	h->ip_id = (uint16_t)get_be(ip + 4, 2);
@@ -318,7 +283,7 @@ enum roce_verdict roce_parse(const uint8_t *f, size_t len, struct roce_hdr *h,
 	h->opcode = ip[BTH_OFF];
 	h->se = ip[BTH_OFF + 1] >> 7;
 	h->migreq = ip[BTH_OFF + 1] >> 6 & 1;
-	h->pad = pad = ip[BTH_OFF + 1] >> 4 & 3;
+	h->pad = ip[BTH_OFF + 1] >> 4 & 3;
 	h->tver = ip[BTH_OFF + 1] & 0xf;
 	h->pkey = (uint16_t)get_be(ip + BTH_OFF + 2, 2);
 	h->fecn = ip[BTH_OFF + 4] >> 7;
@@ -326,6 +291,97 @@ enum roce_verdict roce_parse(const uint8_t *f, size_t len, struct roce_hdr *h,
 	h->dqpn = (uint32_t)get_be(ip + BTH_OFF + 5, 3);
 	h->ackreq = ip[BTH_OFF + 8] >> 7;
 	h->psn = (uint32_t)get_be(ip + BTH_OFF + 9, 3);
+}
+
+/* Ethernet (one tag at most), IPv4, UDP 4791: the IP header's offset, or 0 with why not. */
+static size_t roce_l2(const uint8_t *f, size_t len, struct roce_hdr *h, enum roce_verdict *v)
+{
+	size_t l2 = len >= 14 && get_be(f + 12, 2) == ETH_TYPE_VLAN ? 18 : 14;
+
+	if (len < l2) {
+		*v = ROCE_RUNT;
+		return 0;
+	}
+	memcpy(h->eth_dst, f, 6);
+	memcpy(h->eth_src, f + 6, 6);
+	if (l2 == 18) {
+		h->vlan_valid = true;
+		h->vlan_tci = (uint16_t)get_be(f + 14, 2);
+	}
+	*v = ROCE_NOT_ROCE;
+	if (get_be(f + l2 - 2, 2) != ETH_TYPE_IPV4)
+		return 0;
+	*v = ROCE_TRUNCATED; /* IPv4, but too short to tell whether RoCE */
+	if (len < l2 + 24)
+		return 0;
+	*v = ROCE_NOT_ROCE;
+	if (f[l2 + 9] != 17 || get_be(f + l2 + UDP_OFF + 2, 2) != ROCE_UDP_PORT)
+		return 0;
+	*v = ROCE_OK;
+	return l2;
+}
+
+enum roce_verdict roce_parse_start(const uint8_t *f, size_t len, struct roce_hdr *h, size_t *ip_off,
+				   size_t *ip_len)
+{
+	enum roce_verdict v;
+	size_t l2;
+
+	memset(h, 0, sizeof(*h));
+	l2 = roce_l2(f, len, h, &v);
+	if (!l2)
+		return v;
+	if (len < l2 + EXT_OFF)
+		return ROCE_TRUNCATED;
+	ip_bth_fields(f + l2, h);
+	*ip_off = l2;
+	*ip_len = get_be(f + l2 + 2, 2);
+	return ROCE_OK;
+}
+
+bool roce_byte_checked(size_t off, size_t ip_len)
+{
+	if (off < UDP_OFF)	 /* the IPv4 header checksum covers the whole header */
+		return off != 9; /* the protocol: another one's packet */
+	if (off >= ip_len)
+		return false;
+	/* the ICRC covers the rest but the fields it masks that nothing else checks */
+	return off != UDP_OFF + 2 && off != UDP_OFF + 3 && off != UDP_OFF + 6 &&
+	       off != UDP_OFF + 7 && off != BTH_OFF + 4;
+}
+
+enum roce_verdict roce_parse(const uint8_t *f, size_t len, struct roce_hdr *h,
+			     const uint8_t **payload)
+{
+	const struct roce_opcode_info *o;
+	size_t l2, ip_total, payload_off, ext_len;
+	const uint8_t *ip;
+	long payload_len;
+	unsigned int pad;
+
+	enum roce_verdict v;
+
+	memset(h, 0, sizeof(*h));
+	*payload = NULL;
+	if (len < (len >= 14 && get_be(f + 12, 2) == ETH_TYPE_VLAN ? 18u : 14u))
+		return ROCE_RUNT;
+	if (len > ROCE_MAX_FRAME)
+		return ROCE_GIANT;
+	l2 = roce_l2(f, len, h, &v);
+	if (!l2)
+		return v;
+	ip = f + l2;
+	if (len < l2 + EXT_OFF)
+		return ROCE_TRUNCATED;
+	o = roce_opcode_info(ip[BTH_OFF]);
+	ext_len = o ? o->ext_len : 0;
+	payload_off = l2 + EXT_OFF + ext_len;
+	ip_total = get_be(ip + 2, 2);
+	if (len < payload_off || len < l2 + ip_total)
+		return ROCE_TRUNCATED;
+
+	ip_bth_fields(ip, h);
+	pad = h->pad;
 	if (o)
 		ext_headers(h, o->ext, (uint8_t *)ip + EXT_OFF, false);
 

@@ -115,6 +115,27 @@ static inline int roce_build(const struct roce_hdr *h, const void *payload, uint
 enum roce_verdict roce_parse(const uint8_t *frame, size_t len, struct roce_hdr *h,
 			     const uint8_t **payload);
 
+/*
+ * The headers of a frame of which only the start is known (its first beat on a link): if
+ * its first len bytes hold Ethernet (one tag at most), IPv4, UDP to port 4791 and a BTH,
+ * fills *h up to the BTH (not the extension headers), *ip_off with the IP header's offset
+ * and *ip_len with the IP total length the header gives, and returns ROCE_OK; else
+ * ROCE_RUNT, ROCE_NOT_ROCE, or ROCE_TRUNCATED (too short to tell). Checks nothing else:
+ * roce_parse may still refuse the whole frame.
+ */
+enum roce_verdict roce_parse_start(const uint8_t *frame, size_t len, struct roce_hdr *h,
+				   size_t *ip_off, size_t *ip_len);
+
+/*
+ * Whether any change to byte off of an IPv4 RoCEv2 packet of ip_len bytes makes
+ * roce_parse refuse it as RoCE (a verdict other than ROCE_OK and ROCE_NOT_ROCE): bytes
+ * the IPv4 header checksum or the ICRC covers (CRC-32 and the Internet checksum catch
+ * any one flipped bit), except the IP protocol and the UDP destination port (a change
+ * there makes it another protocol's packet), the UDP checksum and the BTH byte the ICRC
+ * masks (nothing checks them), and bytes past ip_len (Ethernet padding).
+ */
+bool roce_byte_checked(size_t off, size_t ip_len);
+
 /* Raw reflected CRC-32 (poly 0xedb88320) over n bytes: no initial value, no final xor. */
 uint32_t roce_crc32_update(uint32_t state, const void *p, size_t n);
 /*

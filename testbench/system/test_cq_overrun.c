@@ -25,14 +25,15 @@
 static struct bench b;
 static struct env e;
 
-struct buf {
+/* A buffer with guards: rc_env.h's struct buf has none. */
+struct gbuf {
 	uint8_t *p;
 	size_t len;
 	struct hroce_mr *mr;
 };
 
 /* A registered buffer of len bytes with GUARD bytes outside the MR on each side. */
-static void buf_open(struct buf *x, int node, size_t len)
+static void gbuf_open(struct gbuf *x, int node, size_t len)
 {
 	x->len = len;
 	x->p = env_alloc(len + 2 * GUARD);
@@ -45,13 +46,13 @@ static void buf_open(struct buf *x, int node, size_t len)
 	}
 }
 
-static void buf_close(struct buf *x)
+static void gbuf_close(struct gbuf *x)
 {
 	hroce_dereg_mr(x->mr);
 	free(x->p);
 }
 
-static bool guards_intact(const struct buf *x)
+static bool guards_intact(const struct gbuf *x)
 {
 	for (size_t i = 0; i < GUARD; i++)
 		if (x->p[i] != GUARD_BYTE || x->p[GUARD + x->len + i] != GUARD_BYTE)
@@ -60,7 +61,7 @@ static bool guards_intact(const struct buf *x)
 }
 
 /* A signaled WRITE of message k of src into the same place of dst. */
-static int post_write(struct hroce_qp *qp, struct buf *src, struct buf *dst, unsigned int k)
+static int post_write(struct hroce_qp *qp, struct gbuf *src, struct gbuf *dst, unsigned int k)
 {
 	struct hroce_sge sge = {
 		.addr = (uintptr_t)src->p + GUARD + (size_t)k * MSG_BYTES,
@@ -106,7 +107,7 @@ static void test_one_entry_polled(void)
 {
 	struct hroce_cq *cq = hroce_create_cq(e.n[0].dev, 1, 2);
 	struct hroce_async_event ev;
-	struct buf src, dst;
+	struct gbuf src, dst;
 	struct qp_pair qp;
 	struct hroce_wc wc;
 	unsigned int done = 0;
@@ -117,8 +118,8 @@ static void test_one_entry_polled(void)
 	err = pair_on(&qp, cq);
 	if (!bench_result(&b, "one_entry_pair", !err, "%s", strerror(err)))
 		return;
-	buf_open(&src, 0, WRITES * MSG_BYTES);
-	buf_open(&dst, 1, WRITES * MSG_BYTES);
+	gbuf_open(&src, 0, WRITES * MSG_BYTES);
+	gbuf_open(&dst, 1, WRITES * MSG_BYTES);
 	bench_fill(&b, src.p + GUARD, src.len);
 	for (unsigned int i = 0; i < 4 * WRITES; i++) {
 		if (post_write(qp.qp[0], &src, &dst, i % WRITES) ||
@@ -133,8 +134,8 @@ static void test_one_entry_polled(void)
 		     "%u of %u WRITEs completed, %llu overruns", done, 4 * WRITES,
 		     (unsigned long long)overruns());
 	qp_pair_close(&qp);
-	buf_close(&src);
-	buf_close(&dst);
+	gbuf_close(&src);
+	gbuf_close(&dst);
 	hroce_destroy_cq(cq);
 }
 
@@ -144,7 +145,7 @@ static void test_exactly_full(void)
 	struct hroce_cq *cq = hroce_create_cq(e.n[0].dev, WRITES, 2);
 	struct hroce_wc wc[WRITES];
 	struct hroce_async_event ev;
-	struct buf src, dst;
+	struct gbuf src, dst;
 	struct qp_pair qp;
 	unsigned int rounds = 0;
 	int err;
@@ -153,8 +154,8 @@ static void test_exactly_full(void)
 	if (!bench_result(&b, "full_cq_pair", !err && hroce_cq_size(cq) == WRITES, "%s",
 			  strerror(err)))
 		return;
-	buf_open(&src, 0, WRITES * MSG_BYTES);
-	buf_open(&dst, 1, WRITES * MSG_BYTES);
+	gbuf_open(&src, 0, WRITES * MSG_BYTES);
+	gbuf_open(&dst, 1, WRITES * MSG_BYTES);
 	for (; rounds < 5; rounds++) {
 		bool ok = true;
 
@@ -173,8 +174,8 @@ static void test_exactly_full(void)
 		     rounds == 5 && !hroce_get_async_event(e.n[0].dev, &ev) && overruns() == 0,
 		     "%u of 5 rounds, %llu overruns", rounds, (unsigned long long)overruns());
 	qp_pair_close(&qp);
-	buf_close(&src);
-	buf_close(&dst);
+	gbuf_close(&src);
+	gbuf_close(&dst);
 	hroce_destroy_cq(cq);
 }
 
@@ -185,7 +186,7 @@ static void test_overrun(void)
 	struct hroce_async_event ev = { 0 };
 	struct hroce_qp_attr qa0, qa1;
 	struct hroce_wc wc[WRITES];
-	struct buf src, dst;
+	struct gbuf src, dst;
 	struct qp_pair qp;
 	uint64_t end, irqs = 0;
 	int got = 0, err;
@@ -193,8 +194,8 @@ static void test_overrun(void)
 	err = cq ? pair_on(&qp, cq) : errno;
 	if (!bench_result(&b, "overrun_pair", !err, "%s", strerror(err)))
 		return;
-	buf_open(&src, 0, WRITES * MSG_BYTES);
-	buf_open(&dst, 1, WRITES * MSG_BYTES);
+	gbuf_open(&src, 0, WRITES * MSG_BYTES);
+	gbuf_open(&dst, 1, WRITES * MSG_BYTES);
 	bench_fill(&b, src.p + GUARD, src.len);
 	hroce_take_irqs(e.n[0].dev);
 	for (unsigned int k = 0; k < WRITES; k++)
@@ -236,15 +237,15 @@ static void test_overrun(void)
 	qp_pair_close(&qp);
 	err = hroce_destroy_cq(cq);
 	bench_result(&b, "overrun_cq_destroyed", !err, "%s", strerror(err));
-	buf_close(&src);
-	buf_close(&dst);
+	gbuf_close(&src);
+	gbuf_close(&dst);
 }
 
 /* After all this, a fresh pair on the environment's CQs moves data. */
 static void test_fresh_pair(void)
 {
 	static const struct qp_caps caps = { 16, 16, 1, 1, 0 };
-	struct buf src, dst;
+	struct gbuf src, dst;
 	struct qp_pair qp;
 	struct hroce_wc wc;
 	int err;
@@ -253,8 +254,8 @@ static void test_fresh_pair(void)
 			   HROCE_ACCESS_LOCAL_WRITE | HROCE_ACCESS_REMOTE_WRITE);
 	if (!bench_result(&b, "fresh_pair", !err, "%s", strerror(err)))
 		return;
-	buf_open(&src, 0, WRITES * MSG_BYTES);
-	buf_open(&dst, 1, WRITES * MSG_BYTES);
+	gbuf_open(&src, 0, WRITES * MSG_BYTES);
+	gbuf_open(&dst, 1, WRITES * MSG_BYTES);
 	bench_fill(&b, src.p + GUARD, src.len);
 	err = post_write(qp.qp[0], &src, &dst, 3);
 	bench_result(&b, "fresh_pair_moves_data",
@@ -265,8 +266,8 @@ static void test_fresh_pair(void)
 			     guards_intact(&dst),
 		     "the WRITE did not complete, or its bytes differ");
 	qp_pair_close(&qp);
-	buf_close(&src);
-	buf_close(&dst);
+	gbuf_close(&src);
+	gbuf_close(&dst);
 }
 
 int main(int argc, char **argv)
