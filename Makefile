@@ -237,6 +237,11 @@ $(BIN)/test_net: $(call cobjs,testbench/system/test_net.c testbench/system/rc_en
 	@mkdir -p $(BIN)
 	$(CC) -o $@ $^ $(LDLIBS)
 PROGRAMS += $(BIN)/test_net
+$(BIN)/test_cq_overrun: $(call cobjs,testbench/system/test_cq_overrun.c testbench/system/rc_env.c \
+		testbench/lib/bench.c) $(SYSTEM_LIBS)
+	@mkdir -p $(BIN)
+	$(CC) -o $@ $^ $(LDLIBS)
+PROGRAMS += $(BIN)/test_cq_overrun
 $(BIN)/bench_rc: $(call cobjs,testbench/system/bench_rc.c testbench/system/rc_env.c \
 		testbench/lib/bench.c sim/wire/roce_wire.c) $(SYSTEM_LIBS)
 	@mkdir -p $(BIN)
@@ -287,6 +292,21 @@ $(BIN)/test_perftest: $(call cobjs,testbench/e2e/test_perftest.c testbench/lib/b
 	$(CC) -o $@ $^ $(LDLIBS)
 PROGRAMS += $(BIN)/test_perftest
 
+# Bad input through the real libibverbs API: verbs programs run under hroce-run with two
+# simulated NICs in one process, each driven by a test (testbench/e2e/verbs_run.c)
+VERBS_PAIR_SRCS := testbench/e2e/verbs_pair.c
+$(OBJ)/c/testbench/e2e/verbs_%.o: CFLAGS += -Itestbench/e2e
+define verbs_test
+$(BIN)/$(1): $(call cobjs,testbench/e2e/$(1).c $(VERBS_PAIR_SRCS))
+	@mkdir -p $(BIN)
+	$(CC) -o $$@ $$^ -libverbs
+$(BIN)/test_$(1): testbench/e2e/verbs_run.c $(FLAGS_STAMP) | $(BIN)/$(1) $(BIN)/hroce-run
+	@mkdir -p $(BIN)
+	$(CC) $(CFLAGS) -DVERBS_PROG='"$(1)"' -o $$@ $$<
+PROGRAMS += $(BIN)/$(1) $(BIN)/test_$(1)
+endef
+$(eval $(call verbs_test,verbs_attr))
+$(eval $(call verbs_test,verbs_cq_overrun))
 # End to end: a verbs program of bad input (libibverbs only: hroce-run brings the rest),
 # and its driver, which runs it against two simulated NICs in one process
 $(BIN)/badinput_verbs: $(call cobjs,testbench/e2e/badinput_verbs.c)
@@ -302,7 +322,7 @@ PROGRAMS += $(BIN)/badinput_verbs $(BIN)/test_badinput
 TESTS := test_wire test_icrc test_rx test_tx test_hroce_pcap test_arp test_icmp test_frame_arb
 TESTS += $(BLOCK_TESTS)
 TESTS += test_vfio test_pin test_sim test_faults test_rc test_retry test_net test_config test_simrun
-TESTS += test_perftest test_badinput
+TESTS += test_perftest test_badinput test_cq_overrun test_verbs_attr test_verbs_cq_overrun
 
 .PHONY: all test lint synth bench demo demo-pcap clean check-valgrind soak
 all: $(PROGRAMS)

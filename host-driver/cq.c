@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
  * Completion queues: a ring of CQEs the core writes, polled by their OWNER bit (1 on the
- * first pass through the ring, 0 on the second, ...), so the core never reads the
- * driver's consumer counter except when a CQ is armed.
+ * first pass through the ring, 0 on the second, ...). The core learns the consumer counter
+ * from a CQ doorbell after each poll that took completions (CI_ONLY) and at each arming,
+ * so that it never writes over a CQE not polled yet: a ring that fills up overruns the CQ
+ * instead (event.c).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -34,7 +36,8 @@ struct hroce_cq *hroce_create_cq(struct hroce_dev *dev, unsigned int cqe, unsign
 	struct hroce_cq *cq;
 	int err;
 
-	if (!cqe || cqe >= 1u << MAX_LOG_CQE || vector >= 1u << HROCE_CQC_IRQ_VECTOR_WIDTH) {
+	if (!cqe || cqe >= 1u << MAX_LOG_CQE || vector >= 1u << HROCE_CQC_IRQ_VECTOR_WIDTH ||
+	    vector == HROCE_ASYNC_VECTOR) {
 		errno = EINVAL;
 		return NULL;
 	}
@@ -92,6 +95,8 @@ int hroce_destroy_cq(struct hroce_cq *cq)
 	err = hroce_cmd(dev, HROCE_CMD_OP_DESTROY_CQ, cq->cqn, 0, NULL, 0, NULL, 0);
 	if (err)
 		return err;
+	/* an overrun not taken yet must not reach the next CQ of that number */
+	hroce_eq_clean(dev, cq->cqn);
 	pthread_mutex_lock(&dev->lock);
 	dev->cqs[cq->cqn] = NULL;
 	pthread_mutex_unlock(&dev->lock);
@@ -103,6 +108,20 @@ int hroce_destroy_cq(struct hroce_cq *cq)
 unsigned int hroce_cq_size(const struct hroce_cq *cq)
 {
 	return 1u << cq->log_size;
+}
+
+/* The CQ doorbell: the consumer counter; an arming too unless ci_only. */
+static void cq_doorbell(struct hroce_cq *cq, bool ci_only, bool solicited)
+{
+	uint64_t v = (uint64_t)cq->cqn << HROCE_DOORBELL_NUM_LSB |
+		     (uint64_t)solicited << HROCE_DOORBELL_SOLICITED_LSB |
+		     (uint64_t)ci_only << HROCE_DOORBELL_CI_ONLY_LSB |
+		     (uint64_t)(cq->ci & 0xffff) << HROCE_DOORBELL_INDEX_LSB |
+		     (uint64_t)(cq->ci >> 16) << HROCE_DOORBELL_INDEX_HIGH_LSB;
+
+	/* the CQEs were read before the core may write over them */
+	atomic_thread_fence(memory_order_release);
+	hroce_mmio_write64(cq->dev, HROCE_REG_DB_CQ, v);
 }
 
 /* The wr_id of a CQE's WQE, and what the completion says of its work queue. */
@@ -137,6 +156,7 @@ static void complete(struct hroce_dev *dev, const uint8_t *cqe, struct hroce_wc 
 
 int hroce_poll_cq(struct hroce_cq *cq, int n, struct hroce_wc *wc)
 {
+	uint32_t start = cq->ci;
 	int got = 0;
 
 	while (got < n) {
@@ -155,6 +175,9 @@ int hroce_poll_cq(struct hroce_cq *cq, int n, struct hroce_wc *wc)
 		complete(cq->dev, cqe, &wc[got]);
 		got++;
 	}
+	/* room in the ring: the core must know before it writes the next completion */
+	if (cq->ci != start)
+		cq_doorbell(cq, true, false);
 	return got;
 }
 
@@ -173,6 +196,6 @@ void hroce_cq_clean(struct hroce_cq *cq, uint32_t qpn)
 
 int hroce_req_notify_cq(struct hroce_cq *cq, bool solicited_only)
 {
-	hroce_doorbell(cq->dev, HROCE_REG_DB_CQ, cq->cqn, (uint16_t)cq->ci, false, solicited_only);
+	cq_doorbell(cq, false, solicited_only);
 	return 0;
 }

@@ -271,13 +271,13 @@ static int setup_tables(struct hroce_dev *dev)
 	hroce_mmio_write64(dev, HROCE_REG_MRC_BASE, dev->mrc.iova);
 	hroce_mmio_write64(dev, HROCE_REG_MRC_LOG, p->log_mrs);
 	hroce_mmio_write64(dev, HROCE_REG_CMD_MAILBOX, dev->mailbox.iova);
-	return 0;
+	return hroce_eq_setup(dev);
 }
 
 /* The tables' memory, and the driver's arrays; the device's mappings of it are not touched. */
 static void free_tables_memory(struct hroce_dev *dev)
 {
-	struct hroce_dma *dma[] = { &dev->mailbox, &dev->mrc, &dev->cqc, &dev->qpc };
+	struct hroce_dma *dma[] = { &dev->eq, &dev->mailbox, &dev->mrc, &dev->cqc, &dev->qpc };
 
 	free(dev->qps);
 	free(dev->cqs);
@@ -291,7 +291,7 @@ static void free_tables_memory(struct hroce_dev *dev)
 
 static void free_tables(struct hroce_dev *dev)
 {
-	struct hroce_dma *dma[] = { &dev->mailbox, &dev->mrc, &dev->cqc, &dev->qpc };
+	struct hroce_dma *dma[] = { &dev->eq, &dev->mailbox, &dev->mrc, &dev->cqc, &dev->qpc };
 
 	for (size_t i = 0; i < sizeof(dma) / sizeof(dma[0]); i++)
 		if (dma[i]->vaddr)
@@ -439,6 +439,7 @@ void hroce_close(struct hroce_dev *dev)
 	hroce_mmio_write64(dev, HROCE_REG_QPC_LOG, 0);
 	hroce_mmio_write64(dev, HROCE_REG_CQC_LOG, 0);
 	hroce_mmio_write64(dev, HROCE_REG_MRC_LOG, 0);
+	hroce_eq_stop(dev);
 	(void)hroce_mmio_read64(dev, HROCE_REG_ID);
 	free_tables(dev);
 	dev->bus->ops->close(dev->bus);

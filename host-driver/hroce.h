@@ -174,11 +174,18 @@ struct hroce_wc {
 	unsigned int wc_flags;
 };
 
-/* A CQ of at least cqe entries; vector: the interrupt vector of its events. */
+/*
+ * A CQ of at least cqe entries; vector: the interrupt vector of its events (0..62; 63 is
+ * HROCE_ASYNC_VECTOR's). Completions beyond the ring's size before they are polled are
+ * not written over older ones: the CQ overruns (an HROCE_ASYNC_CQ_ERR) and stays in error.
+ */
 struct hroce_cq *hroce_create_cq(struct hroce_dev *dev, unsigned int cqe, unsigned int vector);
 int hroce_destroy_cq(struct hroce_cq *cq);
 unsigned int hroce_cq_size(const struct hroce_cq *cq);
-/* Up to n completions into wc; returns how many (0: none now). Never blocks. */
+/*
+ * Up to n completions into wc; returns how many (0: none now). Never blocks. Tells the
+ * device how far the ring was read when it took completions.
+ */
 int hroce_poll_cq(struct hroce_cq *cq, int n, struct hroce_wc *wc);
 /* An interrupt on the next completion (solicited_only: on a solicited or failed one). */
 int hroce_req_notify_cq(struct hroce_cq *cq, bool solicited_only);
@@ -193,6 +200,30 @@ uint64_t hroce_take_irqs(struct hroce_dev *dev);
  * Returns -1 with errno set (EOPNOTSUPP) if the bus has none.
  */
 int hroce_irq_fd(struct hroce_dev *dev);
+
+/* Asynchronous events: errors of an object rather than of a work request. */
+
+/* The interrupt vector of asynchronous events (the device's event queue). */
+#define HROCE_ASYNC_VECTOR 63
+
+enum hroce_event_type {
+	HROCE_ASYNC_CQ_ERR = 0, /* libibverbs' IBV_EVENT_CQ_ERR: the CQ overran */
+};
+
+struct hroce_async_event {
+	enum hroce_event_type type;
+	struct hroce_cq *cq; /* CQ_ERR: the CQ */
+};
+
+/*
+ * The next asynchronous event of the device: 1 with ev filled, 0 if there is none now.
+ * Call it when HROCE_ASYNC_VECTOR fired, or any time. HROCE_ASYNC_CQ_ERR is a CQ that got
+ * more completions than its ring holds unpolled: the ones that did not fit are lost, the CQ
+ * writes nothing any more, and before the event is returned every QP on that CQ (send or
+ * receive side) not in RESET was moved to ERR, as IBTA wants for a CQ overrun.
+ */
+int hroce_get_async_event(struct hroce_dev *dev, struct hroce_async_event *ev);
+
 /* DMA accesses of the device its IOMMU refused (0 where the bus cannot tell: VFIO). */
 uint64_t hroce_iova_faults(struct hroce_dev *dev);
 /* The bus's own figures, one emit per "name value" (a simulated NIC: sim.*, wire.*). */
@@ -231,13 +262,18 @@ struct hroce_qp_init_attr {
 	bool sq_sig_all;
 };
 
-/* Which attributes a modify sets (the libibverbs IBV_QP_* bits that apply). */
+/*
+ * Which attributes a modify sets: libibverbs' IBV_QP_* bits. The ones marked "not served"
+ * are known to the transition table (IBTA allows them) and refused with EOPNOTSUPP.
+ */
 enum hroce_qp_attr_mask {
 	HROCE_QP_STATE = 1 << 0,
 	HROCE_QP_CUR_STATE = 1 << 1,
+	HROCE_QP_EN_SQD_ASYNC_NOTIFY = 1 << 2, /* not served */
 	HROCE_QP_ACCESS_FLAGS = 1 << 3,
 	HROCE_QP_PKEY_INDEX = 1 << 4,
 	HROCE_QP_PORT = 1 << 5,
+	HROCE_QP_QKEY = 1 << 6, /* UD only: never allowed on RC */
 	HROCE_QP_AV = 1 << 7,
 	HROCE_QP_PATH_MTU = 1 << 8,
 	HROCE_QP_TIMEOUT = 1 << 9,
@@ -245,9 +281,12 @@ enum hroce_qp_attr_mask {
 	HROCE_QP_RNR_RETRY = 1 << 11,
 	HROCE_QP_RQ_PSN = 1 << 12,
 	HROCE_QP_MAX_QP_RD_ATOMIC = 1 << 13,
+	HROCE_QP_ALT_PATH = 1 << 14, /* not served */
 	HROCE_QP_MIN_RNR_TIMER = 1 << 15,
 	HROCE_QP_SQ_PSN = 1 << 16,
 	HROCE_QP_MAX_DEST_RD_ATOMIC = 1 << 17,
+	HROCE_QP_PATH_MIG_STATE = 1 << 18, /* not served */
+	HROCE_QP_CAP = 1 << 19,		   /* never allowed on RC */
 	HROCE_QP_DEST_QPN = 1 << 20,
 };
 
@@ -270,6 +309,7 @@ struct hroce_qp_attr {
 	enum hroce_mtu path_mtu;
 	unsigned int qp_access_flags;
 	uint16_t pkey_index;
+	uint8_t port_num; /* the device has one port: 1 */
 	struct hroce_ah_attr ah_attr;
 	uint32_t dest_qp_num;
 	uint32_t rq_psn, sq_psn;
@@ -281,7 +321,22 @@ struct hroce_qp_attr {
 struct hroce_qp *hroce_create_qp(struct hroce_pd *pd, const struct hroce_qp_init_attr *attr);
 int hroce_destroy_qp(struct hroce_qp *qp);
 uint32_t hroce_qp_num(const struct hroce_qp *qp);
+/*
+ * Changes the QP's state and attributes. mask must hold what the transition requires and
+ * nothing it does not allow (IBTA 10.3.1 for RC, as the kernel's ib_modify_qp_is_ok has
+ * it), each value in the range the device reports (hroce_qp_check_modify); otherwise
+ * EINVAL and the QP is unchanged.
+ */
 int hroce_modify_qp(struct hroce_qp *qp, const struct hroce_qp_attr *attr, unsigned int mask);
+/*
+ * The checks of hroce_modify_qp for a QP in state cur, without a QP: 0, EINVAL (a
+ * transition IBTA does not allow, an attribute missing, not allowed or out of range) or
+ * EOPNOTSUPP (allowed by IBTA, not served: alternate paths, a path to the device's own
+ * address). why (if not NULL) gets a sentence saying
+ * what is wrong, or NULL.
+ */
+int hroce_qp_check_modify(struct hroce_dev *dev, enum hroce_qp_state cur,
+			  const struct hroce_qp_attr *attr, unsigned int mask, const char **why);
 /* The QP as the core has it now (a state the core moved it to, ERR, included). */
 int hroce_query_qp(struct hroce_qp *qp, struct hroce_qp_attr *attr);
 

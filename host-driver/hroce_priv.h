@@ -46,6 +46,9 @@ struct hroce_dev {
 	uint64_t iova_next;
 	uint64_t iova_before_last; /* iova_next before the last range was handed out */
 	struct hroce_dma qpc, cqc, mrc, mailbox;
+	struct hroce_dma eq; /* the event queue: one EQE per CQ at most (event.c) */
+	unsigned int eq_log;
+	uint32_t eq_ci;	       /* the next EQE to look at */
 	struct hroce_qp **qps; /* by QPN */
 	struct hroce_cq **cqs; /* by CQN */
 	uint8_t *mr_used;      /* by MR index */
@@ -129,6 +132,12 @@ int hroce_cmd(struct hroce_dev *dev, unsigned int op, uint32_t num, uint64_t arg
 #define CQE_QPN_CLEANED 1
 /* Marks the CQEs of a QP not polled yet as cleaned (the QP is being destroyed). */
 void hroce_cq_clean(struct hroce_cq *cq, uint32_t qpn);
+
+/* event.c: the event queue, set up with the tables and stopped before they go. */
+int hroce_eq_setup(struct hroce_dev *dev);
+void hroce_eq_stop(struct hroce_dev *dev);
+/* The events of a CQ not taken yet are dropped (the CQ is being destroyed). */
+void hroce_eq_clean(struct hroce_dev *dev, uint32_t cqn);
 
 /* Completions of a QP's CQE: the QP of a QPN, for poll_cq. */
 struct hroce_qp *hroce_dev_qp(struct hroce_dev *dev, uint32_t qpn);

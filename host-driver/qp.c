@@ -108,6 +108,11 @@ struct hroce_qp *hroce_create_qp(struct hroce_pd *pd, const struct hroce_qp_init
 		errno = EINVAL;
 		return NULL;
 	}
+	/* a CQ of another device: the core would write its completions into this one's table */
+	if (attr->send_cq->dev != dev || attr->recv_cq->dev != dev) {
+		errno = EINVAL;
+		return NULL;
+	}
 	sq_bytes = wqe_bytes(SQ_HDR_BYTES, cap->max_send_sge);
 	if (sq_bytes < SQ_HDR_BYTES + cap->max_inline_data)
 		sq_bytes = SQ_HDR_BYTES + cap->max_inline_data;
@@ -217,20 +222,6 @@ uint32_t hroce_qp_num(const struct hroce_qp *qp)
 	return qp->qpn;
 }
 
-/* The attributes a transition needs, as the kernel's ib_modify_qp_is_ok() has them for RC. */
-static unsigned int required_mask(enum hroce_qp_state cur, enum hroce_qp_state next)
-{
-	if (cur == HROCE_QPS_RESET && next == HROCE_QPS_INIT)
-		return HROCE_QP_PKEY_INDEX | HROCE_QP_PORT | HROCE_QP_ACCESS_FLAGS;
-	if (cur == HROCE_QPS_INIT && next == HROCE_QPS_RTR)
-		return HROCE_QP_AV | HROCE_QP_PATH_MTU | HROCE_QP_DEST_QPN | HROCE_QP_RQ_PSN |
-		       HROCE_QP_MAX_DEST_RD_ATOMIC | HROCE_QP_MIN_RNR_TIMER;
-	if (cur == HROCE_QPS_RTR && next == HROCE_QPS_RTS)
-		return HROCE_QP_SQ_PSN | HROCE_QP_TIMEOUT | HROCE_QP_RETRY_CNT |
-		       HROCE_QP_RNR_RETRY | HROCE_QP_MAX_QP_RD_ATOMIC;
-	return 0;
-}
-
 static void apply_attrs(struct hroce_qp *qp, uint8_t *ctx, const struct hroce_qp_attr *attr,
 			unsigned int mask)
 {
@@ -273,20 +264,24 @@ static void apply_attrs(struct hroce_qp *qp, uint8_t *ctx, const struct hroce_qp
 
 int hroce_modify_qp(struct hroce_qp *qp, const struct hroce_qp_attr *attr, unsigned int mask)
 {
-	enum hroce_qp_state cur = (mask & HROCE_QP_CUR_STATE) ? attr->cur_qp_state : qp->state;
-	enum hroce_qp_state next = (mask & HROCE_QP_STATE) ? attr->qp_state : cur;
-	unsigned int need = required_mask(cur, next) | HROCE_QP_STATE;
+	enum hroce_qp_state cur, next;
 	static const uint8_t no_mac[6];
 	struct hroce_qp_attr resolved;
 	uint8_t ctx[sizeof(qp->ctx)];
+	const char *why;
 	int err;
 
-	if (next > HROCE_QPS_ERR || ((mask & HROCE_QP_STATE) && (mask & need) != need) ||
-	    ((mask & HROCE_QP_PKEY_INDEX) && attr->pkey_index != 0) ||
-	    ((mask & HROCE_QP_PATH_MTU) &&
-	     (attr->path_mtu < HROCE_MTU_256 || attr->path_mtu > HROCE_MTU_4096)) ||
-	    ((mask & HROCE_QP_MAX_QP_RD_ATOMIC) && attr->max_rd_atomic > 16))
-		return EINVAL;
+	/* nothing reaches the core unless the table allows it: a refusal changes nothing */
+	err = hroce_qp_check_modify(qp->dev, qp->state, attr, mask, &why);
+	if (err) {
+		/* a bad value is the caller's to see (EINVAL); what is not served is said */
+		hroce_log(err == EOPNOTSUPP ? HROCE_LOG_ERR : HROCE_LOG_INFO,
+			  "%s: modify_qp of QP %u refused: %s", qp->dev->name, qp->qpn,
+			  why ? why : strerror(err));
+		return err;
+	}
+	cur = (mask & HROCE_QP_CUR_STATE) ? attr->cur_qp_state : qp->state;
+	next = (mask & HROCE_QP_STATE) ? attr->qp_state : cur;
 	if ((mask & HROCE_QP_AV) && !memcmp(attr->ah_attr.dmac, no_mac, 6)) {
 		/* no MAC given: ARP finds it, as the kernel does for a RoCE QP */
 		resolved = *attr;

@@ -230,6 +230,7 @@ static void build_devices(void)
 		hd->params.ipv4 = cd->ipv4;
 		hd->node_guid = guid_from_mac(cd->mac);
 		pthread_mutex_init(&hd->events.lock, NULL);
+		pthread_mutex_init(&hd->events.contexts_lock, NULL);
 		devices[i++] = hd;
 	}
 	ndevices = i;
@@ -275,6 +276,8 @@ static struct verbs_context *alloc_context(struct ibv_device *device, int cmd_fd
 		err = errno;
 		goto err_uninit;
 	}
+	/* the event thread never waits on a reader: only the read end blocks */
+	fcntl(ctx->async_pipe[1], F_SETFL, O_NONBLOCK);
 	ctx->vctx.context.async_fd = ctx->async_pipe[0];
 	ctx->vctx.context.num_comp_vectors = 1;
 	ctx->owner = getpid();
@@ -286,9 +289,18 @@ static struct verbs_context *alloc_context(struct ibv_device *device, int cmd_fd
 				strerror(err));
 		goto err_pipe;
 	}
+	pthread_mutex_lock(&hd->events.contexts_lock);
+	ctx->next = hd->events.contexts;
+	hd->events.contexts = ctx;
+	pthread_mutex_unlock(&hd->events.contexts_lock);
 	pthread_mutex_lock(&hd->events.lock);
 	hd->contexts++;
 	pthread_mutex_unlock(&hd->events.lock);
+	/* async events (a CQ overrun) reach async_fd with or without completion channels */
+	err = hroce_verbs_start_events(ctx);
+	if (err)
+		hroce_verbs_log(HROCE_LOG_WARN, "%s: no async events: %s", device->name,
+				strerror(err));
 	return &ctx->vctx;
 
 err_pipe:
@@ -348,6 +360,15 @@ void hroce_free_context(struct ibv_context *context)
 	if (ctx->owner == getpid()) {
 		bool last;
 
+		/* the event thread takes no async event for this context from now on */
+		pthread_mutex_lock(&hd->events.contexts_lock);
+		for (struct hroce_vctx **p = &hd->events.contexts; *p; p = &(*p)->next) {
+			if (*p == ctx) {
+				*p = ctx->next;
+				break;
+			}
+		}
+		pthread_mutex_unlock(&hd->events.contexts_lock);
 		pthread_mutex_lock(&hd->events.lock);
 		last = !--hd->contexts;
 		pthread_mutex_unlock(&hd->events.lock);
@@ -427,8 +448,9 @@ int hroce_query_port(struct ibv_context *context, uint8_t port_num, struct ibv_p
 	pthread_mutex_unlock(&ctx->lock);
 	memset(attr, 0, sizeof(*attr));
 	attr->state = IBV_PORT_ACTIVE;
-	attr->max_mtu = IBV_MTU_4096;
-	attr->active_mtu = IBV_MTU_4096;
+	/* the largest path MTU code the core takes, which modify_qp checks against */
+	attr->max_mtu = (enum ibv_mtu)HROCE_PATH_MTU_MAX;
+	attr->active_mtu = (enum ibv_mtu)HROCE_PATH_MTU_MAX;
 	attr->gid_tbl_len = HROCE_GID_TABLE_LEN;
 	attr->max_msg_sz = da.max_msg_sz;
 	attr->pkey_tbl_len = 1;

@@ -26,17 +26,26 @@ struct hroce_vcq;
 
 /*
  * Completion events of a device, shared by its contexts (libhroce opens a device once
- * per process; its interrupts are taken for all the contexts at once): the CQ vectors,
- * the CQs with a channel, and the thread that turns interrupts into events.
+ * per process; its interrupts are taken for all the contexts at once): the CQ vectors
+ * (63, HROCE_ASYNC_VECTOR, is the event queue's), the CQs, and the thread that turns
+ * interrupts into completion events and async events.
  */
 struct hroce_vevents {
 	pthread_mutex_t lock; /* everything below, and each CQ's armed flag */
 	unsigned int next_vector;
-	struct hroce_vcq *cqs;
-	struct hroce_dev *dev; /* the thread's, while it runs */
+	struct hroce_vcq *cqs;	   /* the CQs with a channel */
+	struct hroce_vcq *all_cqs; /* every CQ, for the async events that name one */
+	struct hroce_dev *dev;	   /* the thread's, while it runs */
 	pthread_t thread;
 	bool running;
 	int stop_pipe[2];
+	/*
+	 * The contexts of the device: the thread holds all their locks (in this list's
+	 * order) while it takes an async event, which may move QPs of any of them to ERR.
+	 * contexts_lock is taken before any context's lock and before lock.
+	 */
+	pthread_mutex_t contexts_lock;
+	struct hroce_vctx *contexts;
 };
 
 /* A device of the configuration. */
@@ -49,7 +58,8 @@ struct hroce_vdev {
 	unsigned int contexts; /* open, in this process (under events.lock) */
 };
 
-#define HROCE_MAX_CQ_VECTORS 64
+/* CQs take interrupt vectors 0..62 round robin; 63 is HROCE_ASYNC_VECTOR */
+#define HROCE_MAX_CQ_VECTORS HROCE_ASYNC_VECTOR
 /* The GID table: [0] the link-local address from the MAC, [1] ::ffff:IPv4. */
 #define HROCE_GID_TABLE_LEN 2
 #define HROCE_GID_INDEX_IPV4 1
@@ -58,8 +68,13 @@ struct hroce_vctx {
 	struct verbs_context vctx;
 	struct hroce_dev *dev;
 	pthread_mutex_t lock; /* every libhroce call */
-	int async_pipe[2];    /* libibverbs reads async_fd; no async event is ever sent */
-	pid_t owner;	      /* the process that opened it: a child of fork() only has a copy */
+	/*
+	 * async_fd is the read end: the event thread writes the records ibv_get_async_event()
+	 * reads (struct ib_uverbs_async_event_desc); the write end never blocks
+	 */
+	int async_pipe[2];
+	pid_t owner;		 /* the process that opened it: a child of fork() only has a copy */
+	struct hroce_vctx *next; /* in hroce_vevents.contexts */
 };
 
 struct hroce_vpd {
@@ -78,6 +93,7 @@ struct hroce_vcq {
 	unsigned int vector;
 	bool armed;		      /* req_notify_cq since the last event */
 	struct hroce_vcq *next_event; /* in hroce_vevents.cqs */
+	struct hroce_vcq *next_cq;    /* in hroce_vevents.all_cqs */
 };
 
 struct hroce_vqp {
@@ -128,8 +144,8 @@ void hroce_async_event(struct ibv_context *context, struct ibv_async_event *even
 
 /* verbs.c: the context's ops */
 extern const struct verbs_context_ops hroce_ctx_ops;
-/* The device's event thread: started by the first CQ with a channel, stopped with the
- * device's last context. */
+/* The device's event thread (completion and async events): started with the device's first
+ * context, stopped with its last. */
 int hroce_verbs_start_events(struct hroce_vctx *ctx);
 void hroce_verbs_stop_events(struct hroce_vdev *hd);
 

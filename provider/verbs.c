@@ -36,8 +36,14 @@ static_assert(IBV_WC_RNR_RETRY_EXC_ERR == (int)HROCE_WC_RNR_RETRY_EXC_ERR &&
 		      IBV_WC_RECV_RDMA_WITH_IMM == (int)HROCE_WC_RECV_RDMA_WITH_IMM,
 	      "completion statuses and opcodes are libibverbs'");
 static_assert(IBV_QPS_ERR == (int)HROCE_QPS_ERR && IBV_MTU_4096 == (int)HROCE_MTU_4096 &&
-		      IBV_QP_DEST_QPN == (int)HROCE_QP_DEST_QPN,
-	      "QP states, MTUs and attribute bits are libibverbs'");
+		      IBV_QP_DEST_QPN == (int)HROCE_QP_DEST_QPN &&
+		      IBV_QP_EN_SQD_ASYNC_NOTIFY == (int)HROCE_QP_EN_SQD_ASYNC_NOTIFY &&
+		      IBV_QP_QKEY == (int)HROCE_QP_QKEY &&
+		      IBV_QP_ALT_PATH == (int)HROCE_QP_ALT_PATH &&
+		      IBV_QP_PATH_MIG_STATE == (int)HROCE_QP_PATH_MIG_STATE &&
+		      IBV_QP_CAP == (int)HROCE_QP_CAP &&
+		      IBV_ACCESS_REMOTE_ATOMIC == (int)HROCE_ACCESS_REMOTE_ATOMIC,
+	      "QP states, MTUs, attribute bits and access bits are libibverbs'");
 
 static struct hroce_vctx *ctx_of(struct ibv_context *c)
 {
@@ -143,12 +149,18 @@ static int dereg_mr(struct verbs_mr *v)
  * Completion queues and their events
  */
 
-static void unlist_event_cq(struct hroce_vevents *ev, struct hroce_vcq *vcq)
+static void unlist_cq(struct hroce_vevents *ev, struct hroce_vcq *vcq)
 {
 	pthread_mutex_lock(&ev->lock);
 	for (struct hroce_vcq **p = &ev->cqs; *p; p = &(*p)->next_event) {
 		if (*p == vcq) {
 			*p = vcq->next_event;
+			break;
+		}
+	}
+	for (struct hroce_vcq **p = &ev->all_cqs; *p; p = &(*p)->next_cq) {
+		if (*p == vcq) {
+			*p = vcq->next_cq;
 			break;
 		}
 	}
@@ -191,10 +203,14 @@ static struct ibv_cq *create_cq(struct ibv_context *context, int cqe,
 	vcq->cq = hroce_create_cq(ctx->dev, cqe, vcq->vector);
 	err = vcq->cq ? 0 : errno;
 	pthread_mutex_unlock(&ctx->lock);
-	if (!err && channel) {
+	if (!err) {
 		pthread_mutex_lock(&ev->lock);
-		vcq->next_event = ev->cqs;
-		ev->cqs = vcq;
+		vcq->next_cq = ev->all_cqs;
+		ev->all_cqs = vcq;
+		if (channel) {
+			vcq->next_event = ev->cqs;
+			ev->cqs = vcq;
+		}
 		pthread_mutex_unlock(&ev->lock);
 	}
 	if (err)
@@ -208,7 +224,7 @@ static struct ibv_cq *create_cq(struct ibv_context *context, int cqe,
 	return &vcq->vcq.cq;
 
 err_destroy:
-	unlist_event_cq(ev, vcq);
+	unlist_cq(ev, vcq);
 	pthread_mutex_lock(&ctx->lock);
 	hroce_destroy_cq(vcq->cq);
 	pthread_mutex_unlock(&ctx->lock);
@@ -228,7 +244,7 @@ static int destroy_cq(struct ibv_cq *cq)
 	err = hroce_destroy_cq(vcq->cq);
 	pthread_mutex_unlock(&ctx->lock);
 	if (!err) {
-		unlist_event_cq(&to_hdev(cq->context->device)->events, vcq);
+		unlist_cq(&to_hdev(cq->context->device)->events, vcq);
 		free(vcq);
 	}
 	return err;
@@ -298,11 +314,57 @@ static void cq_event(struct ibv_cq *cq)
 	(void)cq; /* libibverbs counts the events itself */
 }
 
+/* What ibv_get_async_event() reads from async_fd (the kernel's ib_uverbs_async_event_desc). */
+struct async_record {
+	uint64_t element; /* the ibv_cq (or ibv_qp...) the event is about */
+	uint32_t event_type;
+	uint32_t reserved;
+};
+
 /*
- * The event thread of a device: waits for its interrupts, and writes one record per armed
- * CQ of the vectors that fired, whichever context the CQ is of, into the CQ's completion
- * channel, the record ibv_get_cq_event() reads (struct ib_uverbs_comp_event_desc: the
- * CQ's handle).
+ * The device's async events into the async_fd of the context of the CQ each names. Taking
+ * one may move QPs to ERR (an overrun CQ's), of any context of the device: every context's
+ * lock is held meanwhile, taken in the list's order after contexts_lock.
+ */
+static void async_events(struct hroce_vevents *ev)
+{
+	struct hroce_async_event ae;
+
+	pthread_mutex_lock(&ev->contexts_lock);
+	for (struct hroce_vctx *x = ev->contexts; x; x = x->next)
+		pthread_mutex_lock(&x->lock);
+	while (hroce_get_async_event(ev->dev, &ae) == 1) {
+		struct async_record rec = { 0 };
+		struct hroce_vcq *c;
+		int fd = -1;
+
+		pthread_mutex_lock(&ev->lock);
+		for (c = ev->all_cqs; c && c->cq != ae.cq; c = c->next_cq)
+			;
+		if (c && ae.type == HROCE_ASYNC_CQ_ERR) {
+			rec.element = (uintptr_t)&c->vcq.cq;
+			rec.event_type = IBV_EVENT_CQ_ERR;
+			fd = ctx_of(c->vcq.cq.context)->async_pipe[1];
+		}
+		pthread_mutex_unlock(&ev->lock);
+		if (fd < 0)
+			continue;
+		/* nobody reading async events must not stop this thread: a full pipe drops */
+		if (write(fd, &rec, sizeof(rec)) != sizeof(rec))
+			hroce_verbs_log(HROCE_LOG_ERR, "async event CQ_ERR lost: %s",
+					strerror(errno));
+	}
+	for (struct hroce_vctx *x = ev->contexts; x; x = x->next)
+		pthread_mutex_unlock(&x->lock);
+	pthread_mutex_unlock(&ev->contexts_lock);
+}
+
+/*
+ * The event thread of a device: waits for its interrupts; for the async vector, turns the
+ * device's events into records on the async_fd of the context of the CQ they name; for
+ * the others, writes one record per armed CQ of the vectors that fired, whichever context
+ * the CQ is of, into the CQ's completion channel, the record ibv_get_cq_event() reads
+ * (struct ib_uverbs_comp_event_desc: the CQ's handle).
  */
 static void *event_thread(void *arg)
 {
@@ -336,6 +398,8 @@ static void *event_thread(void *arg)
 						strerror(errno));
 		}
 		pthread_mutex_unlock(&ev->lock);
+		if (irqs >> HROCE_ASYNC_VECTOR & 1)
+			async_events(ev);
 	}
 	return NULL;
 }
@@ -388,6 +452,43 @@ void hroce_verbs_stop_events(struct hroce_vdev *hd)
  * Queue pairs
  */
 
+/*
+ * What create_qp must refuse before libhroce sees it: sizes above what query_device
+ * reports, and CQs of another context (their completions would land in another device's
+ * ring, or in none).
+ */
+static int check_qp_init_attr(struct ibv_pd *pd, const struct ibv_qp_init_attr *attr)
+{
+	struct hroce_vctx *ctx = ctx_of(pd->context);
+	const struct ibv_qp_cap *cap = &attr->cap;
+	struct hroce_dev_attr da;
+	const char *bad = NULL;
+	int err;
+
+	if (!attr->send_cq || !attr->recv_cq)
+		bad = "a send and a receive CQ are needed";
+	else if (attr->send_cq->context != pd->context || attr->recv_cq->context != pd->context)
+		bad = "a CQ of another device context than the PD's";
+	if (bad)
+		goto invalid;
+	pthread_mutex_lock(&ctx->lock);
+	err = hroce_query_dev(ctx->dev, &da);
+	pthread_mutex_unlock(&ctx->lock);
+	if (err)
+		return err;
+	if (cap->max_send_wr > da.max_qp_wr || cap->max_recv_wr > da.max_qp_wr)
+		bad = "max_send_wr or max_recv_wr above the device's max_qp_wr";
+	else if (cap->max_send_sge > da.max_sge || cap->max_recv_sge > da.max_sge)
+		bad = "max_send_sge or max_recv_sge above the device's max_sge";
+	else if (cap->max_inline_data > da.max_inline)
+		bad = "max_inline_data above what the device inlines";
+	if (!bad)
+		return 0;
+invalid:
+	hroce_verbs_log(HROCE_LOG_INFO, "create_qp: %s", bad);
+	return EINVAL;
+}
+
 static struct ibv_qp *create_qp(struct ibv_pd *pd, struct ibv_qp_init_attr *attr)
 {
 	struct hroce_vctx *ctx = ctx_of(pd->context);
@@ -395,6 +496,7 @@ static struct ibv_qp *create_qp(struct ibv_pd *pd, struct ibv_qp_init_attr *attr
 	struct hroce_qp_attr qa;
 	struct hroce_vqp *vqp;
 	struct ibv_qp *qp;
+	int err;
 
 	if (attr->qp_type != IBV_QPT_RC) {
 		hroce_verbs_log(HROCE_LOG_ERR, "create_qp: only RC QPs (type %d asked)",
@@ -407,8 +509,9 @@ static struct ibv_qp *create_qp(struct ibv_pd *pd, struct ibv_qp_init_attr *attr
 		errno = EOPNOTSUPP;
 		return NULL;
 	}
-	if (!attr->send_cq || !attr->recv_cq) {
-		errno = EINVAL;
+	err = check_qp_init_attr(pd, attr);
+	if (err) {
+		errno = err;
 		return NULL;
 	}
 	vqp = calloc(1, sizeof(*vqp));
@@ -501,33 +604,38 @@ static int address_of(const struct ibv_ah_attr *ah, struct hroce_ah_attr *out)
 	return 0;
 }
 
-#define QP_MASK_SUPPORTED                                                                          \
-	(IBV_QP_STATE | IBV_QP_CUR_STATE | IBV_QP_ACCESS_FLAGS | IBV_QP_PKEY_INDEX | IBV_QP_PORT | \
-	 IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |      \
-	 IBV_QP_RQ_PSN | IBV_QP_MAX_QP_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER | IBV_QP_SQ_PSN |          \
-	 IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_DEST_QPN)
+/* The attribute bits libibverbs defines that a modify of an RC QP may carry at all. */
+#define QP_MASK_KNOWN                                                                         \
+	(IBV_QP_STATE | IBV_QP_CUR_STATE | IBV_QP_EN_SQD_ASYNC_NOTIFY | IBV_QP_ACCESS_FLAGS | \
+	 IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_QKEY | IBV_QP_AV | IBV_QP_PATH_MTU |        \
+	 IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY | IBV_QP_RQ_PSN |               \
+	 IBV_QP_MAX_QP_RD_ATOMIC | IBV_QP_ALT_PATH | IBV_QP_MIN_RNR_TIMER | IBV_QP_SQ_PSN |   \
+	 IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_PATH_MIG_STATE | IBV_QP_CAP | IBV_QP_DEST_QPN)
 
+/*
+ * The transition's rules and every value's range are libhroce's one table
+ * (hroce_qp_check_modify, run by hroce_modify_qp before anything reaches the core); here
+ * only what libhroce cannot see: bits outside its numbering, and the verbs address.
+ */
 static int modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int mask)
 {
 	struct hroce_vctx *ctx = ctx_of(qp->context);
 	struct hroce_qp_attr qa;
+	const char *why;
 	int err;
 
-	if (mask & ~QP_MASK_SUPPORTED) {
-		hroce_verbs_log(HROCE_LOG_ERR, "modify_qp: attributes 0x%x not supported",
-				mask & ~QP_MASK_SUPPORTED);
-		return EOPNOTSUPP;
+	if ((unsigned int)mask & ~(unsigned int)QP_MASK_KNOWN) {
+		hroce_verbs_log(HROCE_LOG_INFO, "modify_qp: unknown attribute bits 0x%x",
+				(unsigned int)mask & ~(unsigned int)QP_MASK_KNOWN);
+		return EINVAL;
 	}
-	if ((mask & IBV_QP_PORT) && attr->port_num != 1)
-		return EINVAL;
-	if ((mask & IBV_QP_PKEY_INDEX) && attr->pkey_index != 0)
-		return EINVAL;
 	memset(&qa, 0, sizeof(qa));
 	qa.qp_state = (enum hroce_qp_state)attr->qp_state;
 	qa.cur_qp_state = (enum hroce_qp_state)attr->cur_qp_state;
 	qa.path_mtu = (enum hroce_mtu)attr->path_mtu;
 	qa.qp_access_flags = attr->qp_access_flags;
 	qa.pkey_index = attr->pkey_index;
+	qa.port_num = attr->port_num;
 	qa.dest_qp_num = attr->dest_qp_num;
 	qa.rq_psn = attr->rq_psn;
 	qa.sq_psn = attr->sq_psn;
@@ -538,7 +646,12 @@ static int modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int mask)
 	qa.max_rd_atomic = attr->max_rd_atomic;
 	qa.max_dest_rd_atomic = attr->max_dest_rd_atomic;
 	pthread_mutex_lock(&ctx->lock);
-	err = (mask & IBV_QP_AV) ? address_of(&attr->ah_attr, &qa.ah_attr) : 0;
+	/* the table first: an AV the transition does not allow is refused as such */
+	err = hroce_qp_check_modify(ctx->dev, (enum hroce_qp_state)qp->state, &qa, mask, &why);
+	if (err)
+		hroce_verbs_log(HROCE_LOG_INFO, "modify_qp: %s", why ? why : strerror(err));
+	if (!err && (mask & IBV_QP_AV))
+		err = address_of(&attr->ah_attr, &qa.ah_attr);
 	if (!err)
 		err = hroce_modify_qp(to_hqp(qp)->qp, &qa, mask);
 	pthread_mutex_unlock(&ctx->lock);

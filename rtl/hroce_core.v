@@ -180,6 +180,11 @@ wire [47:0] cfg_mac;
 wire [31:0] cfg_ipv4;
 wire [63:0] cfg_qpc_base, cfg_cqc_base, cfg_mrc_base, cfg_mailbox;
 wire [4:0] cfg_qpc_log, cfg_cqc_log, cfg_mrc_log;
+wire [63:0] cfg_eq_base;
+wire [4:0] cfg_eq_log;
+wire [7:0] cfg_eq_vector;
+wire cfg_eq_enable;
+wire eq_restart;
 wire [63:0] cfg_arp_lifetime;
 wire [31:0] cfg_arp_retry_interval;
 wire [3:0] cfg_arp_retry_tries;
@@ -275,6 +280,11 @@ regs_inst (
     .cfg_arp_lifetime(cfg_arp_lifetime),
     .cfg_arp_retry_interval(cfg_arp_retry_interval),
     .cfg_arp_retry_tries(cfg_arp_retry_tries),
+    .cfg_eq_base(cfg_eq_base),
+    .cfg_eq_log(cfg_eq_log),
+    .cfg_eq_vector(cfg_eq_vector),
+    .cfg_eq_enable(cfg_eq_enable),
+    .eq_restart(eq_restart),
     .cfg_ack_unit(cfg_ack_unit),
     .cfg_rnr_unit(cfg_rnr_unit),
     .arp_lookup_ip(arp_lookup_ip),
@@ -1051,10 +1061,16 @@ cq_inst (
     .s_cqe_valid({resp_cqe_valid, req_cqe_valid}),
     .s_cqe_ready({resp_cqe_ready, req_cqe_ready}),
     .s_db_cqn(db_value[`HROCE_DOORBELL_NUM]),
-    .s_db_ci(db_value[`HROCE_DOORBELL_INDEX]),
+    .s_db_ci({db_value[`HROCE_DOORBELL_INDEX_HIGH], db_value[`HROCE_DOORBELL_INDEX]}),
     .s_db_solicited(db_value[`HROCE_DOORBELL_SOLICITED]),
+    .s_db_ci_only(db_value[`HROCE_DOORBELL_CI_ONLY]),
     .s_db_valid(db_valid && db_kind == 2'd2),
     .s_db_ready(cq_db_ready),
+    .cfg_eq_base(cfg_eq_base),
+    .cfg_eq_log(cfg_eq_log),
+    .cfg_eq_vector(cfg_eq_vector),
+    .cfg_eq_enable(cfg_eq_enable),
+    .eq_restart(eq_restart),
     .m_ctx_lookup_index(cq_lk_index),
     .m_ctx_lookup_valid(cq_lk_valid),
     .m_ctx_lookup_ready(cq_lk_ready),
@@ -1082,7 +1098,8 @@ cq_inst (
     .m_irq_ready(m_irq_ready),
     .stat_cqe(core_stat[`HROCE_CORE_COUNTER_CQE]),
     .stat_irq(core_stat[`HROCE_CORE_COUNTER_IRQ]),
-    .stat_drop()
+    .stat_drop(),
+    .stat_overrun(core_stat[`HROCE_CORE_COUNTER_CQE_OVERRUN])
 );
 
 /*

@@ -6,12 +6,23 @@ the CQs' interrupts.
     CQE (from an engine) --> CQ context --> CQE at BASE + 32 * (PI mod 2^LOG_SIZE), OWNER set
                                         --> PI + 1; armed: wait for the CQE to be posted,
                                             then the CQ's interrupt vector; disarm
+    CQE (its ring full: PI - CI = 2^LOG_SIZE) --> not written; CQ context OVERRUN
+                                        --> EQE CQ_ERR at EQ_BASE + 32 * (EQ PI mod size),
+                                            the EQ's interrupt once it is posted
+    CQE (OVERRUN set) --> dropped
     arm doorbell --> CQ context --> ARMED (solicited only or not), CI; an interrupt at once
                                     if completions the driver has not consumed are there
+    CI_ONLY doorbell --> CQ context --> CI
 
 OWNER is 1 on the first pass through the ring, 0 on the second, and so on, so the driver
-finds new entries without the core reading its consumer counter. A CQE for a CQ that
-does not exist is dropped and counted.
+finds new entries without polling a register. The driver reports its consumer counter with
+a CQ doorbell after each poll that took completions, so the core knows which CQEs are still
+unread and never writes over one: a completion for a full ring is the CQ's overrun, which
+puts the CQ in error for good (IBTA's CQ overrun: the CQ's consumer sees CQ_ERR and its QPs
+are moved to error by the driver) and is reported once, by an EQE in the event queue. The
+event queue has no consumer counter: the driver sizes it for one event per CQ. Dropped
+completions are counted (stat_overrun). A CQE for a CQ that does not exist is dropped and
+counted.
 
 An interrupt leaves only after every CQE written so far was posted (its DMA write
 answered): the interrupt, itself a posted write, then reaches the host behind them.
@@ -56,13 +67,24 @@ module cq_writer #
     output wire [SOURCES-1:0]            s_cqe_ready,
 
     /*
-     * CQ arm doorbells
+     * CQ doorbells: the consumer counter, and an arming unless ci_only
      */
     input  wire [23:0]                   s_db_cqn,
-    input  wire [15:0]                   s_db_ci,
+    input  wire [31:0]                   s_db_ci,
     input  wire                          s_db_solicited,
+    input  wire                          s_db_ci_only,
     input  wire                          s_db_valid,
     output wire                          s_db_ready,
+
+    /*
+     * Event queue (REG_EQ_BASE, REG_EQ_CONFIG's fields); eq_restart: start again at its
+     * first entry
+     */
+    input  wire [63:0]                   cfg_eq_base,
+    input  wire [4:0]                    cfg_eq_log,
+    input  wire [IRQ_WIDTH-1:0]          cfg_eq_vector,
+    input  wire                          cfg_eq_enable,
+    input  wire                          eq_restart,
 
     /*
      * CQ context cache
@@ -106,11 +128,21 @@ module cq_writer #
      */
     output wire                          stat_cqe,
     output wire                          stat_irq,
-    output wire                          stat_drop
+    output wire                          stat_drop,
+    output wire                          stat_overrun
 );
 
 localparam SRC_WIDTH = SOURCES > 1 ? $clog2(SOURCES) : 1;
 localparam CQE_BYTES = `HROCE_CQE_BYTES;
+localparam EQE_BYTES = `HROCE_EQE_BYTES;
+
+// an EQE takes the CQE's path to memory: same size, same address arithmetic
+initial begin
+    if (EQE_BYTES != CQE_BYTES || CQE_BYTES != 32) begin
+        $error("Error: %m: CQEs and EQEs must both be 32 bytes");
+        $finish;
+    end
+end
 
 localparam [3:0]
     STATE_IDLE = 4'd0,
@@ -126,8 +158,11 @@ reg [3:0] state_reg = STATE_IDLE, state_next;
 reg is_db_reg = 1'b0, is_db_next;
 reg [23:0] cqn_reg = 24'd0, cqn_next;
 reg [255:0] cqe_reg = 256'd0, cqe_next;
-reg [15:0] db_ci_reg = 16'd0, db_ci_next;
+reg [31:0] db_ci_reg = 32'd0, db_ci_next;
 reg db_sol_reg = 1'b0, db_sol_next;
+reg db_ci_only_reg = 1'b0, db_ci_only_next;
+reg [31:0] eq_pi_reg = 32'd0, eq_pi_next;
+reg event_irq_reg = 1'b0, event_irq_next;
 reg [511:0] ctx_reg = 512'd0, ctx_next;
 reg [63:0] cqe_addr_reg = 64'd0, cqe_addr_next;
 reg ctx_ok_reg = 1'b0, ctx_ok_next;
@@ -143,6 +178,7 @@ reg db_ready_reg = 1'b0, db_ready_next;
 reg stat_cqe_reg = 1'b0, stat_cqe_next;
 reg stat_irq_reg = 1'b0, stat_irq_next;
 reg stat_drop_reg = 1'b0, stat_drop_next;
+reg stat_overrun_reg = 1'b0, stat_overrun_next;
 
 // round robin: the lowest source with a CQE above the one served last, else the lowest
 reg [SRC_WIDTH-1:0] pick;
@@ -167,9 +203,24 @@ end
 
 wire [4:0] log_size = ctx_reg[`HROCE_CQC_LOG_SIZE];
 wire [31:0] pi = ctx_reg[`HROCE_CQC_PI];
-wire [31:0] slot = pi & ((32'd1 << log_size) - 32'd1);
+wire [31:0] ci = ctx_reg[`HROCE_CQC_CI];
+// CQEs written and not consumed yet: the ring is full at 2^LOG_SIZE (a consumer counter
+// past PI, which no driver sends, counts as full too: nothing is written over)
+wire [31:0] unread = pi - ci;
+wire ring_full = unread >= (32'd1 << log_size);
+wire overrun = ctx_reg[`HROCE_CQC_OVERRUN];
 wire armed = ctx_reg[`HROCE_CQC_ARMED];
 wire arm_solicited = ctx_reg[`HROCE_CQC_ARM_SOLICITED];
+
+// the entry a completion writes: its CQE in the CQ's ring, or on an overrun the EQE in
+// the event queue (one slot, owner bit and address computation for both)
+wire to_eq = ring_full;
+wire [31:0] ring_count = to_eq ? eq_pi_reg : pi;
+wire [4:0] ring_log = to_eq ? cfg_eq_log : log_size;
+wire [31:0] ring_slot = ring_count & ((32'd1 << ring_log) - 32'd1);
+wire ring_owner = !ring_count[ring_log];
+wire [63:0] ring_addr = (to_eq ? cfg_eq_base : ctx_reg[`HROCE_CQC_BASE]) +
+                        {27'd0, ring_slot, 5'd0};
 wire cqe_wakes = !arm_solicited || cqe_reg[`HROCE_CQE_SOLICITED] ||
                  cqe_reg[`HROCE_CQE_STATUS] != `HROCE_WC_STATUS_SUCCESS;
 
@@ -180,6 +231,9 @@ always @* begin
     cqe_next = cqe_reg;
     db_ci_next = db_ci_reg;
     db_sol_next = db_sol_reg;
+    db_ci_only_next = db_ci_only_reg;
+    eq_pi_next = eq_pi_reg;
+    event_irq_next = event_irq_reg;
     ctx_next = ctx_reg;
     cqe_addr_next = cqe_addr_reg;
     ctx_ok_next = ctx_ok_reg;
@@ -196,6 +250,7 @@ always @* begin
     stat_cqe_next = 1'b0;
     stat_irq_next = 1'b0;
     stat_drop_next = 1'b0;
+    stat_overrun_next = 1'b0;
 
     case (state_reg)
         STATE_IDLE: begin
@@ -213,6 +268,7 @@ always @* begin
                 cqn_next = s_db_cqn;
                 db_ci_next = s_db_ci;
                 db_sol_next = s_db_solicited;
+                db_ci_only_next = s_db_ci_only;
                 lookup_valid_next = 1'b1;
                 state_next = STATE_LOOKUP;
             end
@@ -222,6 +278,7 @@ always @* begin
                 ctx_next = s_ctx_lookup_data;
                 ctx_ok_next = s_ctx_lookup_status == 2'd0 && s_ctx_lookup_data[`HROCE_CQC_VALID];
                 irq_next = 1'b0;
+                event_irq_next = 1'b0;
                 state_next = is_db_reg ? STATE_ARM : STATE_CQE;
             end
         end
@@ -229,9 +286,34 @@ always @* begin
             if (!ctx_ok_reg) begin
                 stat_drop_next = 1'b1;
                 state_next = STATE_IDLE;
+            end else if (overrun) begin
+                // in error since its overrun: nothing is written any more
+                stat_overrun_next = 1'b1;
+                state_next = STATE_IDLE;
+            end else if (ring_full) begin
+                // never over a CQE the driver has not read: the CQ goes to error instead
+                stat_overrun_next = 1'b1;
+                ctx_next[`HROCE_CQC_OVERRUN] = 1'b1;
+                ctx_next[`HROCE_CQC_ARMED] = 1'b0;
+                if (cfg_eq_enable) begin
+                    cqe_next = 256'd0;
+                    cqe_next[`HROCE_EQE_TYPE] = `HROCE_EVENT_CQ_ERR;
+                    cqe_next[`HROCE_EQE_NUM] = cqn_reg;
+                    cqe_next[`HROCE_EQE_OWNER] = ring_owner;
+                    cqe_addr_next = ring_addr;
+                    eq_pi_next = eq_pi_reg + 32'd1;
+                    irq_next = 1'b1;
+                    event_irq_next = 1'b1;
+                    wr_req_valid_next = 1'b1;
+                    wr_data_valid_next = 1'b1;
+                    state_next = STATE_WRITE;
+                end else begin
+                    update_valid_next = 1'b1;
+                    state_next = STATE_UPDATE;
+                end
             end else begin
-                cqe_next[`HROCE_CQE_OWNER] = !pi[log_size];
-                cqe_addr_next = ctx_reg[`HROCE_CQC_BASE] + {27'd0, slot, 5'd0};
+                cqe_next[`HROCE_CQE_OWNER] = ring_owner;
+                cqe_addr_next = ring_addr;
                 ctx_next[`HROCE_CQC_PI] = pi + 32'd1;
                 if (armed && cqe_wakes) begin
                     ctx_next[`HROCE_CQC_ARMED] = 1'b0;
@@ -253,8 +335,12 @@ always @* begin
             if (!ctx_ok_reg) begin
                 state_next = STATE_IDLE;
             end else begin
-                ctx_next[`HROCE_CQC_CI] = {16'd0, db_ci_reg};
-                if (pi[15:0] != db_ci_reg) begin
+                ctx_next[`HROCE_CQC_CI] = db_ci_reg;
+                if (db_ci_only_reg) begin
+                    // the consumer counter only: room in the ring, the arming as it was
+                    update_valid_next = 1'b1;
+                    state_next = STATE_UPDATE;
+                end else if (pi != db_ci_reg) begin
                     // completions are waiting already: wake the driver now
                     ctx_next[`HROCE_CQC_ARMED] = 1'b0;
                     irq_next = 1'b1;
@@ -286,6 +372,10 @@ always @* begin
         end
         default: state_next = STATE_IDLE;
     endcase
+
+    if (eq_restart) begin
+        eq_pi_next = 32'd0;
+    end
 end
 
 always @(posedge clk) begin
@@ -295,6 +385,9 @@ always @(posedge clk) begin
     cqe_reg <= cqe_next;
     db_ci_reg <= db_ci_next;
     db_sol_reg <= db_sol_next;
+    db_ci_only_reg <= db_ci_only_next;
+    eq_pi_reg <= eq_pi_next;
+    event_irq_reg <= event_irq_next;
     ctx_reg <= ctx_next;
     cqe_addr_reg <= cqe_addr_next;
     ctx_ok_reg <= ctx_ok_next;
@@ -310,6 +403,7 @@ always @(posedge clk) begin
     stat_cqe_reg <= stat_cqe_next;
     stat_irq_reg <= stat_irq_next;
     stat_drop_reg <= stat_drop_next;
+    stat_overrun_reg <= stat_overrun_next;
 
     if (rst) begin
         state_reg <= STATE_IDLE;
@@ -324,6 +418,9 @@ always @(posedge clk) begin
         stat_cqe_reg <= 1'b0;
         stat_irq_reg <= 1'b0;
         stat_drop_reg <= 1'b0;
+        stat_overrun_reg <= 1'b0;
+        eq_pi_reg <= 32'd0;
+        event_irq_reg <= 1'b0;
     end
 end
 
@@ -349,12 +446,13 @@ assign m_wr_axis_tkeep = {{(KEEP_WIDTH-CQE_BYTES){1'b0}}, {CQE_BYTES{1'b1}}};
 assign m_wr_axis_tvalid = wr_data_valid_reg;
 assign m_wr_axis_tlast = 1'b1;
 
-assign m_irq_vector = ctx_reg[`HROCE_CQC_IRQ_VECTOR];
+assign m_irq_vector = event_irq_reg ? cfg_eq_vector : ctx_reg[`HROCE_CQC_IRQ_VECTOR];
 assign m_irq_valid = state_reg == STATE_IRQ;
 
 assign stat_cqe = stat_cqe_reg;
 assign stat_irq = stat_irq_reg;
 assign stat_drop = stat_drop_reg;
+assign stat_overrun = stat_overrun_reg;
 
 endmodule
 

@@ -7,7 +7,8 @@ leave as a one-cycle start pulse; doorbells leave as a stream (a doorbell write 
 with its B response, until the stream takes it, so that no doorbell is ever lost). The
 WQE push window is eight 64-bit words that an SQ doorbell with PUSH set carries along.
 A write of REG_ARP_LOOKUP leaves as a one-cycle pulse with the address; REG_ARP_RESULT
-reads what the ARP block says. Reads of counters come from flat vectors of 64-bit
+reads what the ARP block says. A write of REG_EQ_CONFIG also leaves as a one-cycle pulse
+(eq_restart): the event queue starts again at its first entry. Reads of counters come from flat vectors of 64-bit
 counters. Every register offset comes
 from the contract (build/gen/hroce_contract.vh).
 
@@ -71,6 +72,11 @@ module host_regs #
     output wire [63:0]                   cfg_arp_lifetime,
     output wire [31:0]                   cfg_arp_retry_interval,
     output wire [3:0]                    cfg_arp_retry_tries,
+    output wire [63:0]                   cfg_eq_base,
+    output wire [4:0]                    cfg_eq_log,
+    output wire [7:0]                    cfg_eq_vector,
+    output wire                          cfg_eq_enable,
+    output wire                          eq_restart,
     output wire [31:0]                   cfg_ack_unit,
     output wire [31:0]                   cfg_rnr_unit,
 
@@ -129,6 +135,11 @@ reg [3:0] arp_tries_reg = `HROCE_ARP_TRIES_DEFAULT, arp_tries_next;
 reg [31:0] ack_unit_reg = `HROCE_ACK_UNIT_DEFAULT, ack_unit_next;
 reg [31:0] rnr_unit_reg = `HROCE_RNR_UNIT_DEFAULT, rnr_unit_next;
 reg [31:0] arp_lookup_ip_reg = 32'd0, arp_lookup_ip_next;
+reg [63:0] eq_base_reg = 64'd0, eq_base_next;
+reg [4:0] eq_log_reg = 5'd0, eq_log_next;
+reg [7:0] eq_vector_reg = 8'd0, eq_vector_next;
+reg eq_enable_reg = 1'b0, eq_enable_next;
+reg eq_restart_reg = 1'b0, eq_restart_next;
 reg arp_lookup_valid_reg = 1'b0, arp_lookup_valid_next;
 reg cmd_start_reg = 1'b0, cmd_start_next;
 reg [7:0] cmd_op_reg = 8'd0, cmd_op_next;
@@ -163,6 +174,15 @@ wire [AXIL_ADDR_WIDTH-1:0] net_off = raddr - `HROCE_REG_NET_COUNTERS;
 wire [31:0] rx_word = {{(35-AXIL_ADDR_WIDTH){1'b0}}, rx_off[AXIL_ADDR_WIDTH-1:3]};
 wire [31:0] core_word = {{(35-AXIL_ADDR_WIDTH){1'b0}}, core_off[AXIL_ADDR_WIDTH-1:3]};
 wire [31:0] net_word = {{(35-AXIL_ADDR_WIDTH){1'b0}}, net_off[AXIL_ADDR_WIDTH-1:3]};
+
+// REG_EQ_CONFIG as the register reads it
+reg [63:0] eq_config_value;
+always @* begin
+    eq_config_value = 64'd0;
+    eq_config_value[`HROCE_EQ_CONFIG_LOG_SIZE] = eq_log_reg;
+    eq_config_value[`HROCE_EQ_CONFIG_IRQ_VECTOR] = eq_vector_reg;
+    eq_config_value[`HROCE_EQ_CONFIG_ENABLE] = eq_enable_reg;
+end
 
 // REG_ARP_RETRY as the register reads it
 reg [63:0] arp_retry_value;
@@ -200,6 +220,11 @@ always @* begin
     rnr_unit_next = rnr_unit_reg;
     arp_lookup_ip_next = arp_lookup_ip_reg;
     arp_lookup_valid_next = 1'b0;
+    eq_base_next = eq_base_reg;
+    eq_log_next = eq_log_reg;
+    eq_vector_next = eq_vector_reg;
+    eq_enable_next = eq_enable_reg;
+    eq_restart_next = 1'b0;
     cmd_start_next = 1'b0;
     cmd_op_next = cmd_op_reg;
     cmd_num_next = cmd_num_reg;
@@ -246,6 +271,13 @@ always @* begin
                 `HROCE_REG_ARP_LOOKUP: begin
                     arp_lookup_ip_next = s_axil_wdata[31:0];
                     arp_lookup_valid_next = 1'b1;
+                end
+                `HROCE_REG_EQ_BASE: eq_base_next = s_axil_wdata;
+                `HROCE_REG_EQ_CONFIG: begin
+                    eq_log_next = s_axil_wdata[`HROCE_EQ_CONFIG_LOG_SIZE];
+                    eq_vector_next = s_axil_wdata[`HROCE_EQ_CONFIG_IRQ_VECTOR];
+                    eq_enable_next = s_axil_wdata[`HROCE_EQ_CONFIG_ENABLE];
+                    eq_restart_next = 1'b1;
                 end
                 `HROCE_REG_CMD: begin
                     // a command written while one runs is ignored: the driver polls BUSY
@@ -319,6 +351,8 @@ always @* begin
                 `HROCE_REG_ARP_RETRY: rdata_next = arp_retry_value;
                 `HROCE_REG_RETRY_TIMER: rdata_next = retry_timer_value;
                 `HROCE_REG_ARP_RESULT: rdata_next = arp_result;
+                `HROCE_REG_EQ_BASE: rdata_next = eq_base_reg;
+                `HROCE_REG_EQ_CONFIG: rdata_next = eq_config_value;
                 `HROCE_REG_CMD: begin
                     rdata_next = 64'd0;
                     rdata_next[0] = cmd_busy || cmd_start_reg;
@@ -349,6 +383,11 @@ always @(posedge clk) begin
     rnr_unit_reg <= rnr_unit_next;
     arp_lookup_ip_reg <= arp_lookup_ip_next;
     arp_lookup_valid_reg <= arp_lookup_valid_next;
+    eq_base_reg <= eq_base_next;
+    eq_log_reg <= eq_log_next;
+    eq_vector_reg <= eq_vector_next;
+    eq_enable_reg <= eq_enable_next;
+    eq_restart_reg <= eq_restart_next;
     cmd_start_reg <= cmd_start_next;
     cmd_op_reg <= cmd_op_next;
     cmd_num_reg <= cmd_num_next;
@@ -375,6 +414,9 @@ always @(posedge clk) begin
         ack_unit_reg <= `HROCE_ACK_UNIT_DEFAULT;
         rnr_unit_reg <= `HROCE_RNR_UNIT_DEFAULT;
         arp_lookup_valid_reg <= 1'b0;
+        eq_base_reg <= 64'd0;
+        eq_enable_reg <= 1'b0;
+        eq_restart_reg <= 1'b0;
         cmd_start_reg <= 1'b0;
         db_valid_reg <= 1'b0;
         bvalid_reg <= 1'b0;
@@ -407,6 +449,11 @@ assign cfg_ack_unit = ack_unit_reg;
 assign cfg_rnr_unit = rnr_unit_reg;
 assign arp_lookup_ip = arp_lookup_ip_reg;
 assign arp_lookup_valid = arp_lookup_valid_reg;
+assign cfg_eq_base = eq_base_reg;
+assign cfg_eq_log = eq_log_reg;
+assign cfg_eq_vector = eq_vector_reg;
+assign cfg_eq_enable = eq_enable_reg;
+assign eq_restart = eq_restart_reg;
 
 assign cmd_start = cmd_start_reg;
 assign cmd_op = cmd_op_reg;

@@ -315,6 +315,7 @@ static bool side_connect(struct side *s)
 	if (!send_msg(s, &mine) || !recv_msg(s, MSG_QP, &theirs))
 		return false;
 	a.qp_state = HROCE_QPS_INIT;
+	a.port_num = 1;
 	a.qp_access_flags =
 		HROCE_ACCESS_LOCAL_WRITE | HROCE_ACCESS_REMOTE_WRITE | HROCE_ACCESS_REMOTE_READ;
 	err = hroce_modify_qp(s->qp, &a,
@@ -1070,6 +1071,7 @@ static bool lossy_requester(struct side *s)
 	if (!s->qp)
 		return fail(s, "create_qp: %s", strerror(errno));
 	a.qp_state = HROCE_QPS_INIT;
+	a.port_num = 1;
 	err = hroce_modify_qp(s->qp, &a,
 			      HROCE_QP_STATE | HROCE_QP_PKEY_INDEX | HROCE_QP_PORT |
 				      HROCE_QP_ACCESS_FLAGS);

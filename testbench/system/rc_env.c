@@ -126,6 +126,7 @@ static int connect_one(struct env *e, int i, struct hroce_qp *qp, struct hroce_q
 	int err;
 
 	a.qp_state = HROCE_QPS_INIT;
+	a.port_num = 1;
 	a.qp_access_flags = access;
 	err = hroce_modify_qp(qp, &a,
 			      HROCE_QP_STATE | HROCE_QP_PKEY_INDEX | HROCE_QP_PORT |

@@ -310,6 +310,7 @@ static int connect_auto(struct hroce_qp *qp, struct hroce_qp *peer, uint32_t dip
 	int err;
 
 	a.qp_state = HROCE_QPS_INIT;
+	a.port_num = 1;
 	a.qp_access_flags = HROCE_ACCESS_LOCAL_WRITE | HROCE_ACCESS_REMOTE_WRITE;
 	err = hroce_modify_qp(qp, &a,
 			      HROCE_QP_STATE | HROCE_QP_PKEY_INDEX | HROCE_QP_PORT |

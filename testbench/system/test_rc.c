@@ -67,7 +67,7 @@ static void test_bringup(struct bench *b, struct env *e)
 			     qa.path_mtu == HROCE_MTU_1024,
 		     "state %d dest %u mtu %d (%s)", qa.qp_state, qa.dest_qp_num, qa.path_mtu,
 		     strerror(err));
-	/* a transition IBTA does not allow is refused by the core */
+	/* a transition IBTA does not allow is refused (by the driver's table, before the core) */
 	qa.qp_state = HROCE_QPS_INIT;
 	err = hroce_modify_qp(qp.qp[0], &qa, HROCE_QP_STATE);
 	bench_result(b, "qp_bad_transition", err == EINVAL, "RTS->INIT gave %s", strerror(err));
