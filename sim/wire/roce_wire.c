@@ -6,12 +6,17 @@
 #include <string.h>
 
 #define ETH_TYPE_IPV4 0x0800
+#define ETH_TYPE_IPV6 0x86dd
 #define ETH_TYPE_VLAN 0x8100
 #define BTH_LEN 12
 #define ICRC_LEN 4
-#define UDP_OFF 20
-#define BTH_OFF 28
-#define EXT_OFF 40 /* extension headers, from the IP header's start */
+#define IP4_LEN 20
+#define IP6_LEN 40
+#define UDP_LEN 8
+/* from the IP header's start, for an IP header of iph bytes: UDP, BTH, extension headers */
+#define UDP_OFF(iph) (iph)
+#define BTH_OFF(iph) ((iph) + UDP_LEN)
+#define EXT_OFF(iph) ((iph) + UDP_LEN + BTH_LEN)
 
 #define OP(op, n, e, p) [op] = { n, e, 0, p }
 
@@ -72,8 +77,9 @@ const struct roce_opcode_info *roce_opcode_info(uint8_t opcode)
 const char *roce_verdict_name(enum roce_verdict v)
 {
 	static const char *const names[] = {
-		"ok",	  "not_roce",	"truncated", "ip_header", "ip_checksum",
-		"length", "bad_opcode", "icrc",	     "runt",	  "giant",
+		"ok",	     "not_roce",       "truncated",	"ip_header", "ip_checksum",
+		"length",    "bad_opcode",     "icrc",		"runt",	     "giant",
+		"mac_error", "ip6_ext_header", "ip6_hop_limit",
 	};
 
 	return v < ROCE_VERDICTS ? names[v] : "unknown";
@@ -116,20 +122,78 @@ uint32_t roce_crc32_update(uint32_t state, const void *p, size_t n)
 	return state;
 }
 
+bool roce_ip6_ext_header(uint8_t nh)
+{
+	switch (nh) {
+	case 0:	  /* hop-by-hop options */
+	case 43:  /* routing */
+	case 44:  /* fragment */
+	case 50:  /* ESP */
+	case 51:  /* AH */
+	case 60:  /* destination options */
+	case 135: /* mobility */
+	case 139: /* HIP */
+	case 140: /* shim6 */
+	case 253:
+	case 254: /* experiments */
+		return true;
+	default:
+		return false;
+	}
+}
+
+bool roce_ip6_upper(const uint8_t *f, size_t len, uint8_t *proto, size_t *off)
+{
+	size_t l2 = len >= 14 && get_be(f + 12, 2) == ETH_TYPE_VLAN ? 18 : 14, at = l2 + IP6_LEN;
+	uint8_t nh;
+
+	if (len < at || get_be(f + l2 - 2, 2) != ETH_TYPE_IPV6)
+		return false;
+	nh = f[l2 + 6];
+	while (roce_ip6_ext_header(nh)) {
+		size_t hlen;
+
+		if (nh == 50 || at + 8 > len)
+			return false;
+		if (nh == 44)
+			hlen = 8; /* fragment: fixed */
+		else if (nh == 51)
+			hlen = ((size_t)f[at + 1] + 2) * 4; /* AH counts 4-byte words */
+		else
+			hlen = ((size_t)f[at + 1] + 1) * 8;
+		nh = f[at];
+		at += hlen;
+	}
+	if (at > len)
+		return false;
+	*proto = nh;
+	*off = at;
+	return true;
+}
+
 uint32_t roce_icrc(const uint8_t *ip, size_t ip_len)
 {
-	uint8_t masked[EXT_OFF];
+	size_t iph = ip[0] >> 4 == 6 ? IP6_LEN : IP4_LEN;
+	uint8_t masked[EXT_OFF(IP6_LEN)];
 	uint32_t crc;
 
-	/* the variant fields read as ones: TOS, TTL, IP checksum, UDP checksum, BTH byte 4 */
-	memcpy(masked, ip, sizeof(masked));
-	masked[1] = 0xff;
-	masked[8] = 0xff;
-	masked[10] = masked[11] = 0xff;
-	masked[UDP_OFF + 6] = masked[UDP_OFF + 7] = 0xff;
-	masked[BTH_OFF + 4] = 0xff;
-	crc = roce_crc32_update(ROCE_ICRC_SEED, masked, sizeof(masked));
-	crc = roce_crc32_update(crc, ip + EXT_OFF, ip_len - EXT_OFF - ICRC_LEN);
+	memcpy(masked, ip, EXT_OFF(iph));
+	if (iph == IP6_LEN) {
+		/* the variant fields read as ones: traffic class, flow label, hop limit */
+		masked[0] |= 0x0f;
+		masked[1] = masked[2] = masked[3] = 0xff;
+		masked[7] = 0xff;
+	} else {
+		/* TOS, TTL, IP checksum */
+		masked[1] = 0xff;
+		masked[8] = 0xff;
+		masked[10] = masked[11] = 0xff;
+	}
+	/* and the UDP checksum, and the BTH byte with FECN and BECN */
+	masked[UDP_OFF(iph) + 6] = masked[UDP_OFF(iph) + 7] = 0xff;
+	masked[BTH_OFF(iph) + 4] = 0xff;
+	crc = roce_crc32_update(ROCE_ICRC_SEED, masked, EXT_OFF(iph));
+	crc = roce_crc32_update(crc, ip + EXT_OFF(iph), ip_len - EXT_OFF(iph) - ICRC_LEN);
 	return ~crc;
 }
 
@@ -159,7 +223,8 @@ size_t roce_hdr_len(const struct roce_hdr *h)
 {
 	const struct roce_opcode_info *o = roce_opcode_info(h->opcode);
 
-	return (h->vlan_valid ? 18 : 14) + EXT_OFF + (o ? o->ext_len : 0);
+	return (h->vlan_valid ? 18 : 14) + EXT_OFF(h->ip6 ? IP6_LEN : IP4_LEN) +
+	       (o ? o->ext_len : 0);
 }
 
 /* Writes (or, with !write, reads) the extension headers the opcode carries at p. */
@@ -215,13 +280,14 @@ int roce_build_frame(const struct roce_hdr *h, const void *payload, bool pad_to_
 {
 	const struct roce_opcode_info *o = roce_opcode_info(h->opcode);
 	unsigned int pad = (4 - h->payload_len % 4) % 4;
-	size_t l2 = h->vlan_valid ? 18 : 14, ip_len, total;
+	size_t l2 = h->vlan_valid ? 18 : 14, iph = h->ip6 ? IP6_LEN : IP4_LEN, ip_len, total;
+	uint8_t tclass = (uint8_t)(h->ip_dscp << 2 | (h->ip_ecn & 3));
 	struct roce_hdr copy = *h;
 	uint8_t *ip, *bth;
 
 	if (!o || h->payload_len > 8191)
 		return EINVAL;
-	ip_len = EXT_OFF + o->ext_len + h->payload_len + pad + ICRC_LEN;
+	ip_len = EXT_OFF(iph) + o->ext_len + h->payload_len + pad + ICRC_LEN;
 	total = l2 + ip_len;
 	if (pad_to_min && total < ROCE_MIN_FRAME)
 		total = ROCE_MIN_FRAME;
@@ -234,25 +300,34 @@ int roce_build_frame(const struct roce_hdr *h, const void *payload, bool pad_to_
 		put_be(frame + 12, ETH_TYPE_VLAN, 2);
 		put_be(frame + 14, h->vlan_tci, 2);
 	}
-	put_be(frame + l2 - 2, ETH_TYPE_IPV4, 2);
+	put_be(frame + l2 - 2, h->ip6 ? ETH_TYPE_IPV6 : ETH_TYPE_IPV4, 2);
 
 	ip = frame + l2;
-	ip[0] = 0x45;
-	ip[1] = (uint8_t)(h->ip_dscp << 2 | (h->ip_ecn & 3));
-	put_be(ip + 2, ip_len, 2);
-	put_be(ip + 4, h->ip_id, 2);
-	put_be(ip + 6, (uint16_t)(h->ip_flags & 7) << 13, 2);
-	ip[8] = h->ip_ttl;
-	ip[9] = 17;
-	put_be(ip + 12, h->ip_src, 4);
-	put_be(ip + 16, h->ip_dst, 4);
-	put_be(ip + 10, ip_checksum(ip), 2);
+	if (h->ip6) {
+		put_be(ip, 6u << 28 | (uint32_t)tclass << 20 | (h->flow_label & 0xfffff), 4);
+		put_be(ip + 4, ip_len - IP6_LEN, 2);
+		ip[6] = 17;
+		ip[7] = h->ip_ttl;
+		memcpy(ip + 8, h->ip6_src, 16);
+		memcpy(ip + 24, h->ip6_dst, 16);
+	} else {
+		ip[0] = 0x45;
+		ip[1] = tclass;
+		put_be(ip + 2, ip_len, 2);
+		put_be(ip + 4, h->ip_id, 2);
+		put_be(ip + 6, (uint16_t)(h->ip_flags & 7) << 13, 2);
+		ip[8] = h->ip_ttl;
+		ip[9] = 17;
+		put_be(ip + 12, h->ip_src, 4);
+		put_be(ip + 16, h->ip_dst, 4);
+		put_be(ip + 10, ip_checksum(ip), 2);
+	}
 
-	put_be(ip + UDP_OFF, h->udp_sport, 2);
-	put_be(ip + UDP_OFF + 2, ROCE_UDP_PORT, 2);
-	put_be(ip + UDP_OFF + 4, ip_len - UDP_OFF, 2);
+	put_be(ip + UDP_OFF(iph), h->udp_sport, 2);
+	put_be(ip + UDP_OFF(iph) + 2, ROCE_UDP_PORT, 2);
+	put_be(ip + UDP_OFF(iph) + 4, ip_len - UDP_OFF(iph), 2);
 
-	bth = ip + BTH_OFF;
+	bth = ip + BTH_OFF(iph);
 	bth[0] = h->opcode;
 	bth[1] = (uint8_t)(h->se << 7 | h->migreq << 6 | pad << 4 | (h->tver & 0xf));
 	put_be(bth + 2, h->pkey, 2);
@@ -260,22 +335,141 @@ int roce_build_frame(const struct roce_hdr *h, const void *payload, bool pad_to_
 	put_be(bth + 5, h->dqpn, 3);
 	bth[8] = (uint8_t)(h->ackreq << 7);
 	put_be(bth + 9, h->psn, 3);
-	ext_headers(&copy, o->ext, ip + EXT_OFF, true);
+	ext_headers(&copy, o->ext, ip + EXT_OFF(iph), true);
 	if (h->payload_len)
-		memcpy(ip + EXT_OFF + o->ext_len, payload, h->payload_len);
+		memcpy(ip + EXT_OFF(iph) + o->ext_len, payload, h->payload_len);
 	put_be(ip + ip_len - ICRC_LEN, __builtin_bswap32(roce_icrc(ip, ip_len)), 4);
 	*len = total;
 	return 0;
 }
 
+/* The BTH and what follows it, at ip + iph + UDP_LEN; the opcode's info, or NULL. */
+static const struct roce_opcode_info *parse_bth(const uint8_t *ip, size_t iph, struct roce_hdr *h)
+{
+	const uint8_t *bth = ip + BTH_OFF(iph);
+	const struct roce_opcode_info *o = roce_opcode_info(bth[0]);
+
+	h->udp_sport = (uint16_t)get_be(ip + UDP_OFF(iph), 2);
+	h->udp_csum = (uint16_t)get_be(ip + UDP_OFF(iph) + 6, 2);
+	h->opcode = bth[0];
+	h->se = bth[1] >> 7;
+	h->migreq = bth[1] >> 6 & 1;
+	h->pad = bth[1] >> 4 & 3;
+	h->tver = bth[1] & 0xf;
+	h->pkey = (uint16_t)get_be(bth + 2, 2);
+	h->fecn = bth[4] >> 7;
+	h->becn = bth[4] >> 6 & 1;
+	h->dqpn = (uint32_t)get_be(bth + 5, 3);
+	h->ackreq = bth[8] >> 7;
+	h->psn = (uint32_t)get_be(bth + 9, 3);
+	if (o)
+		ext_headers(h, o->ext, (uint8_t *)ip + EXT_OFF(iph), false);
+	return o;
+}
+
+/*
+ * The checks both families share once their IP header passed: opcode, lengths (the IP
+ * packet's, ip_total bytes), ICRC.
+ */
+static enum roce_verdict check_roce(const uint8_t *f, size_t len, size_t l2, size_t iph,
+				    size_t ip_total, const struct roce_opcode_info *o,
+				    struct roce_hdr *h, const uint8_t **payload)
+{
+	const uint8_t *ip = f + l2;
+	long payload_len;
+
+	if (!o || h->tver)
+		return ROCE_BAD_OPCODE;
+	payload_len = (long)ip_total - (long)EXT_OFF(iph) - (long)o->ext_len - h->pad - ICRC_LEN;
+	/* the pad count aligns the payload: the IP packet is a multiple of 4 bytes */
+	if (get_be(ip + UDP_OFF(iph) + 4, 2) != ip_total - UDP_OFF(iph) || payload_len < 0 ||
+	    ip_total % 4 || payload_len > 8191 || (len != l2 + ip_total && len != ROCE_MIN_FRAME) ||
+	    (!o->has_payload && payload_len))
+		return ROCE_LENGTH;
+	/* the ICRC goes on the wire least significant byte first */
+	if (__builtin_bswap32(roce_icrc(ip, ip_total)) != get_be(ip + ip_total - ICRC_LEN, 4))
+		return ROCE_ICRC;
+	h->payload_len = (uint16_t)payload_len;
+	*payload = ip + EXT_OFF(iph) + o->ext_len;
+	return ROCE_OK;
+}
+
+static enum roce_verdict parse_ipv4(const uint8_t *f, size_t len, size_t l2, struct roce_hdr *h,
+				    const uint8_t **payload)
+{
+	const uint8_t *ip = f + l2;
+	const struct roce_opcode_info *o;
+	size_t ip_total;
+
+	if (len < l2 + 24)
+		return ROCE_TRUNCATED; /* IPv4, but too short to tell whether RoCE */
+	if (ip[9] != 17 || get_be(ip + UDP_OFF(IP4_LEN) + 2, 2) != ROCE_UDP_PORT)
+		return ROCE_NOT_ROCE;
+	if (len < l2 + EXT_OFF(IP4_LEN))
+		return ROCE_TRUNCATED;
+	o = roce_opcode_info(ip[BTH_OFF(IP4_LEN)]);
+	ip_total = get_be(ip + 2, 2);
+	if (len < l2 + EXT_OFF(IP4_LEN) + (o ? o->ext_len : 0) || len < l2 + ip_total)
+		return ROCE_TRUNCATED;
+
+	h->ip_dscp = ip[1] >> 2;
+	h->ip_ecn = ip[1] & 3;
+	h->ip_id = (uint16_t)get_be(ip + 4, 2);
+	h->ip_flags = ip[6] >> 5;
+	h->ip_ttl = ip[8];
+	h->ip_src = (uint32_t)get_be(ip + 12, 4);
+	h->ip_dst = (uint32_t)get_be(ip + 16, 4);
+	parse_bth(ip, IP4_LEN, h);
+
+	if (ip[0] != 0x45 || (ip[6] & 0x20) || (get_be(ip + 6, 2) & 0x1fff))
+		return ROCE_IP_HEADER;
+	if (ip_checksum(ip))
+		return ROCE_IP_CHECKSUM;
+	return check_roce(f, len, l2, IP4_LEN, ip_total, o, h, payload);
+}
+
+static enum roce_verdict parse_ipv6(const uint8_t *f, size_t len, size_t l2, struct roce_hdr *h,
+				    const uint8_t **payload)
+{
+	const uint8_t *ip = f + l2;
+	const struct roce_opcode_info *o;
+	size_t ip_total;
+
+	/* the next header, and the UDP destination port behind it */
+	if (len < l2 + IP6_LEN + 4)
+		return ROCE_TRUNCATED;
+	if (roce_ip6_ext_header(ip[6]))
+		return ROCE_IP6_EXT_HEADER;
+	if (ip[6] != 17 || get_be(ip + UDP_OFF(IP6_LEN) + 2, 2) != ROCE_UDP_PORT)
+		return ROCE_NOT_ROCE;
+	if (len < l2 + EXT_OFF(IP6_LEN))
+		return ROCE_TRUNCATED;
+	o = roce_opcode_info(ip[BTH_OFF(IP6_LEN)]);
+	ip_total = IP6_LEN + get_be(ip + 4, 2);
+	if (len < l2 + EXT_OFF(IP6_LEN) + (o ? o->ext_len : 0) || len < l2 + ip_total)
+		return ROCE_TRUNCATED;
+
+	h->ip6 = true;
+	h->ip_dscp = (uint8_t)(get_be(ip, 2) >> 6 & 0x3f);
+	h->ip_ecn = ip[1] >> 4 & 3;
+	h->flow_label = (uint32_t)get_be(ip, 4) & 0xfffff;
+	h->ip_ttl = ip[7];
+	memcpy(h->ip6_src, ip + 8, 16);
+	memcpy(h->ip6_dst, ip + 24, 16);
+	parse_bth(ip, IP6_LEN, h);
+
+	if (ip[0] >> 4 != 6)
+		return ROCE_IP_HEADER;
+	if (!ip[7])
+		return ROCE_IP6_HOP_LIMIT;
+	return check_roce(f, len, l2, IP6_LEN, ip_total, o, h, payload);
+}
+
 enum roce_verdict roce_parse(const uint8_t *f, size_t len, struct roce_hdr *h,
 			     const uint8_t **payload)
 {
-	const struct roce_opcode_info *o;
-	size_t l2, ip_total, payload_off, ext_len;
-	const uint8_t *ip;
-	long payload_len;
-	unsigned int pad;
+	size_t l2;
+	uint64_t type;
 
 	memset(h, 0, sizeof(*h));
 	*payload = NULL;
@@ -290,63 +484,12 @@ enum roce_verdict roce_parse(const uint8_t *f, size_t len, struct roce_hdr *h,
 		h->vlan_valid = true;
 		h->vlan_tci = (uint16_t)get_be(f + 14, 2);
 	}
-	if (get_be(f + l2 - 2, 2) != ETH_TYPE_IPV4)
-		return ROCE_NOT_ROCE;
-	if (len < l2 + 24)
-		return ROCE_TRUNCATED; /* IPv4, but too short to tell whether RoCE */
-	ip = f + l2;
-	if (ip[9] != 17 || get_be(ip + UDP_OFF + 2, 2) != ROCE_UDP_PORT)
-		return ROCE_NOT_ROCE;
-	if (len < l2 + EXT_OFF)
-		return ROCE_TRUNCATED;
-	o = roce_opcode_info(ip[BTH_OFF]);
-	ext_len = o ? o->ext_len : 0;
-	payload_off = l2 + EXT_OFF + ext_len;
-	ip_total = get_be(ip + 2, 2);
-	if (len < payload_off || len < l2 + ip_total)
-		return ROCE_TRUNCATED;
-
-	h->ip_dscp = ip[1] >> 2;
-	h->ip_ecn = ip[1] & 3;
-	h->ip_id = (uint16_t)get_be(ip + 4, 2);
-	h->ip_flags = ip[6] >> 5;
-	h->ip_ttl = ip[8];
-	h->ip_src = (uint32_t)get_be(ip + 12, 4);
-	h->ip_dst = (uint32_t)get_be(ip + 16, 4);
-	h->udp_sport = (uint16_t)get_be(ip + UDP_OFF, 2);
-	h->udp_csum = (uint16_t)get_be(ip + UDP_OFF + 6, 2);
-	h->opcode = ip[BTH_OFF];
-	h->se = ip[BTH_OFF + 1] >> 7;
-	h->migreq = ip[BTH_OFF + 1] >> 6 & 1;
-	h->pad = pad = ip[BTH_OFF + 1] >> 4 & 3;
-	h->tver = ip[BTH_OFF + 1] & 0xf;
-	h->pkey = (uint16_t)get_be(ip + BTH_OFF + 2, 2);
-	h->fecn = ip[BTH_OFF + 4] >> 7;
-	h->becn = ip[BTH_OFF + 4] >> 6 & 1;
-	h->dqpn = (uint32_t)get_be(ip + BTH_OFF + 5, 3);
-	h->ackreq = ip[BTH_OFF + 8] >> 7;
-	h->psn = (uint32_t)get_be(ip + BTH_OFF + 9, 3);
-	if (o)
-		ext_headers(h, o->ext, (uint8_t *)ip + EXT_OFF, false);
-
-	if (ip[0] != 0x45 || (ip[6] & 0x20) || (get_be(ip + 6, 2) & 0x1fff))
-		return ROCE_IP_HEADER;
-	if (ip_checksum(ip))
-		return ROCE_IP_CHECKSUM;
-	if (!o || h->tver)
-		return ROCE_BAD_OPCODE;
-	payload_len = (long)ip_total - EXT_OFF - (long)ext_len - pad - ICRC_LEN;
-	/* the pad count aligns the payload: the IP packet is a multiple of 4 bytes */
-	if (get_be(ip + UDP_OFF + 4, 2) != ip_total - UDP_OFF || payload_len < 0 || ip_total % 4 ||
-	    payload_len > 8191 || (len != l2 + ip_total && len != ROCE_MIN_FRAME) ||
-	    (!o->has_payload && payload_len))
-		return ROCE_LENGTH;
-	/* the ICRC goes on the wire least significant byte first */
-	if (__builtin_bswap32(roce_icrc(ip, ip_total)) != get_be(ip + ip_total - ICRC_LEN, 4))
-		return ROCE_ICRC;
-	h->payload_len = (uint16_t)payload_len;
-	*payload = f + payload_off;
-	return ROCE_OK;
+	type = get_be(f + l2 - 2, 2);
+	if (type == ETH_TYPE_IPV4)
+		return parse_ipv4(f, len, l2, h, payload);
+	if (type == ETH_TYPE_IPV6)
+		return parse_ipv6(f, len, l2, h, payload);
+	return ROCE_NOT_ROCE;
 }
 
 int roce_hdr_format(const struct roce_hdr *h, char *buf, size_t size)

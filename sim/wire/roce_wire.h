@@ -1,8 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The C reference of the RoCEv2 wire format: Ethernet II (with or without one 802.1Q tag),
- * IPv4 without options, UDP to port 4791, and the InfiniBand transport headers (BTH and
- * every extension header of the RC, UC and UD opcodes), with the ICRC of IBTA Annex A17.
+ * IPv4 without options or IPv6 without extension headers, UDP to port 4791, and the
+ * InfiniBand transport headers (BTH and every extension header of the RC, UC and UD
+ * opcodes), with the ICRC of IBTA Annex A17.
+ *
+ * The UDP checksum is built as zero and not checked, over IPv4 and IPv6 alike, as Linux
+ * rxe does: the ICRC covers every byte the checksum would (the IPv6 pseudo-header's
+ * addresses, length and next header included), and a real checksum would hold each frame
+ * back until its whole payload had been summed.
  *
  * roce_parse()'s verdicts, and their order of precedence, are the RTL receive path's
  * (contract/hroce.contract, ROCE_RX_DROP): the benches hold the two to each other.
@@ -24,11 +30,14 @@ struct roce_hdr {
 	uint8_t eth_dst[6], eth_src[6];
 	bool vlan_valid;
 	uint16_t vlan_tci;
-	uint8_t ip_dscp, ip_ecn;
+	bool ip6; /* IPv6: ip6_*, flow_label; else IPv4: ip_id, ip_flags, ip_src, ip_dst */
+	uint8_t ip_dscp, ip_ecn; /* IPv6: the traffic class's two parts */
 	uint16_t ip_id;
 	uint8_t ip_flags; /* the 3 flag bits: 0x2 is DF, 0x1 MF */
-	uint8_t ip_ttl;
+	uint8_t ip_ttl;	  /* IPv6: the hop limit */
 	uint32_t ip_src, ip_dst;
+	uint32_t flow_label; /* 20 bits */
+	uint8_t ip6_src[16], ip6_dst[16];
 	uint16_t udp_sport;
 	uint16_t udp_csum; /* parse only: what the frame carried; build writes 0 */
 	uint8_t opcode;
@@ -78,17 +87,29 @@ const struct roce_opcode_info *roce_opcode_info(uint8_t opcode);
 /* The same order as the RTL's counters (ROCE_RX_DROP); runt and giant are the RTL's too. */
 enum roce_verdict {
 	ROCE_OK,
-	ROCE_NOT_ROCE,	  /* not IPv4/UDP/4791: not an error */
-	ROCE_TRUNCATED,	  /* ends before its headers or its IP total length */
-	ROCE_IP_HEADER,	  /* not version 4 with IHL 5, or a fragment */
-	ROCE_IP_CHECKSUM, /* IPv4 header checksum */
-	ROCE_LENGTH,	  /* IP, UDP, pad and frame lengths disagree */
-	ROCE_BAD_OPCODE,  /* unknown opcode or TVer not 0 */
-	ROCE_ICRC,	  /* invariant CRC */
-	ROCE_RUNT,	  /* shorter than its Ethernet header */
-	ROCE_GIANT,	  /* longer than ROCE_MAX_FRAME */
+	ROCE_NOT_ROCE,	     /* not IPv4 or IPv6/UDP/4791: not an error */
+	ROCE_TRUNCATED,	     /* ends before its headers or its IP total (IPv6: payload) length */
+	ROCE_IP_HEADER,	     /* not version 4 with IHL 5, or a fragment; IPv6 not version 6 */
+	ROCE_IP_CHECKSUM,    /* IPv4 header checksum */
+	ROCE_LENGTH,	     /* IP, UDP, pad and frame lengths disagree */
+	ROCE_BAD_OPCODE,     /* unknown opcode or TVer not 0 */
+	ROCE_ICRC,	     /* invariant CRC */
+	ROCE_RUNT,	     /* shorter than its Ethernet header */
+	ROCE_GIANT,	     /* longer than ROCE_MAX_FRAME */
+	ROCE_MAC_ERROR,	     /* the RTL's alone: the MAC flagged the frame; never returned */
+	ROCE_IP6_EXT_HEADER, /* IPv6 whose next header is an extension header */
+	ROCE_IP6_HOP_LIMIT,  /* IPv6 UDP/4791 with hop limit 0 */
 	ROCE_VERDICTS
 };
+
+/* True for the IPv6 next-header values that are extension headers (RFC 8200, IANA). */
+bool roce_ip6_ext_header(uint8_t next_header);
+/*
+ * Walks the extension headers of an IPv6 frame (tagged or not), which the core does not:
+ * the upper-layer protocol they lead to and its offset in the frame. False if the frame is
+ * not IPv6, or its chain leaves the frame or goes through ESP (encrypted beyond).
+ */
+bool roce_ip6_upper(const uint8_t *frame, size_t len, uint8_t *proto, size_t *off);
 
 const char *roce_verdict_name(enum roce_verdict v);
 
@@ -118,8 +139,9 @@ enum roce_verdict roce_parse(const uint8_t *frame, size_t len, struct roce_hdr *
 /* Raw reflected CRC-32 (poly 0xedb88320) over n bytes: no initial value, no final xor. */
 uint32_t roce_crc32_update(uint32_t state, const void *p, size_t n);
 /*
- * The ICRC of an IPv4 RoCEv2 packet (ip_len bytes from the IP header, ICRC included),
- * as the value whose little-endian bytes are the packet's last four.
+ * The ICRC of a RoCEv2 packet (ip_len bytes from the IP header, ICRC included; IPv4 or
+ * IPv6 by the version in its first byte), as the value whose little-endian bytes are the
+ * packet's last four.
  */
 uint32_t roce_icrc(const uint8_t *ip_packet, size_t ip_len);
 

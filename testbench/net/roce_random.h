@@ -19,6 +19,12 @@ void roce_random_hdr(struct bench *b, struct roce_hdr *h, uint8_t opcode, unsign
 		     unsigned int max_len);
 
 /*
+ * Makes the header IPv6: random addresses (link-local at times), flow label and hop limit
+ * (never 0); the IPv4-only fields zero.
+ */
+void roce_random_ip6(struct bench *b, struct roce_hdr *h);
+
+/*
  * Zeroes the fields the opcode does not carry and sets the pad count, as roce_parse()
  * returns a header.
  */
