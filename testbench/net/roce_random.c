@@ -79,6 +79,8 @@ void roce_random_hdr(struct bench *b, struct roce_hdr *h, uint8_t opcode, unsign
 	h->deth_qkey = (uint32_t)bench_rand(b);
 	h->deth_src_qp = (uint32_t)bench_rand(b) & 0xffffff;
 	h->payload_len = info && info->has_payload ? random_len(b, beat_bytes, max_len) : 0;
+	if (bench_chance(b, 40))
+		roce_random_ip6(b, h);
 }
 
 void roce_random_ip6(struct bench *b, struct roce_hdr *h)

@@ -11,7 +11,8 @@
 /* A random known opcode: RC, UC or UD. */
 uint8_t roce_random_opcode(struct bench *b);
 /*
- * Random header for the opcode, every field random (fields the opcode does not carry too);
+ * Random header for the opcode, IPv4 or (two times in five) IPv6, every field random
+ * (fields the opcode or the IP version does not carry too);
  * a payload length that favours small sizes and beat boundaries of beat_bytes, 0..max_len,
  * zero for opcodes without payload.
  */

@@ -129,8 +129,6 @@ static void check_random(struct bench *b)
 		size_t len, l2, at;
 
 		roce_random_hdr(b, &h, roce_random_opcode(b), 64, 4096);
-		if (bench_chance(b, 40))
-			roce_random_ip6(b, &h);
 		roce_hdr_canonical(&h);
 		bench_fill(b, payload, h.payload_len);
 		/* tshark guesses at payloads (Ethernet, RPC, ...): give it nothing to guess from */
