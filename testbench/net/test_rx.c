@@ -443,9 +443,19 @@ static void test_random(struct bench *b, const struct vmodel_ops *ops, const cha
 	struct rx_env e;
 	unsigned int frames = b->quick ? 300 : 10000;
 
+	unsigned int good6 = 0;
+
 	env_open(&e, b, ops, 20, 20);
 	for (unsigned int i = 0; i < frames; i++)
 		random_frame(&e);
+	for (size_t i = 0; i < e.nexpect; i++)
+		good6 += e.expect[i].verdict == HROCE_ROCE_RX_DROP_OK && e.expect[i].hdr.ip6;
+	bench_log(b,
+		  "%s: %zu frames, %llu good, %u of them IPv6; %llu IP6_EXT_HEADER, %llu "
+		  "IP6_HOP_LIMIT",
+		  name, e.nexpect, (unsigned long long)e.counts[HROCE_ROCE_RX_DROP_OK], good6,
+		  (unsigned long long)e.counts[HROCE_ROCE_RX_DROP_IP6_EXT_HEADER],
+		  (unsigned long long)e.counts[HROCE_ROCE_RX_DROP_IP6_HOP_LIMIT]);
 	finish(&e, name);
 	env_close(&e);
 }
