@@ -114,7 +114,7 @@ $(OBJ)/runtime/%.o: $(VERILATOR_INC)/%.cpp $(FLAGS_STAMP) | $(DEPS_STAMP)
 # ---------------------------------------------------------------------------------------
 # C libraries and programs
 
-WIRE_SRCS := sim/wire/roce_wire.c sim/wire/pcap.c sim/wire/roce_bus.c sim/wire/net_wire.c
+WIRE_SRCS := sim/wire/roce_wire.c sim/wire/pcap.c sim/wire/roce_bus.c sim/wire/net_wire.c sim/wire/nd_wire.c
 BENCH_SRCS := testbench/lib/bench.c testbench/lib/axis.c sim/vmodel/vmodel.c
 C_HDRS = $(GEN_H) $(wildcard sim/*/*.h testbench/*/*.h host-driver/*.h provider/*.h)
 

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "bench.h"
+#include "nd_wire.h"
 #include "pcap.h"
 #include "roce_bus.h"
 #include "roce_oracle.h"
@@ -262,6 +263,131 @@ static void check_verdicts(struct bench *b)
 		bench_result(b, "wire_verdicts", true, "%s", "");
 }
 
+/* Recomputes an ND frame's ICMPv6 checksum after a change. */
+static void nd_fix_csum(uint8_t *f)
+{
+	size_t plen = (size_t)f[18] << 8 | f[19];
+
+	f[56] = f[57] = 0;
+	f[56] = (uint8_t)(nd_icmp6_csum(f + 22, f + 38, f + 54, plen) >> 8);
+	f[57] = (uint8_t)nd_icmp6_csum(f + 22, f + 38, f + 54, plen);
+}
+
+/*
+ * Neighbour discovery against Linux: in rxe-ipv6-rc-pingpong.pcap host a (…:0a) solicits
+ * b's link-local address (frame 21) and b advertises it (frame 22); frame 8 is b's own
+ * duplicate address detection. Then RFC 4861's checks, one at a time, and tshark's reading
+ * of what the reference builds.
+ */
+static void check_nd(struct bench *b)
+{
+	static const char path[] = DATA_DIR "/rxe-ipv6-rc-pingpong.pcap",
+			  out[] = "build/test-wire-nd.pcap";
+	uint8_t ll[16], f[ND_FRAME_LEN], reply[ND_FRAME_LEN], addr_b[1][16];
+	const uint8_t *ns, *na, *dad;
+	struct roce_capture c;
+	struct pcap_file *pf;
+	char cmd[400], line[256];
+	unsigned int good = 0;
+	bool ok = true;
+	FILE *p;
+
+	roce_capture_load(path, &c);
+	if (c.count < 22 || c.frames[20].len != ND_FRAME_LEN || c.frames[21].len != ND_FRAME_LEN) {
+		bench_result(b, "wire_nd_capture", false, "%s: not the capture expected", path);
+		roce_capture_free(&c);
+		return;
+	}
+	ns = c.frames[20].data;
+	na = c.frames[21].data;
+	dad = c.frames[7].data;
+	nd_link_local(na + 6, ll);
+	bench_result(b, "wire_nd_link_local", !memcmp(ll, na + 22, 16),
+		     "the EUI-64 address of b's MAC is not the one b advertises from");
+	memcpy(addr_b[0], ll, 16);
+	nd_build_solicit(ns + 6, ns + 22, ns + 62, f);
+	bench_result(b, "wire_nd_solicit", !memcmp(f, ns, ND_FRAME_LEN),
+		     "the solicitation differs from Linux's");
+	bench_result(b, "wire_nd_advert",
+		     nd_answer(ns, ND_FRAME_LEN, na + 6, addr_b, 1, reply) == ND_ANSWERED &&
+			     !memcmp(reply, na, ND_FRAME_LEN),
+		     "the advertisement differs from Linux's");
+	ok = nd_answer(dad, c.frames[7].len, na + 6, addr_b, 1, reply) == ND_ANSWERED &&
+	     !memcmp(reply, "\x33\x33\0\0\0\x01", 6) && reply[38] == 0xff && reply[53] == 1 &&
+	     reply[58] == 0x20;
+	bench_result(b, "wire_nd_dad", ok, "duplicate address detection not answered to all nodes");
+
+#define EXPECT(v, what)                                                                          \
+	do {                                                                                     \
+		enum nd_verdict got = nd_answer(f, ND_FRAME_LEN, na + 6, addr_b, 1, reply);      \
+		if (got != (v) && ok)                                                            \
+			ok = bench_result(b, "wire_nd_verdicts", false, "%s: %s, want %s", what, \
+					  nd_verdict_name(got), nd_verdict_name(v));             \
+		memcpy(f, ns, ND_FRAME_LEN);                                                     \
+	} while (0)
+	ok = true;
+	memcpy(f, ns, ND_FRAME_LEN);
+	EXPECT(ND_ANSWERED, "Linux's solicitation");
+	f[21] = 254;
+	EXPECT(ND_MALFORMED, "hop limit 254");
+	f[57] ^= 1;
+	EXPECT(ND_MALFORMED, "checksum");
+	f[55] = 1;
+	nd_fix_csum(f);
+	EXPECT(ND_MALFORMED, "code 1");
+	f[62] = 0xff;
+	nd_fix_csum(f);
+	EXPECT(ND_MALFORMED, "multicast target");
+	f[79] = 0;
+	nd_fix_csum(f);
+	EXPECT(ND_MALFORMED, "an option of length 0");
+	f[77] ^= 1;
+	nd_fix_csum(f);
+	EXPECT(ND_NOT_OURS, "another target");
+	f[5] ^= 1;
+	EXPECT(ND_NOT_OURS, "another MAC");
+	memset(f + 22, 0, 16); /* from :: with a source link-layer option */
+	nd_fix_csum(f);
+	EXPECT(ND_MALFORMED, "from :: with a link-layer option");
+	memcpy(f, na, ND_FRAME_LEN);
+	EXPECT(ND_IGNORED, "an advertisement");
+	memcpy(f, c.frames[0].data,
+	       c.frames[0].len < ND_FRAME_LEN ? c.frames[0].len : ND_FRAME_LEN);
+	EXPECT(ND_MALFORMED, "MLD behind a hop-by-hop header");
+#undef EXPECT
+	if (ok)
+		bench_result(b, "wire_nd_verdicts", true, "%s", "");
+
+	/* tshark: good ICMPv6 checksums, nothing it complains of */
+	pf = pcap_open_write(out, true);
+	if (pf) {
+		nd_build_solicit(ns + 6, ns + 22, ll, f);
+		pcap_write(pf, 0, f, ND_FRAME_LEN);
+		nd_answer(ns, ND_FRAME_LEN, na + 6, addr_b, 1, reply);
+		pcap_write(pf, 1000, reply, ND_FRAME_LEN);
+		nd_answer(dad, c.frames[7].len, na + 6, addr_b, 1, reply);
+		pcap_write(pf, 2000, reply, ND_FRAME_LEN);
+		pcap_close(pf);
+	}
+	snprintf(cmd, sizeof(cmd),
+		 "tshark -r %s -T fields -e icmpv6.type "
+		 "-e icmpv6.checksum.status -e _ws.expert.severity 2>/dev/null",
+		 out);
+	p = popen(cmd, "r");
+	while (p && fgets(line, sizeof(line), p)) {
+		unsigned int type = 0, status = 0;
+		char rest[64] = "";
+
+		if (sscanf(line, "%u\t%u\t%63s", &type, &status, rest) >= 2 && status == 1 &&
+		    (type == 135 || type == 136) && strtoul(rest, NULL, 0) < 0x600000)
+			good++;
+	}
+	if (p)
+		pclose(p);
+	bench_result(b, "wire_nd_tshark", good == 3, "tshark read %u of 3 ND frames as good", good);
+	roce_capture_free(&c);
+}
+
 int main(int argc, char **argv)
 {
 	struct dirent **list;
@@ -296,6 +422,7 @@ int main(int argc, char **argv)
 	}
 	free(list);
 	check_verdicts(&b);
+	check_nd(&b);
 	check_random(&b);
 	return bench_finish(&b);
 }
