@@ -212,5 +212,14 @@ int main(int argc, char **argv)
 	bench_result(&b, "tool_check_not_pcap", status == 2 && strstr(line, "Invalid argument"),
 		     "exit %d: %s", status, line);
 	check_stats(&b);
+	/* directions by IPv6 address: rxe's ib_write_bw over link-local addresses, 72 data frames
+	 */
+	status = run(TOOL " stats testbench/data/rxe-ipv6-write-bw.pcap",
+		     "dir0.src fe80::5054:ff:fe00:b\n", line, sizeof(line));
+	if (status == 0 && line[0])
+		status = run(TOOL " stats testbench/data/rxe-ipv6-write-bw.pcap",
+			     "dir0.data_frames 72\n", line, sizeof(line));
+	bench_result(&b, "tool_stats_ipv6", status == 0 && line[0],
+		     "exit %d: no direction from fe80::5054:ff:fe00:b with 72 data frames", status);
 	return bench_finish(&b);
 }
