@@ -107,7 +107,8 @@ size_t nd_build_solicit(const uint8_t mac[6], const uint8_t src[16], const uint8
 
 const char *nd_verdict_name(enum nd_verdict v)
 {
-	static const char *const names[] = { "answered", "ignored", "not_ours", "malformed" };
+	static const char *const names[] = { "answered", "ignored", "not_ours", "malformed",
+					     "too_long" };
 
 	return v < ND_VERDICTS ? names[v] : "unknown";
 }
@@ -126,10 +127,14 @@ enum nd_verdict nd_answer(const uint8_t *f, size_t len, const uint8_t mac[6],
 	plen = (size_t)get_be(ip + 4, 2);
 	src = ip + 8;
 	dst = ip + 24;
-	if (plen < 4 || len < ETH_LEN + IP6_LEN + plen || nd_icmp6_csum(src, dst, msg, plen))
+	if (plen < 4 || len < ETH_LEN + IP6_LEN + plen)
 		return ND_MALFORMED;
 	if (msg[0] != ND_SOLICIT)
 		return ND_IGNORED;
+	if (plen > ND_MAX_MSG)
+		return ND_TOO_LONG;
+	if (nd_icmp6_csum(src, dst, msg, plen))
+		return ND_MALFORMED;
 	/* RFC 4861 7.1.1 */
 	if (ip[7] != ND_HOP_LIMIT || msg[1] != 0 || plen < ND_MSG_LEN || msg[8] == 0xff)
 		return ND_MALFORMED;

@@ -44,11 +44,15 @@ uint16_t nd_icmp6_csum(const uint8_t src[16], const uint8_t dst[16], const uint8
 size_t nd_build_solicit(const uint8_t mac[6], const uint8_t src[16], const uint8_t target[16],
 			uint8_t frame[ND_FRAME_LEN]);
 
+#define ND_MAX_MSG 32 /* the longest solicitation read: the message and one option */
+
+/* In the order of precedence the RTL (rtl/net/nd.v) shares. */
 enum nd_verdict {
 	ND_ANSWERED,  /* a solicitation for one of our addresses: advertised */
-	ND_IGNORED,   /* good ICMPv6 that is not a solicitation (advertisements, MLD, ...) */
+	ND_IGNORED,   /* ICMPv6 that is not a solicitation (advertisements, MLD, echo, ...) */
 	ND_NOT_OURS,  /* a good solicitation for another address, or to another MAC */
 	ND_MALFORMED, /* not IPv6/ICMPv6, lengths, checksum, or RFC 4861 7.1.1's checks */
+	ND_TOO_LONG,  /* a solicitation with more than one option (over ND_MAX_MSG bytes) */
 	ND_VERDICTS
 };
 
