@@ -326,7 +326,8 @@ bench: $(BIN)/bench_net $(BIN)/bench_rc
 
 synth: $(GEN_VH) | $(DEPS_STAMP)
 	@scripts/synth.sh build/synth roce_icrc:64 roce_icrc:512 roce_rx:64 roce_rx:512 roce_tx:64 roce_tx:512 \
-		arp:64 arp:512 arp_cache:- icmp_echo:64 icmp_echo:512 axis_frame_arb:64 axis_frame_arb:512
+		arp:64 arp:512 arp_cache:- icmp_echo:64 icmp_echo:512 nd:64 nd:512 \
+		axis_frame_arb:64 axis_frame_arb:512
 	@scripts/synth_core.sh build/synth/core
 
 
