@@ -202,10 +202,11 @@ wire [15:0] l2_len = vlan ? 16'd18 : 16'd14;
 wire is_ipv4 = ethertype == `HROCE_ETH_TYPE_IPV4;
 wire is_ipv6 = ethertype == `HROCE_ETH_TYPE_IPV6;
 // the IP header's length: 20 (IPv4 without options) or 40 (IPv6)
-localparam [15:0] IP4_HDR_LEN = 16'd20, IP6_HDR_LEN = `HROCE_IPV6_HDR_BYTES;
+localparam IP4_BYTES = 20, IP6_BYTES = `HROCE_IPV6_HDR_BYTES;
+localparam [15:0] IP4_HDR_LEN = IP4_BYTES, IP6_HDR_LEN = IP6_BYTES;
 wire [15:0] ip_hdr_len = is_ipv6 ? IP6_HDR_LEN : IP4_HDR_LEN;
 
-localparam IP_BYTES = IP6_HDR_LEN;
+localparam IP_BYTES = IP6_BYTES;
 reg [IP_BYTES*8-1:0] ip;
 always @* begin
     for (i = 0; i < IP_BYTES; i = i + 1) begin
@@ -215,15 +216,15 @@ end
 
 // UDP, BTH and the extension headers, after whichever IP header: one 4-way choice per
 // byte, so that everything after the UDP header is decoded once for both families
-localparam TP_BYTES = HDR_BYTES - 18 - `HROCE_IPV6_HDR_BYTES;
+localparam TP_BYTES = HDR_BYTES - 18 - IP6_BYTES;
 reg [TP_BYTES*8-1:0] tp;
 always @* begin
     for (i = 0; i < TP_BYTES; i = i + 1) begin
         case ({vlan, is_ipv6})
-            2'b00: tp[i*8 +: 8] = `RX_HDR8(14 + 20 + i);
-            2'b01: tp[i*8 +: 8] = `RX_HDR8(14 + 40 + i);
-            2'b10: tp[i*8 +: 8] = `RX_HDR8(18 + 20 + i);
-            default: tp[i*8 +: 8] = `RX_HDR8(18 + 40 + i);
+            2'b00: tp[i*8 +: 8] = `RX_HDR8(14 + IP4_BYTES + i);
+            2'b01: tp[i*8 +: 8] = `RX_HDR8(14 + IP6_BYTES + i);
+            2'b10: tp[i*8 +: 8] = `RX_HDR8(18 + IP4_BYTES + i);
+            default: tp[i*8 +: 8] = `RX_HDR8(18 + IP6_BYTES + i);
         endcase
     end
 end
@@ -246,7 +247,7 @@ reg [KEEP_WIDTH-1:0] cov_keep;
 reg [DATA_WIDTH-1:0] cov_data;
 reg [31:0] icrc_found;
 reg [31:0] icrc_reg = 32'd0;
-// the invariant-masked fields: TOS, TTL, IP checksum, UDP checksum, BTH byte 4
+// the variant fields, read as ones (roce_icrc_mask says which for each IP version)
 wire [15:0] mask_rel = s1_pos_reg - l2_len;
 wire [KEEP_WIDTH-1:0] masked, masked_low;
 
