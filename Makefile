@@ -152,17 +152,24 @@ $(BIN)/test_hroce_pcap: | $(BIN)/hroce-pcap
 
 # libhroce-sim (sim/platform/hroce_sim.h): simulated NICs around the core's model. A program
 # that simulates NICs links $(HROCE_SIM_LIBS): the library, the model, the Verilator runtime.
-SIM_PLATFORM_SRCS := $(wildcard sim/platform/*.c) sim/vmodel/vmodel.c sim/wire/pcap.c
+SIM_PLATFORM_SRCS := $(wildcard sim/platform/*.c) sim/vmodel/vmodel.c sim/wire/pcap.c sim/wire/roce_wire.c
 LIBHROCE_SIM := $(BUILD)/lib/libhroce-sim.a
 HROCE_SIM_LIBS := $(LIBHROCE_SIM) $(MODEL_hroce_core) $(VRUNTIME)
 $(OBJ)/c/sim/platform/%.o $(OBJ)/c/testbench/sim/%.o: CFLAGS += -Isim/platform
 $(LIBHROCE_SIM): $(call cobjs,$(SIM_PLATFORM_SRCS))
 	@mkdir -p $(dir $@)
 	rm -f $@ && $(AR) rcs $@ $^
-$(BIN)/test_sim: $(call cobjs,testbench/sim/test_sim.c testbench/lib/bench.c) $(HROCE_SIM_LIBS)
+$(BIN)/test_sim: $(call cobjs,testbench/sim/test_sim.c testbench/net/roce_random.c \
+		testbench/lib/bench.c) $(HROCE_SIM_LIBS)
 	@mkdir -p $(BIN)
 	$(CC) -o $@ $^ $(LDLIBS)
 PROGRAMS += $(BIN)/test_sim
+# the fault model of links and wires on its own
+$(eval $(call program,test_faults,testbench/sim/test_faults.c sim/platform/sim_faults.c \
+	sim/wire/roce_wire.c testbench/net/roce_random.c testbench/lib/bench.c sim/vmodel/vmodel.c))
+# the page checks and pinning of application memory, alone
+$(eval $(call program,test_pin,testbench/sim/test_pin.c $(addprefix sim/platform/,sim_pin.c \
+	sim_iommu.c sim_log.c) testbench/lib/bench.c sim/vmodel/vmodel.c))
 
 # ---------------------------------------------------------------------------------------
 # Block benches of the core's blocks: models built from rtl/lib and rtl/mem only, so that
@@ -170,7 +177,7 @@ PROGRAMS += $(BIN)/test_sim
 
 MEM_RTL_SRCS := $(wildcard rtl/lib/*.v rtl/mem/*.v)
 # the core's blocks, at the product width only
-CORE_LINT_TOPS := hroce_core host_regs cmd_engine inval_fanout req_engine resp_engine rx_dispatch tx_arbiter \
+CORE_LINT_TOPS := hroce_core host_regs cmd_engine inval_fanout req_engine resp_engine rx_dispatch tx_arbiter retry_timer \
 	cq_writer ctx_cache resp_tx mr_arb fifo_commit stat_counters arp_cache
 $(OBJ)/c/testbench/mem/%.o: CFLAGS += -Isim/platform -Itestbench/mem
 BLOCK_TESTS :=
@@ -224,6 +231,11 @@ $(BIN)/test_rc: $(call cobjs,testbench/system/test_rc.c testbench/system/rc_env.
 	@mkdir -p $(BIN)
 	$(CC) -o $@ $^ $(LDLIBS)
 PROGRAMS += $(BIN)/test_rc
+$(BIN)/test_retry: $(call cobjs,testbench/system/test_retry.c testbench/system/rc_env.c \
+		testbench/lib/bench.c sim/wire/roce_wire.c) $(SYSTEM_LIBS)
+	@mkdir -p $(BIN)
+	$(CC) -o $@ $^ $(LDLIBS)
+PROGRAMS += $(BIN)/test_retry
 $(BIN)/test_net: $(call cobjs,testbench/system/test_net.c testbench/system/rc_env.c \
 		testbench/lib/bench.c testbench/net/net_oracle.c sim/wire/net_wire.c) $(SYSTEM_LIBS)
 	@mkdir -p $(BIN)
@@ -279,16 +291,33 @@ $(BIN)/test_perftest: $(call cobjs,testbench/e2e/test_perftest.c testbench/lib/b
 	$(CC) -o $@ $^ $(LDLIBS)
 PROGRAMS += $(BIN)/test_perftest
 
+# End to end: a verbs program of bad input (libibverbs only: hroce-run brings the rest),
+# and its driver, which runs it against two simulated NICs in one process
+$(BIN)/badinput_verbs: $(call cobjs,testbench/e2e/badinput_verbs.c)
+	@mkdir -p $(BIN)
+	$(CC) -o $@ $^ -libverbs
+$(BIN)/test_badinput: $(call cobjs,testbench/e2e/test_badinput.c testbench/lib/bench.c \
+		sim/vmodel/vmodel.c) | $(BIN)/hroce-run $(BIN)/badinput_verbs
+	@mkdir -p $(BIN)
+	$(CC) -o $@ $^ $(LDLIBS)
+PROGRAMS += $(BIN)/badinput_verbs $(BIN)/test_badinput
+
 # Tests in the order they run; each prints "ok NAME" / "not ok NAME: why" lines.
 TESTS := test_wire test_icrc test_rx test_tx test_hroce_pcap test_arp test_icmp test_nd test_frame_arb
 TESTS += $(BLOCK_TESTS)
-TESTS += test_vfio test_sim test_rc test_net test_config test_simrun test_perftest
+TESTS += test_vfio test_pin test_sim test_faults test_rc test_retry test_net test_config test_simrun
+TESTS += test_perftest test_badinput
 
-.PHONY: all test lint synth bench demo demo-pcap clean
+.PHONY: all test lint synth bench demo demo-pcap clean check-valgrind
 all: $(PROGRAMS)
 
 test: lint all
 	@testbench/run-tests.sh $(BIN) $(TESTS)
+
+# badinput_verbs under valgrind (registrations, pages gone behind MRs, sizes, a QP pair): 0 errors
+check-valgrind: all
+	@command -v valgrind >/dev/null || { echo "check-valgrind: install valgrind"; exit 1; }
+	@$(BIN)/test_badinput --valgrind
 
 # ---------------------------------------------------------------------------------------
 # Lint: Verilator -Wall and Icarus on every top at both widths, clang-format, cppcheck

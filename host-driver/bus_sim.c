@@ -9,7 +9,8 @@
  * creates: a world of its own at the configured clock, the NIC with its PCIe, its port on
  * the configured shared-memory wire, and the world's thread that runs it; idling then
  * waits for that thread. Closing the device stops the thread and destroys them. Such a
- * device is opened once per process (as a VFIO device is).
+ * device is opened once per process (as a VFIO device is): libhroce gives a second
+ * hroce_open of it the device already open.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -31,6 +32,7 @@ struct sim_bus {
 	struct hroce_bus bus;
 	struct hroce_sim *sim;
 	struct hroce_sim_world *own_world; /* created by the open: stopped and destroyed by close */
+	pid_t owner;			   /* the process that opened it; a fork()'s child is not */
 	_Atomic uint64_t irqs;
 	int irq_fd;
 	struct sim_bus *next_created;
@@ -50,9 +52,23 @@ static void stop_at_exit(void)
 {
 	pthread_mutex_lock(&created_lock);
 	for (struct sim_bus *sb = created_list; sb; sb = sb->next_created) {
+		/* a child of fork() has a copy of the NIC but not its thread, nor the port */
+		if (sb->owner != getpid())
+			continue;
 		hroce_sim_world_stop(sb->own_world);
 		hroce_sim_wire_detach(hroce_sim_wire_of(sb->sim));
 	}
+	pthread_mutex_unlock(&created_lock);
+}
+
+/* fork() while another thread holds the list's lock: the child's copy is free all the same */
+static void created_lock_take(void)
+{
+	pthread_mutex_lock(&created_lock);
+}
+
+static void created_lock_give(void)
+{
 	pthread_mutex_unlock(&created_lock);
 }
 
@@ -61,10 +77,25 @@ static struct sim_bus *to_sim(struct hroce_bus *bus)
 	return container_of(bus, struct sim_bus, bus);
 }
 
+/*
+ * A child of fork() closing what it inherited: the world, its thread and its wire port are
+ * its parent's (the world's lock may even have been held by the parent's thread at the
+ * fork), so only the child's own memory goes.
+ */
+static void close_inherited(struct sim_bus *sb)
+{
+	close(sb->irq_fd);
+	free(sb);
+}
+
 static void sim_close(struct hroce_bus *bus)
 {
 	struct sim_bus *sb = to_sim(bus);
 
+	if (sb->owner != getpid()) {
+		close_inherited(sb);
+		return;
+	}
 	hroce_sim_set_irq_handler(sb->sim, NULL, NULL);
 	if (sb->own_world) {
 		pthread_mutex_lock(&created_lock);
@@ -91,9 +122,18 @@ static uint64_t sim_mmio_read64(struct hroce_bus *bus, uint64_t offset)
 	return hroce_sim_mmio_read64(to_sim(bus)->sim, offset);
 }
 
-static int sim_dma_map(struct hroce_bus *bus, void *vaddr, uint64_t iova, uint64_t len)
+/*
+ * An application's memory is pinned as a board pins it, so that a registration that would
+ * fail on a board fails here with the same errno, and what the wire carries reaches only
+ * the pages registered. The driver's own memory (rings, tables) is its to keep mapped.
+ */
+static int sim_dma_map(struct hroce_bus *bus, void *vaddr, uint64_t iova, uint64_t len,
+		       unsigned int flags)
 {
-	return hroce_sim_dma_map(to_sim(bus)->sim, vaddr, iova, len);
+	unsigned int sim_flags = (flags & HROCE_BUS_DMA_WRITE ? HROCE_SIM_MAP_WRITE : 0) |
+				 (flags & HROCE_BUS_DMA_USER ? HROCE_SIM_MAP_PIN : 0);
+
+	return hroce_sim_dma_map_flags(to_sim(bus)->sim, vaddr, iova, len, sim_flags);
 }
 
 static int sim_dma_unmap(struct hroce_bus *bus, uint64_t iova, uint64_t len)
@@ -138,6 +178,7 @@ static void sim_stats(struct hroce_bus *bus,
 	emit(ctx, "sim.sleeps", ws.sleeps);
 	emit(ctx, "sim.peer_waits", ws.peer_waits);
 	if (x) {
+		struct hroce_sim_frame_fault_stats fs;
 		struct hroce_sim_wire_stats st;
 
 		hroce_sim_wire_stats(x, &st);
@@ -148,6 +189,15 @@ static void sim_stats(struct hroce_bus *bus,
 		emit(ctx, "wire.link_downs", st.link_downs);
 		emit(ctx, "wire.waits", st.waits);
 		emit(ctx, "wire.wait_ns", st.wait_ns);
+		/* what the faults did to the frames this side sent */
+		hroce_sim_wire_fault_stats(x, &fs);
+		emit(ctx, "wire.fault_frames", fs.frames);
+		emit(ctx, "wire.fault_dropped_random", fs.dropped_random);
+		emit(ctx, "wire.fault_dropped_burst", fs.dropped_burst);
+		emit(ctx, "wire.fault_flipped", fs.flipped);
+		emit(ctx, "wire.fault_duplicated", fs.duplicated);
+		emit(ctx, "wire.fault_reordered", fs.reordered);
+		emit(ctx, "wire.fault_directed", fs.directed);
 	}
 }
 
@@ -232,10 +282,45 @@ static int create_nic(const char *name, struct hroce_sim **out)
 			.pcap_path = *d->pcap ? d->pcap : NULL,
 		};
 
-		if (!hroce_sim_wire_attach(sim, &wp)) {
+		struct hroce_sim_frame_faults faults = {
+			.seed = d->fault_seed,
+			.drop = d->loss,
+			.burst_enter = d->burst_enter,
+			.burst_leave = d->burst_leave,
+			.burst_loss = d->burst_loss,
+			.good_loss = d->burst_good_loss,
+			.flip = d->flip,
+			.dup = d->dup,
+			.reorder = d->reorder,
+			.reorder_depth = d->reorder_depth,
+		};
+		struct hroce_sim_wire *x = hroce_sim_wire_attach(sim, &wp);
+
+		faults.nrules = d->nfault_rules;
+		for (unsigned int i = 0; i < d->nfault_rules; i++) {
+			const struct hroce_config_fault_rule *r = &d->fault_rules[i];
+			static const enum hroce_sim_fault_action actions[] = {
+				[HROCE_CONFIG_FAULT_DROP] = HROCE_SIM_FAULT_DROP,
+				[HROCE_CONFIG_FAULT_DUP] = HROCE_SIM_FAULT_DUP,
+				[HROCE_CONFIG_FAULT_DELAY] = HROCE_SIM_FAULT_DELAY,
+			};
+
+			/* both say "any" with all ones */
+			faults.rules[i] = (struct hroce_sim_fault_rule){
+				actions[r->action], r->nth, r->opcode, r->psn, r->dqpn, r->depth,
+			};
+		}
+
+		if (!x) {
 			err = errno;
 			hroce_log(HROCE_LOG_ERR, "%s: cannot attach to port %u of wire %s: %s",
 				  spec, d->port, d->wire, strerror(err));
+			goto err_world;
+		}
+		err = hroce_sim_wire_set_faults(x, &faults);
+		if (err) {
+			hroce_log(HROCE_LOG_ERR, "%s: faults of wire %s: %s", spec, d->wire,
+				  strerror(err));
 			goto err_world;
 		}
 	}
@@ -283,10 +368,13 @@ int hroce_bus_sim_open(const char *arg, struct hroce_bus **bus)
 			sb->next_created = created_list;
 			created_list = sb;
 			if (!exit_hooked)
-				exit_hooked = !atexit(stop_at_exit);
+				exit_hooked = !atexit(stop_at_exit) &&
+					      !pthread_atfork(created_lock_take, created_lock_give,
+							      created_lock_give);
 		}
 	}
 	sb->bus.ops = &sim_bus_ops;
+	sb->owner = getpid();
 	snprintf(sb->bus.name, sizeof(sb->bus.name), "sim:%s", arg);
 	sb->sim = sim;
 	pthread_mutex_unlock(&created_lock);

@@ -823,12 +823,15 @@ static uint64_t vfio_mmio_read64(struct hroce_bus *bus, uint64_t offset)
 	return v;
 }
 
-static int vfio_dma_map(struct hroce_bus *bus, void *vaddr, uint64_t iova, uint64_t len)
+static int vfio_dma_map(struct hroce_bus *bus, void *vaddr, uint64_t iova, uint64_t len,
+			unsigned int flags)
 {
 	struct vfio_bus *vb = to_vfio(bus);
+	/* without WRITE the kernel pins for reading only: read-only pages can be registered */
 	struct vfio_iommu_type1_dma_map map = {
 		.argsz = sizeof(map),
-		.flags = VFIO_DMA_MAP_FLAG_READ | VFIO_DMA_MAP_FLAG_WRITE,
+		.flags = VFIO_DMA_MAP_FLAG_READ |
+			 (flags & HROCE_BUS_DMA_WRITE ? VFIO_DMA_MAP_FLAG_WRITE : 0),
 		.vaddr = (uintptr_t)vaddr,
 		.iova = iova,
 		.size = len,

@@ -38,16 +38,21 @@ struct hroce_cq *hroce_create_cq(struct hroce_dev *dev, unsigned int cqe, unsign
 		errno = EINVAL;
 		return NULL;
 	}
-	for (cqn = 0; cqn < n && dev->cqs[cqn]; cqn++)
-		;
-	if (cqn == n) {
-		errno = ENOMEM;
-		return NULL;
-	}
 	cq = calloc(1, sizeof(*cq));
 	if (!cq) {
 		errno = ENOMEM;
 		return NULL;
+	}
+	/* the CQN is claimed at once: another open of the device may be looking too */
+	pthread_mutex_lock(&dev->lock);
+	for (cqn = 0; cqn < n && dev->cqs[cqn]; cqn++)
+		;
+	if (cqn < n)
+		dev->cqs[cqn] = cq;
+	pthread_mutex_unlock(&dev->lock);
+	if (cqn == n) {
+		err = ENOMEM;
+		goto err_free;
 	}
 	cq->dev = dev;
 	cq->cqn = cqn;
@@ -56,18 +61,21 @@ struct hroce_cq *hroce_create_cq(struct hroce_dev *dev, unsigned int cqe, unsign
 		cq->log_size++;
 	err = hroce_dma_alloc(dev, (size_t)HROCE_CQE_BYTES << cq->log_size, HROCE_PAGE, &cq->ring);
 	if (err)
-		goto err_free;
+		goto err_cqn;
 	HROCE_CQC_SET(cqc, LOG_SIZE, cq->log_size);
 	HROCE_CQC_SET(cqc, IRQ_VECTOR, vector);
 	HROCE_CQC_SET(cqc, BASE, cq->ring.iova);
 	err = hroce_cmd(dev, HROCE_CMD_OP_CREATE_CQ, cqn, 0, cqc, sizeof(cqc), NULL, 0);
 	if (err)
 		goto err_ring;
-	dev->cqs[cqn] = cq;
 	return cq;
 
 err_ring:
 	hroce_dma_free(dev, &cq->ring);
+err_cqn:
+	pthread_mutex_lock(&dev->lock);
+	dev->cqs[cqn] = NULL;
+	pthread_mutex_unlock(&dev->lock);
 err_free:
 	free(cq);
 	errno = err;
@@ -84,7 +92,9 @@ int hroce_destroy_cq(struct hroce_cq *cq)
 	err = hroce_cmd(dev, HROCE_CMD_OP_DESTROY_CQ, cq->cqn, 0, NULL, 0, NULL, 0);
 	if (err)
 		return err;
+	pthread_mutex_lock(&dev->lock);
 	dev->cqs[cq->cqn] = NULL;
+	pthread_mutex_unlock(&dev->lock);
 	hroce_dma_free(dev, &cq->ring);
 	free(cq);
 	return 0;

@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "hroce_config.h"
 #include "hroce_priv.h"
@@ -43,14 +44,33 @@ void hroce_log(enum hroce_log_level level, const char *fmt, ...)
 		fprintf(stderr, "libhroce: %s: %s\n", names[level], msg);
 }
 
+/* Where the next range may start: a guard page after [iova, iova + len) */
+static uint64_t iova_end(uint64_t iova, uint64_t len)
+{
+	/* an overrun faults instead of landing in the next range */
+	return (iova + len + 2 * HROCE_PAGE - 1) & ~(uint64_t)(HROCE_PAGE - 1);
+}
+
 uint64_t hroce_iova_alloc(struct hroce_dev *dev, uint64_t len, uint64_t align, uint64_t offset)
 {
-	uint64_t base = (dev->iova_next + align - 1) & ~(align - 1);
-	uint64_t iova = base + offset;
+	uint64_t base, iova;
 
-	/* keep a guard page between ranges: an overrun faults instead of landing elsewhere */
-	dev->iova_next = (iova + len + 2 * HROCE_PAGE - 1) & ~(uint64_t)(HROCE_PAGE - 1);
+	pthread_mutex_lock(&dev->lock);
+	base = (dev->iova_next + align - 1) & ~(align - 1);
+	iova = base + offset;
+	dev->iova_before_last = dev->iova_next;
+	dev->iova_next = iova_end(iova, len);
+	pthread_mutex_unlock(&dev->lock);
 	return iova;
+}
+
+void hroce_iova_free(struct hroce_dev *dev, uint64_t iova, uint64_t len)
+{
+	pthread_mutex_lock(&dev->lock);
+	/* the last one handed out: everything from where it was taken goes back */
+	if (dev->iova_next == iova_end(iova, len))
+		dev->iova_next = dev->iova_before_last;
+	pthread_mutex_unlock(&dev->lock);
 }
 
 int hroce_dma_alloc(struct hroce_dev *dev, size_t len, uint64_t align, struct hroce_dma *dma)
@@ -66,7 +86,7 @@ int hroce_dma_alloc(struct hroce_dev *dev, size_t len, uint64_t align, struct hr
 	memset(dma->vaddr, 0, size);
 	dma->len = size;
 	dma->iova = hroce_iova_alloc(dev, size, align, 0);
-	err = dev->bus->ops->dma_map(dev->bus, dma->vaddr, dma->iova, size);
+	err = dev->bus->ops->dma_map(dev->bus, dma->vaddr, dma->iova, size, HROCE_BUS_DMA_WRITE);
 	if (err) {
 		hroce_log(HROCE_LOG_ERR, "%s: cannot map %zu bytes of DMA memory: %s", dev->name,
 			  size, strerror(err));
@@ -130,8 +150,23 @@ static int cmd_errno(unsigned int result)
 	}
 }
 
+static int cmd_locked(struct hroce_dev *dev, unsigned int op, uint32_t num, uint64_t arg,
+		      const void *in, size_t in_len, void *out, size_t out_len);
+
 int hroce_cmd(struct hroce_dev *dev, unsigned int op, uint32_t num, uint64_t arg, const void *in,
 	      size_t in_len, void *out, size_t out_len)
+{
+	int err;
+
+	/* one mailbox for every open of the device */
+	pthread_mutex_lock(&dev->lock);
+	err = cmd_locked(dev, op, num, arg, in, in_len, out, out_len);
+	pthread_mutex_unlock(&dev->lock);
+	return err;
+}
+
+static int cmd_locked(struct hroce_dev *dev, unsigned int op, uint32_t num, uint64_t arg,
+		      const void *in, size_t in_len, void *out, size_t out_len)
 {
 	uint8_t *mb = dev->mailbox.vaddr;
 	uint16_t seq = dev->cmd_seq + 1;
@@ -239,28 +274,70 @@ static int setup_tables(struct hroce_dev *dev)
 	return 0;
 }
 
-static void free_tables(struct hroce_dev *dev)
+/* The tables' memory, and the driver's arrays; the device's mappings of it are not touched. */
+static void free_tables_memory(struct hroce_dev *dev)
 {
+	struct hroce_dma *dma[] = { &dev->mailbox, &dev->mrc, &dev->cqc, &dev->qpc };
+
 	free(dev->qps);
 	free(dev->cqs);
 	free(dev->mr_used);
 	free(dev->mr_tag);
-	hroce_dma_free(dev, &dev->mailbox);
-	hroce_dma_free(dev, &dev->mrc);
-	hroce_dma_free(dev, &dev->cqc);
-	hroce_dma_free(dev, &dev->qpc);
+	for (size_t i = 0; i < sizeof(dma) / sizeof(dma[0]); i++) {
+		free(dma[i]->vaddr);
+		dma[i]->vaddr = NULL;
+	}
 }
+
+static void free_tables(struct hroce_dev *dev)
+{
+	struct hroce_dma *dma[] = { &dev->mailbox, &dev->mrc, &dev->cqc, &dev->qpc };
+
+	for (size_t i = 0; i < sizeof(dma) / sizeof(dma[0]); i++)
+		if (dma[i]->vaddr)
+			dev->bus->ops->dma_unmap(dev->bus, dma[i]->iova, dma[i]->len);
+	free_tables_memory(dev);
+}
+
+/* The devices this process opened (a child of fork() finds its parent's: not its own). */
+static pthread_mutex_t open_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct hroce_dev *open_list;
+
+static struct hroce_dev *open_device(const char *spec, const struct hroce_dev_params *params);
 
 struct hroce_dev *hroce_open(const char *spec, const struct hroce_dev_params *params)
 {
 	struct hroce_dev *dev;
-	uint64_t mac = 0, status;
-	int err, i;
 
 	if (!spec) {
 		errno = EINVAL;
 		return NULL;
 	}
+	pthread_mutex_lock(&open_lock);
+	for (dev = open_list; dev; dev = dev->next_open) {
+		if (!strcmp(dev->name, spec) && dev->owner == getpid()) {
+			dev->opens++;
+			break;
+		}
+	}
+	if (!dev) {
+		dev = open_device(spec, params);
+		if (dev) {
+			dev->opens = 1;
+			dev->next_open = open_list;
+			open_list = dev;
+		}
+	}
+	pthread_mutex_unlock(&open_lock);
+	return dev;
+}
+
+static struct hroce_dev *open_device(const char *spec, const struct hroce_dev_params *params)
+{
+	struct hroce_dev *dev;
+	uint64_t mac = 0, status;
+	int err, i;
+
 	dev = calloc(1, sizeof(*dev));
 	if (!dev) {
 		errno = ENOMEM;
@@ -277,6 +354,8 @@ struct hroce_dev *hroce_open(const char *spec, const struct hroce_dev_params *pa
 		dev->params.log_mrs = DEFAULT_LOG_MRS;
 	dev->iova_next = IOVA_BASE;
 	dev->next_pdn = 1;
+	dev->owner = getpid();
+	pthread_mutex_init(&dev->lock, NULL);
 	err = config_addresses(dev, spec);
 	err = err ?: open_bus(spec, &dev->bus);
 	if (err)
@@ -324,6 +403,7 @@ err_tables:
 err_bus:
 	dev->bus->ops->close(dev->bus);
 err_free:
+	pthread_mutex_destroy(&dev->lock);
 	free(dev);
 	errno = err;
 	return NULL;
@@ -333,6 +413,28 @@ void hroce_close(struct hroce_dev *dev)
 {
 	if (!dev)
 		return;
+	pthread_mutex_lock(&open_lock);
+	if (dev->owner == getpid() && --dev->opens) {
+		pthread_mutex_unlock(&open_lock); /* another open still uses it */
+		return;
+	}
+	for (struct hroce_dev **pp = &open_list; *pp; pp = &(*pp)->next_open) {
+		if (*pp == dev) {
+			*pp = dev->next_open;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&open_lock);
+	if (dev->owner != getpid()) {
+		/*
+		 * A child of fork() closing its copy: the device, its tables and its mappings
+		 * stay its parent's; only the child's memory goes.
+		 */
+		free_tables_memory(dev);
+		dev->bus->ops->close(dev->bus);
+		free(dev);
+		return;
+	}
 	/* the core stops using the tables before their memory goes */
 	hroce_mmio_write64(dev, HROCE_REG_QPC_LOG, 0);
 	hroce_mmio_write64(dev, HROCE_REG_CQC_LOG, 0);
@@ -340,6 +442,7 @@ void hroce_close(struct hroce_dev *dev)
 	(void)hroce_mmio_read64(dev, HROCE_REG_ID);
 	free_tables(dev);
 	dev->bus->ops->close(dev->bus);
+	pthread_mutex_destroy(&dev->lock);
 	free(dev);
 }
 
@@ -364,7 +467,7 @@ int hroce_query_dev(struct hroce_dev *dev, struct hroce_dev_attr *attr)
 	attr->max_sge = HROCE_REG_FIELD(dev->caps, CAPS, MAX_SGE);
 	attr->max_inline = HROCE_MAX_INLINE;
 	attr->max_qp_rd_atom = 16;
-	attr->max_mr_size = UINT64_C(1) << 40;
+	attr->max_mr_size = HROCE_MAX_MR_SIZE;
 	attr->max_msg_sz = UINT32_C(1) << 31;
 	attr->qp_cache_lines = HROCE_REG_FIELD(dev->caps, CAPS, QP_CACHE_LINES);
 	attr->mr_cache_lines = HROCE_REG_FIELD(dev->caps, CAPS, MR_CACHE_LINES);

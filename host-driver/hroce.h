@@ -60,6 +60,12 @@ struct hroce_dev_attr {
 /*
  * params NULL, or with neither MAC nor IPv4 set: those of the configuration's device of
  * that spec (hroce_config.h), if it has one.
+ *
+ * A device open already in this process is not opened again: the call returns the same
+ * device (its first open's params stand), and each hroce_close undoes one open. Its QPNs,
+ * CQNs, MR keys and IOVAs are the device's, allocated for all its opens; objects made
+ * through one open are that open's caller's to use and destroy (each context of
+ * libibverbs has its own).
  */
 struct hroce_dev *hroce_open(const char *spec, const struct hroce_dev_params *params);
 void hroce_close(struct hroce_dev *dev);

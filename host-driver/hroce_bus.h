@@ -11,6 +11,11 @@
 
 struct hroce_bus;
 
+/* dma_map: the device may write the pages (else it only reads them) */
+#define HROCE_BUS_DMA_WRITE (1u << 0)
+/* dma_map: the application's memory (an MR), not the driver's own */
+#define HROCE_BUS_DMA_USER (1u << 1)
+
 struct hroce_bus_ops {
 	const char *name;
 	void (*close)(struct hroce_bus *bus);
@@ -21,8 +26,14 @@ struct hroce_bus_ops {
 	 */
 	void (*mmio_write)(struct hroce_bus *bus, uint64_t offset, const void *data, size_t len);
 	uint64_t (*mmio_read64)(struct hroce_bus *bus, uint64_t offset);
-	/* The IOMMU: page-aligned process memory at page-aligned IOVAs. */
-	int (*dma_map)(struct hroce_bus *bus, void *vaddr, uint64_t iova, uint64_t len);
+	/*
+	 * The IOMMU: page-aligned process memory at page-aligned IOVAs (flags below). Every
+	 * page is pinned as get_user_pages pins it: EFAULT if one is not mapped, not
+	 * readable, or not writable with HROCE_BUS_DMA_WRITE; ENOMEM past RLIMIT_MEMLOCK
+	 * without CAP_IPC_LOCK; the device keeps the pages pinned here until the unmap.
+	 */
+	int (*dma_map)(struct hroce_bus *bus, void *vaddr, uint64_t iova, uint64_t len,
+		       unsigned int flags);
 	int (*dma_unmap)(struct hroce_bus *bus, uint64_t iova, uint64_t len);
 	/* Nothing to do: let the device run a while. */
 	void (*idle)(struct hroce_bus *bus);

@@ -5,6 +5,7 @@
 #include <arpa/inet.h>
 #include <ctype.h>
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,6 +28,7 @@ static const struct hroce_config_dev sim_defaults = {
 	.pcie_gbps = 128,
 	.link_ns = 100,
 	.link_gbps = 100,
+	.fault_seed = 1,
 };
 
 static int add_dev(struct hroce_config *cfg, const struct hroce_config_dev *d)
@@ -101,6 +103,7 @@ struct parser {
 	struct hroce_config *cfg;
 	struct hroce_config_dev cur;
 	bool in_section, has_mac, has_ipv4, has_spec;
+	bool faults_only;  /* $HROCE_FAULTS */
 	unsigned int seen; /* keys set in this section, one bit each */
 };
 
@@ -204,6 +207,13 @@ enum key_id {
 	KEY_LINK_NS,
 	KEY_LINK_GBPS,
 	KEY_PCAP,
+	KEY_LOSS, /* the faults, from here on */
+	KEY_LOSS_BURST,
+	KEY_FLIP,
+	KEY_DUP,
+	KEY_REORDER,
+	KEY_FAULT_SEED,
+	KEY_FAULT_RULES,
 	KEY_COUNT,
 };
 
@@ -220,10 +230,164 @@ static const char *const key_names[KEY_COUNT] = {
 	[KEY_LINK_NS] = "link_ns",
 	[KEY_LINK_GBPS] = "link_gbps",
 	[KEY_PCAP] = "pcap",
+	[KEY_LOSS] = "loss",
+	[KEY_LOSS_BURST] = "loss_burst",
+	[KEY_FLIP] = "flip",
+	[KEY_DUP] = "dup",
+	[KEY_REORDER] = "reorder",
+	[KEY_FAULT_SEED] = "fault_seed",
+	[KEY_FAULT_RULES] = "fault_rules",
 };
 
 /* The keys that only a simulated device has (from wire on). */
 #define KEY_FIRST_SIM KEY_WIRE
+
+/* Up to max probabilities (at least min) separated by spaces, then a depth if depth. */
+static bool parse_probs(const char *v, double *out, int min, int max, uint32_t *depth)
+{
+	char *end;
+	int n;
+
+	for (n = 0; n < max; n++) {
+		while (isspace((unsigned char)*v))
+			v++;
+		if (!*v || (depth && n == max - 1 && n >= min))
+			break;
+		errno = 0;
+		out[n] = strtod(v, &end);
+		if (end == v || errno || !isfinite(out[n]) || out[n] < 0 || out[n] > 1)
+			return false;
+		v = end;
+	}
+	if (n < min)
+		return false;
+	while (isspace((unsigned char)*v))
+		v++;
+	if (depth)
+		return parse_u32(v, 1000000, depth) && *depth;
+	return !*v;
+}
+
+/* One rule: ACTION NTH [opcode=N] [psn=N] [qpn=N] [depth=N]; false with why. */
+static bool parse_rule(char *text, struct hroce_config_fault_rule *r, const char **why)
+{
+	static const char *const actions[] = { "drop", "dup", "delay" };
+	char *save = NULL, *word, *eq, *end;
+	unsigned long long v;
+	uint32_t *field;
+
+	*r = (struct hroce_config_fault_rule){ .opcode = HROCE_CONFIG_FAULT_ANY,
+					       .psn = HROCE_CONFIG_FAULT_ANY,
+					       .dqpn = HROCE_CONFIG_FAULT_ANY };
+	*why = "a rule is ACTION NTH [opcode=N] [psn=N] [qpn=N] [depth=N], ACTION drop, dup "
+	       "or delay, NTH >= 1";
+	word = strtok_r(text, " \t", &save);
+	for (r->action = 0; word && r->action < 3 && strcmp(word, actions[r->action]); r->action++)
+		;
+	word = strtok_r(NULL, " \t", &save);
+	if (r->action == 3 || !word || !parse_u32(word, UINT32_MAX - 1, &r->nth) || !r->nth)
+		return false;
+	while ((word = strtok_r(NULL, " \t", &save))) {
+		eq = strchr(word, '=');
+		if (!eq)
+			return false;
+		*eq = 0;
+		if (!strcmp(word, "opcode"))
+			field = &r->opcode;
+		else if (!strcmp(word, "psn"))
+			field = &r->psn;
+		else if (!strcmp(word, "qpn"))
+			field = &r->dqpn;
+		else if (!strcmp(word, "depth") && r->action == HROCE_CONFIG_FAULT_DELAY)
+			field = &r->depth;
+		else
+			return false;
+		errno = 0;
+		v = strtoull(eq + 1, &end, 0);
+		*why = "opcode is 0 to 255, psn and qpn 0 to 0xffffff, depth 1 to 1000000";
+		if (!isdigit((unsigned char)eq[1]) || errno || *end ||
+		    v > (field == &r->opcode  ? 255u
+			 : field == &r->depth ? 1000000u
+					      : 0xffffffu) ||
+		    (field == &r->depth && !v))
+			return false;
+		*field = (uint32_t)v;
+	}
+	return true;
+}
+
+static int set_fault_rules(struct parser *p, const char *key, const char *v)
+{
+	struct hroce_config_dev *d = &p->cur;
+	char *copy = strdup(v), *rule, *save = NULL;
+	const char *why = NULL;
+
+	if (!copy)
+		return ENOMEM;
+	d->nfault_rules = 0;
+	for (rule = strtok_r(copy, ";", &save); rule && !why; rule = strtok_r(NULL, ";", &save)) {
+		if (d->nfault_rules == HROCE_CONFIG_FAULT_RULES)
+			why = "at most 8 rules";
+		else if (!parse_rule(rule, &d->fault_rules[d->nfault_rules++], &why))
+			break;
+		else
+			why = NULL;
+	}
+	free(copy);
+	if (why)
+		return bad(p, "%s \"%s\": %s", key, v, why);
+	return 0;
+}
+
+static int set_fault_key(struct parser *p, int k, const char *key, const char *v)
+{
+	struct hroce_config_dev *d = &p->cur;
+	double burst[4] = { 0, 0, 0, 0 };
+	unsigned long long seed;
+	char *end;
+
+	switch (k) {
+	case KEY_LOSS:
+		if (!parse_probs(v, &d->loss, 1, 1, NULL))
+			return bad(p, "%s \"%s\": a probability, from 0 to 1", key, v);
+		return 0;
+	case KEY_FLIP:
+		if (!parse_probs(v, &d->flip, 1, 1, NULL))
+			return bad(p, "%s \"%s\": a probability, from 0 to 1", key, v);
+		return 0;
+	case KEY_DUP:
+		if (!parse_probs(v, &d->dup, 1, 1, NULL))
+			return bad(p, "%s \"%s\": a probability, from 0 to 1", key, v);
+		return 0;
+	case KEY_LOSS_BURST:
+		if (!parse_probs(v, burst, 3, 4, NULL))
+			return bad(p,
+				   "%s \"%s\": GOOD_TO_BAD BAD_TO_GOOD LOSS_BAD [LOSS_GOOD], "
+				   "probabilities from 0 to 1",
+				   key, v);
+		d->burst_enter = burst[0];
+		d->burst_leave = burst[1];
+		d->burst_loss = burst[2];
+		d->burst_good_loss = burst[3];
+		return 0;
+	case KEY_REORDER:
+		if (!parse_probs(v, &d->reorder, 1, 2, &d->reorder_depth))
+			return bad(p,
+				   "%s \"%s\": PROBABILITY DEPTH (held back behind DEPTH >= 1 "
+				   "later frames)",
+				   key, v);
+		return 0;
+	case KEY_FAULT_RULES:
+		return set_fault_rules(p, key, v);
+	default: /* KEY_FAULT_SEED */
+		errno = 0;
+		seed = strtoull(v, &end, 0);
+		if (!isdigit((unsigned char)*v) || errno || *end)
+			return bad(p, "%s \"%s\": a whole number", key, v);
+		d->fault_seed = seed;
+		return 0;
+	}
+}
 
 static int set_key(struct parser *p, const char *key, const char *v)
 {
@@ -235,13 +399,19 @@ static int set_key(struct parser *p, const char *key, const char *v)
 	for (k = 0; k < KEY_COUNT && strcmp(key, key_names[k]); k++)
 		;
 	if (k == KEY_COUNT)
-		return bad(p,
-			   "unknown key \"%s\" (keys: spec, mac, ipv4, wire, port, clock_mhz, "
-			   "pcie_read_ns, pcie_write_ns, pcie_gbps, link_ns, link_gbps, pcap)",
-			   key);
+		return bad(
+			p,
+			"unknown key \"%s\" (keys: spec, mac, ipv4, wire, port, clock_mhz, "
+			"pcie_read_ns, pcie_write_ns, pcie_gbps, link_ns, link_gbps, pcap, loss, "
+			"loss_burst, flip, dup, reorder, fault_seed, fault_rules)",
+			key);
 	if (p->seen & (1u << k))
 		return bad(p, "%s set twice in [%s]", key, d->name);
+	if (p->faults_only && k < KEY_LOSS)
+		return bad(p, "%s: only the fault keys may be set here", key);
 	p->seen |= 1u << k;
+	if (k >= KEY_LOSS)
+		return set_fault_key(p, k, key, v);
 	switch (k) {
 	case KEY_SPEC:
 		if (!spec_ok(v))
@@ -432,13 +602,57 @@ int hroce_config_load_file(const char *path, struct hroce_config **out)
 	return 0;
 }
 
+/* $HROCE_FAULTS: KEY=VALUE,... over the fault keys of every simulated device. */
+static int faults_override(struct hroce_config *cfg, const char *env)
+{
+	struct parser p = { .path = "$" HROCE_FAULTS_ENV, .cfg = cfg, .faults_only = true };
+	char *copy, *item, *save = NULL, *eq;
+	int err = 0;
+
+	for (size_t i = 0; i < cfg->n && !err; i++) {
+		if (!is_sim(&cfg->devs[i]))
+			continue;
+		copy = strdup(env);
+		if (!copy)
+			return ENOMEM;
+		p.cur = cfg->devs[i];
+		p.seen = 0;
+		p.line = 0;
+		for (item = strtok_r(copy, ",", &save); item && !err;
+		     item = strtok_r(NULL, ",", &save)) {
+			p.line++; /* the setting's place in the list */
+			eq = strchr(item, '=');
+			if (!eq) {
+				err = bad(&p, "expected KEY=VALUE, not \"%s\"", trim(item));
+				break;
+			}
+			*eq = 0;
+			err = set_key(&p, trim(item), trim(eq + 1));
+		}
+		free(copy);
+		if (!err)
+			cfg->devs[i] = p.cur;
+	}
+	return err;
+}
+
 int hroce_config_load(struct hroce_config **cfg)
 {
-	const char *path = getenv(HROCE_CONFIG_ENV);
+	const char *path = getenv(HROCE_CONFIG_ENV), *faults = getenv(HROCE_FAULTS_ENV);
+	int err;
 
 	if (path && *path)
-		return hroce_config_load_file(path, cfg);
-	return hroce_config_defaults(cfg);
+		err = hroce_config_load_file(path, cfg);
+	else
+		err = hroce_config_defaults(cfg);
+	if (err || !faults || !*faults)
+		return err;
+	err = faults_override(*cfg, faults);
+	if (err) {
+		hroce_config_free(*cfg);
+		*cfg = NULL;
+	}
+	return err;
 }
 
 /* ------------------------------------------------------------------------------------- */

@@ -28,6 +28,21 @@
  *   link_ns = 100
  *   link_gbps = 100           # 0: as fast as the core's port
  *   pcap = /tmp/hroce0.pcap   # frames on the wire, simulated-ns timestamps (default none)
+ *   loss = 0.001              # faults of the frames it sends (default none; hroce_sim.h,
+ *   loss_burst = 0.01 0.3 1 0 #   hroce_sim_frame_faults): loss probability; Gilbert-Elliott
+ *   flip = 0.0001             #   good->bad, bad->good, loss when bad [, loss when good];
+ *   dup = 0.001               #   one bit flipped (caught by the receiver's checks);
+ *   reorder = 0.001 3         #   duplicated; held back behind DEPTH later frames;
+ *   fault_seed = 42           #   the seed of their PRNG (default 1)
+ *   fault_rules = drop 3 psn=5; delay 1 opcode=0x0a qpn=0x11 depth=2
+ *                             # directed faults, ';' between rules: drop, dup or delay the
+ *                             # Nth RoCE frame matching the fields given (opcode, psn,
+ *                             # qpn: any if absent), each once; delay: behind depth
+ *                             # (default 1) later frames. At most 8 rules.
+ *
+ * $HROCE_FAULTS, if set, overrides the fault keys of every simulated device, for one run
+ * without editing the file: "loss=0.01,reorder=0.01 3,fault_seed=7" (KEY=VALUE, comma
+ * separated, fault keys only).
  *
  * A file replaces the defaults entirely. A line that is not understood, a missing key,
  * a duplicate device, or two devices on one port of one wire make the load fail with
@@ -40,6 +55,16 @@
 #include <stdint.h>
 
 #define HROCE_CONFIG_ENV "HROCE_CONFIG"
+#define HROCE_FAULTS_ENV "HROCE_FAULTS"
+
+/* Directed faults: the nth frame that matches (hroce_sim.h, hroce_sim_fault_rule). */
+#define HROCE_CONFIG_FAULT_RULES 8
+#define HROCE_CONFIG_FAULT_ANY UINT32_MAX
+enum hroce_config_fault_action {
+	HROCE_CONFIG_FAULT_DROP,
+	HROCE_CONFIG_FAULT_DUP,
+	HROCE_CONFIG_FAULT_DELAY,
+};
 
 struct hroce_config_dev {
 	char name[32];	/* "hroce0" */
@@ -52,7 +77,20 @@ struct hroce_config_dev {
 	uint32_t clock_mhz;
 	uint32_t pcie_read_ns, pcie_write_ns, pcie_gbps;
 	uint32_t link_ns, link_gbps;
-	char pcap[256];	   /* "": none */
+	char pcap[256]; /* "": none */
+	/* faults of the frames it sends on its wire (hroce_sim.h: hroce_sim_frame_faults) */
+	double loss;						      /* loss */
+	double burst_enter, burst_leave, burst_loss, burst_good_loss; /* loss_burst */
+	double flip, dup, reorder;
+	uint32_t reorder_depth;
+	uint64_t fault_seed;
+	unsigned int nfault_rules; /* fault_rules */
+	struct hroce_config_fault_rule {
+		enum hroce_config_fault_action action;
+		uint32_t nth;		    /* >= 1 */
+		uint32_t opcode, psn, dqpn; /* HROCE_CONFIG_FAULT_ANY: any */
+		uint32_t depth;		    /* delay: behind this many later frames */
+	} fault_rules[HROCE_CONFIG_FAULT_RULES];
 	unsigned int line; /* of its section in the file; 0: built in */
 };
 

@@ -3,10 +3,12 @@
 #ifndef HROCE_PRIV_H
 #define HROCE_PRIV_H
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #include "hroce.h"
 #include "hroce_bus.h"
@@ -15,6 +17,8 @@
 #define container_of(ptr, type, member) ((type *)((char *)(ptr)-offsetof(type, member)))
 
 #define HROCE_PAGE 4096u
+/* The largest memory region (ibv_device_attr.max_mr_size): 40 bits of length. */
+#define HROCE_MAX_MR_SIZE (UINT64_C(1) << 40)
 
 /* Memory the device reaches: page-aligned process memory mapped at an IOVA. */
 struct hroce_dma {
@@ -23,14 +27,24 @@ struct hroce_dma {
 	size_t len; /* a multiple of the page */
 };
 
+/*
+ * A device, open once per process: a second hroce_open of its spec gets the same one (as
+ * libibverbs' contexts of one device share it), counted in opens. The lock serialises what
+ * the opens share: the mailbox and commands, the IOVA space and the tables' allocation.
+ */
 struct hroce_dev {
 	struct hroce_bus *bus;
+	pid_t owner; /* the process that opened it: a child of fork() only has a copy */
+	unsigned int opens;
+	struct hroce_dev *next_open; /* the process's open devices */
+	pthread_mutex_t lock;
 	char name[64];
 	struct hroce_dev_params params;
 	uint64_t caps;
 	uint32_t core_id, core_version;
 	uint16_t cmd_seq; /* commands finished, as REG_CMD counts them */
 	uint64_t iova_next;
+	uint64_t iova_before_last; /* iova_next before the last range was handed out */
 	struct hroce_dma qpc, cqc, mrc, mailbox;
 	struct hroce_qp **qps; /* by QPN */
 	struct hroce_cq **cqs; /* by CQN */
@@ -92,6 +106,11 @@ int hroce_dma_alloc(struct hroce_dev *dev, size_t len, uint64_t align, struct hr
 void hroce_dma_free(struct hroce_dev *dev, struct hroce_dma *dma);
 /* An IOVA range of len bytes whose start is offset bytes past a multiple of align. */
 uint64_t hroce_iova_alloc(struct hroce_dev *dev, uint64_t len, uint64_t align, uint64_t offset);
+/*
+ * Gives back a range hroce_iova_alloc handed out, if none was handed out after it (a
+ * registration that failed): failed registrations of huge ranges do not use the space up.
+ */
+void hroce_iova_free(struct hroce_dev *dev, uint64_t iova, uint64_t len);
 
 void hroce_mmio_write64(struct hroce_dev *dev, uint64_t offset, uint64_t value);
 uint64_t hroce_mmio_read64(struct hroce_dev *dev, uint64_t offset);

@@ -26,7 +26,9 @@ struct hroce_pd *hroce_alloc_pd(struct hroce_dev *dev)
 		return NULL;
 	}
 	pd->dev = dev;
+	pthread_mutex_lock(&dev->lock);
 	pd->pdn = dev->next_pdn++ & ((1u << HROCE_MRC_PD_WIDTH) - 1);
+	pthread_mutex_unlock(&dev->lock);
 	return pd;
 }
 
@@ -54,18 +56,32 @@ static unsigned int whole_page_log(uint64_t addr, uint64_t len)
 	return log;
 }
 
-static int free_mr_index(struct hroce_dev *dev, uint32_t *index)
+/* Claims a free MR index (its key's tag with it), for this open of the device or another. */
+static int claim_mr_index(struct hroce_dev *dev, uint32_t *index, uint32_t *key)
 {
 	uint32_t n = 1u << dev->params.log_mrs;
+	int err = ENOMEM;
 
+	pthread_mutex_lock(&dev->lock);
 	/* index 0 is never used: a key of 0 is never valid */
 	for (uint32_t i = 1; i < n; i++) {
 		if (!dev->mr_used[i]) {
+			dev->mr_used[i] = 1;
 			*index = i;
-			return 0;
+			*key = i << 8 | dev->mr_tag[i]++;
+			err = 0;
+			break;
 		}
 	}
-	return ENOMEM;
+	pthread_mutex_unlock(&dev->lock);
+	return err;
+}
+
+static void release_mr_index(struct hroce_dev *dev, uint32_t index)
+{
+	pthread_mutex_lock(&dev->lock);
+	dev->mr_used[index] = 0;
+	pthread_mutex_unlock(&dev->lock);
 }
 
 struct hroce_mr *hroce_reg_mr(struct hroce_pd *pd, void *addr, size_t len, unsigned int access,
@@ -78,7 +94,9 @@ struct hroce_mr *hroce_reg_mr(struct hroce_pd *pd, void *addr, size_t len, unsig
 	uint64_t *pt;
 	int err;
 
-	if (!len || (access & ~ACCESS_ALL) ||
+	/* a range that wraps, or that no MR can be, is refused before anything is pinned */
+	if (!len || len > HROCE_MAX_MR_SIZE || va + len < va ||
+	    va + len > UINT64_MAX - HROCE_PAGE || (access & ~ACCESS_ALL) ||
 	    ((access & (HROCE_ACCESS_REMOTE_WRITE | HROCE_ACCESS_REMOTE_ATOMIC)) &&
 	     !(access & HROCE_ACCESS_LOCAL_WRITE)) ||
 	    (log_page_size &&
@@ -91,12 +109,11 @@ struct hroce_mr *hroce_reg_mr(struct hroce_pd *pd, void *addr, size_t len, unsig
 		errno = ENOMEM;
 		return NULL;
 	}
-	err = free_mr_index(dev, &mr->index);
+	err = claim_mr_index(dev, &mr->index, &mr->key);
 	if (err)
 		goto err_free;
 	mr->pd = pd;
 	mr->access = access;
-	mr->key = mr->index << 8 | dev->mr_tag[mr->index];
 
 	if (!log_page_size)
 		log_page_size = whole_page_log(va, len);
@@ -105,11 +122,18 @@ struct hroce_mr *hroce_reg_mr(struct hroce_pd *pd, void *addr, size_t len, unsig
 	end = (va + len + HROCE_PAGE - 1) & ~(uint64_t)(HROCE_PAGE - 1);
 	mr->map_len = end - first;
 	mr->map_iova = hroce_iova_alloc(dev, mr->map_len, page, first & (page - 1));
-	err = dev->bus->ops->dma_map(dev->bus, (void *)(uintptr_t)first, mr->map_iova, mr->map_len);
+	/* the pages are pinned for writing if anyone may write the MR, as ib_umem_get does */
+	err = dev->bus->ops->dma_map(dev->bus, (void *)(uintptr_t)first, mr->map_iova, mr->map_len,
+				     HROCE_BUS_DMA_USER | (access & (HROCE_ACCESS_LOCAL_WRITE |
+								     HROCE_ACCESS_REMOTE_WRITE |
+								     HROCE_ACCESS_REMOTE_ATOMIC)
+								   ? HROCE_BUS_DMA_WRITE
+								   : 0));
 	if (err) {
-		hroce_log(HROCE_LOG_ERR, "%s: cannot map the %llu bytes of an MR: %s", dev->name,
-			  (unsigned long long)mr->map_len, strerror(err));
-		goto err_free;
+		/* an application's mistake (EFAULT, ENOMEM): its errno says it */
+		hroce_log(HROCE_LOG_DEBUG, "%s: cannot pin the %llu bytes of an MR at %p: %s",
+			  dev->name, (unsigned long long)mr->map_len, addr, strerror(err));
+		goto err_iova;
 	}
 
 	/* entry i: page i from va rounded down to the page size */
@@ -132,8 +156,6 @@ struct hroce_mr *hroce_reg_mr(struct hroce_pd *pd, void *addr, size_t len, unsig
 	err = hroce_cmd(dev, HROCE_CMD_OP_CREATE_MR, mr->index, 0, mrc, sizeof(mrc), NULL, 0);
 	if (err)
 		goto err_pt;
-	dev->mr_used[mr->index] = 1;
-	dev->mr_tag[mr->index]++;
 	pd->users++;
 	return mr;
 
@@ -141,6 +163,9 @@ err_pt:
 	hroce_dma_free(dev, &mr->pt);
 err_unmap:
 	dev->bus->ops->dma_unmap(dev->bus, mr->map_iova, mr->map_len);
+err_iova:
+	hroce_iova_free(dev, mr->map_iova, mr->map_len);
+	release_mr_index(dev, mr->index);
 err_free:
 	free(mr);
 	errno = err;
@@ -155,7 +180,7 @@ int hroce_dereg_mr(struct hroce_mr *mr)
 	err = hroce_cmd(dev, HROCE_CMD_OP_DESTROY_MR, mr->index, 0, NULL, 0, NULL, 0);
 	if (err)
 		return err;
-	dev->mr_used[mr->index] = 0;
+	release_mr_index(dev, mr->index);
 	hroce_dma_free(dev, &mr->pt);
 	dev->bus->ops->dma_unmap(dev->bus, mr->map_iova, mr->map_len);
 	mr->pd->users--;

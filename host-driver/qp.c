@@ -21,21 +21,27 @@
 #define TTL_DEFAULT 64
 
 /* The smallest stride (log2 of 64-byte units) that holds bytes. */
-static int stride_for(unsigned int bytes)
+static int stride_for(uint64_t bytes)
 {
 	for (int s = 0; s <= MAX_LOG_STRIDE; s++)
-		if (64u << s >= bytes)
+		if (UINT64_C(64) << s >= bytes)
 			return s;
 	return -1;
 }
 
+/* The smallest ring (log2 of entries, at least 2) that holds wr, or -1 past max_log. */
 static int log_ring(unsigned int wr, unsigned int max_log)
 {
-	int log = 1;
+	for (unsigned int log = 1; log <= max_log && log < 64; log++)
+		if (UINT64_C(1) << log >= wr)
+			return (int)log;
+	return -1;
+}
 
-	while ((1u << log) < wr)
-		log++;
-	return log <= (int)max_log ? log : -1;
+/* The bytes a WQE of sges scatter-gather entries takes; 64-bit, so any count fits. */
+static uint64_t wqe_bytes(unsigned int hdr, unsigned int sges)
+{
+	return hdr + (uint64_t)HROCE_SGE_BYTES * (sges ? sges : 1);
 }
 
 static int wq_alloc(struct hroce_dev *dev, struct hroce_wq *wq, unsigned int log_size,
@@ -92,7 +98,8 @@ struct hroce_qp *hroce_create_qp(struct hroce_pd *pd, const struct hroce_qp_init
 	struct hroce_dev *dev = pd->dev;
 	const struct hroce_qp_cap *cap = &attr->cap;
 	unsigned int max_log = HROCE_REG_FIELD(dev->caps, CAPS, LOG_MAX_WQE);
-	unsigned int sq_bytes, rq_bytes, n = 1u << dev->params.log_qps;
+	unsigned int n = 1u << dev->params.log_qps;
+	uint64_t sq_bytes, rq_bytes;
 	int sq_stride, rq_stride, sq_log, rq_log, err;
 	struct hroce_qp *qp;
 	uint32_t qpn;
@@ -101,10 +108,10 @@ struct hroce_qp *hroce_create_qp(struct hroce_pd *pd, const struct hroce_qp_init
 		errno = EINVAL;
 		return NULL;
 	}
-	sq_bytes = SQ_HDR_BYTES + HROCE_SGE_BYTES * (cap->max_send_sge ? cap->max_send_sge : 1);
+	sq_bytes = wqe_bytes(SQ_HDR_BYTES, cap->max_send_sge);
 	if (sq_bytes < SQ_HDR_BYTES + cap->max_inline_data)
 		sq_bytes = SQ_HDR_BYTES + cap->max_inline_data;
-	rq_bytes = RQ_HDR_BYTES + HROCE_SGE_BYTES * (cap->max_recv_sge ? cap->max_recv_sge : 1);
+	rq_bytes = wqe_bytes(RQ_HDR_BYTES, cap->max_recv_sge);
 	sq_stride = stride_for(sq_bytes);
 	rq_stride = stride_for(rq_bytes);
 	sq_log = log_ring(cap->max_send_wr, max_log);
@@ -113,17 +120,22 @@ struct hroce_qp *hroce_create_qp(struct hroce_pd *pd, const struct hroce_qp_init
 		errno = EINVAL;
 		return NULL;
 	}
-	/* QPNs 0 and 1 are InfiniBand's special QPs */
-	for (qpn = 2; qpn < n && dev->qps[qpn]; qpn++)
-		;
-	if (qpn >= n) {
-		errno = ENOMEM;
-		return NULL;
-	}
 	qp = calloc(1, sizeof(*qp));
 	if (!qp) {
 		errno = ENOMEM;
 		return NULL;
+	}
+	/* the QPN is claimed at once: another open of the device may be looking too */
+	pthread_mutex_lock(&dev->lock);
+	/* QPNs 0 and 1 are InfiniBand's special QPs */
+	for (qpn = 2; qpn < n && dev->qps[qpn]; qpn++)
+		;
+	if (qpn < n)
+		dev->qps[qpn] = qp;
+	pthread_mutex_unlock(&dev->lock);
+	if (qpn >= n) {
+		err = ENOMEM;
+		goto err_free;
 	}
 	qp->dev = dev;
 	qp->pd = pd;
@@ -133,7 +145,7 @@ struct hroce_qp *hroce_create_qp(struct hroce_pd *pd, const struct hroce_qp_init
 	qp->sq_sig_all = attr->sq_sig_all;
 	err = wq_alloc(dev, &qp->sq, sq_log, sq_stride);
 	if (err)
-		goto err_free;
+		goto err_qpn;
 	err = wq_alloc(dev, &qp->rq, rq_log, rq_stride);
 	if (err)
 		goto err_sq;
@@ -157,7 +169,6 @@ struct hroce_qp *hroce_create_qp(struct hroce_pd *pd, const struct hroce_qp_init
 	if (err)
 		goto err_rq;
 	qp->state = HROCE_QPS_RESET;
-	dev->qps[qpn] = qp;
 	pd->users++;
 	attr->send_cq->users++;
 	attr->recv_cq->users++;
@@ -167,6 +178,10 @@ err_rq:
 	wq_free(dev, &qp->rq);
 err_sq:
 	wq_free(dev, &qp->sq);
+err_qpn:
+	pthread_mutex_lock(&dev->lock);
+	dev->qps[qpn] = NULL;
+	pthread_mutex_unlock(&dev->lock);
 err_free:
 	free(qp);
 	errno = err;
@@ -185,7 +200,9 @@ int hroce_destroy_qp(struct hroce_qp *qp)
 	hroce_cq_clean(qp->send_cq, qp->qpn);
 	if (qp->recv_cq != qp->send_cq)
 		hroce_cq_clean(qp->recv_cq, qp->qpn);
+	pthread_mutex_lock(&dev->lock);
 	dev->qps[qp->qpn] = NULL;
+	pthread_mutex_unlock(&dev->lock);
 	qp->pd->users--;
 	qp->send_cq->users--;
 	qp->recv_cq->users--;
@@ -346,11 +363,14 @@ static int build_send_wqe(struct hroce_qp *qp, const struct hroce_send_wr *wr, u
 			  unsigned int *used)
 {
 	unsigned int flags = 0, stride = 64u << qp->sq.log_stride;
+	bool inl = (wr->send_flags & HROCE_SEND_INLINE) && wr->opcode != HROCE_WR_RDMA_READ;
 	uint64_t length = 0;
 
-	if (wr->opcode > HROCE_WR_RDMA_READ || wr->num_sge < 0)
+	/* the SGE count first: the list is read only as far as a WQE can take it */
+	if (wr->opcode > HROCE_WR_RDMA_READ || wr->num_sge < 0 ||
+	    (!inl && (unsigned int)wr->num_sge > qp->cap.max_send_sge))
 		return EINVAL;
-	for (int i = 0; i < wr->num_sge; i++)
+	for (int i = 0; i < wr->num_sge && length <= UINT32_C(1) << 31; i++)
 		length += wr->sg_list[i].length;
 	if (length > UINT32_C(1) << 31)
 		return EINVAL;
@@ -361,7 +381,7 @@ static int build_send_wqe(struct hroce_qp *qp, const struct hroce_send_wr *wr, u
 	if (wr->send_flags & HROCE_SEND_FENCE)
 		flags |= HROCE_WR_FENCE;
 	memset(wqe, 0, stride);
-	if ((wr->send_flags & HROCE_SEND_INLINE) && wr->opcode != HROCE_WR_RDMA_READ) {
+	if (inl) {
 		uint8_t *p = wqe + SQ_HDR_BYTES;
 
 		if (length > qp->cap.max_inline_data)
@@ -374,8 +394,6 @@ static int build_send_wqe(struct hroce_qp *qp, const struct hroce_send_wr *wr, u
 		}
 		*used = SQ_HDR_BYTES + (unsigned int)length;
 	} else {
-		if ((unsigned int)wr->num_sge > qp->cap.max_send_sge)
-			return EINVAL;
 		for (int i = 0; i < wr->num_sge; i++) {
 			uint8_t *sge = wqe + SQ_HDR_BYTES + HROCE_SGE_BYTES * i;
 

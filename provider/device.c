@@ -229,6 +229,7 @@ static void build_devices(void)
 		memcpy(hd->params.mac, cd->mac, 6);
 		hd->params.ipv4 = cd->ipv4;
 		hd->node_guid = guid_from_mac(cd->mac);
+		pthread_mutex_init(&hd->events.lock, NULL);
 		devices[i++] = hd;
 	}
 	ndevices = i;
@@ -270,13 +271,14 @@ static struct verbs_context *alloc_context(struct ibv_device *device, int cmd_fd
 	if (err)
 		goto err_uninit;
 	pthread_mutex_init(&ctx->lock, NULL);
-	ctx->stop_pipe[0] = ctx->stop_pipe[1] = -1;
 	if (pipe2(ctx->async_pipe, O_CLOEXEC)) {
 		err = errno;
 		goto err_uninit;
 	}
 	ctx->vctx.context.async_fd = ctx->async_pipe[0];
 	ctx->vctx.context.num_comp_vectors = 1;
+	ctx->owner = getpid();
+	/* a second context of the device gets the same device of libhroce */
 	ctx->dev = hroce_open(hd->spec, &hd->params);
 	if (!ctx->dev) {
 		err = errno;
@@ -284,6 +286,9 @@ static struct verbs_context *alloc_context(struct ibv_device *device, int cmd_fd
 				strerror(err));
 		goto err_pipe;
 	}
+	pthread_mutex_lock(&hd->events.lock);
+	hd->contexts++;
+	pthread_mutex_unlock(&hd->events.lock);
 	return &ctx->vctx;
 
 err_pipe:
@@ -337,11 +342,22 @@ static void write_stats(struct hroce_vctx *ctx)
 void hroce_free_context(struct ibv_context *context)
 {
 	struct hroce_vctx *ctx = to_hctx(context);
+	struct hroce_vdev *hd = to_hdev(context->device);
 
-	hroce_verbs_stop_events(ctx);
-	pthread_mutex_lock(&ctx->lock);
-	write_stats(ctx);
-	pthread_mutex_unlock(&ctx->lock);
+	/* a child of fork(): the event thread and the device are its parent's */
+	if (ctx->owner == getpid()) {
+		bool last;
+
+		pthread_mutex_lock(&hd->events.lock);
+		last = !--hd->contexts;
+		pthread_mutex_unlock(&hd->events.lock);
+		/* the device's events stop with its last context, before its last close */
+		if (last)
+			hroce_verbs_stop_events(hd);
+		pthread_mutex_lock(&ctx->lock);
+		write_stats(ctx);
+		pthread_mutex_unlock(&ctx->lock);
+	}
 	hroce_close(ctx->dev);
 	close(ctx->async_pipe[1]);
 	pthread_mutex_destroy(&ctx->lock);

@@ -22,12 +22,31 @@
 
 #define container_of(ptr, type, member) ((type *)((char *)(ptr)-offsetof(type, member)))
 
+struct hroce_vcq;
+
+/*
+ * Completion events of a device, shared by its contexts (libhroce opens a device once
+ * per process; its interrupts are taken for all the contexts at once): the CQ vectors,
+ * the CQs with a channel, and the thread that turns interrupts into events.
+ */
+struct hroce_vevents {
+	pthread_mutex_t lock; /* everything below, and each CQ's armed flag */
+	unsigned int next_vector;
+	struct hroce_vcq *cqs;
+	struct hroce_dev *dev; /* the thread's, while it runs */
+	pthread_t thread;
+	bool running;
+	int stop_pipe[2];
+};
+
 /* A device of the configuration. */
 struct hroce_vdev {
 	struct verbs_device vdev;
 	char spec[128]; /* libhroce's device spec: sim:NAME or vfio:ADDRESS */
 	struct hroce_dev_params params;
 	__be64 node_guid;
+	struct hroce_vevents events;
+	unsigned int contexts; /* open, in this process (under events.lock) */
 };
 
 #define HROCE_MAX_CQ_VECTORS 64
@@ -35,19 +54,12 @@ struct hroce_vdev {
 #define HROCE_GID_TABLE_LEN 2
 #define HROCE_GID_INDEX_IPV4 1
 
-struct hroce_vcq;
-
 struct hroce_vctx {
 	struct verbs_context vctx;
 	struct hroce_dev *dev;
 	pthread_mutex_t lock; /* every libhroce call */
 	int async_pipe[2];    /* libibverbs reads async_fd; no async event is ever sent */
-	unsigned int next_vector;
-	/* completion events: CQs with a channel, and the thread that serves them */
-	struct hroce_vcq *event_cqs;
-	pthread_t event_thread;
-	bool event_thread_running;
-	int stop_pipe[2];
+	pid_t owner;	      /* the process that opened it: a child of fork() only has a copy */
 };
 
 struct hroce_vpd {
@@ -65,7 +77,7 @@ struct hroce_vcq {
 	struct hroce_cq *cq;
 	unsigned int vector;
 	bool armed;		      /* req_notify_cq since the last event */
-	struct hroce_vcq *next_event; /* in hroce_vctx.event_cqs */
+	struct hroce_vcq *next_event; /* in hroce_vevents.cqs */
 };
 
 struct hroce_vqp {
@@ -116,8 +128,10 @@ void hroce_async_event(struct ibv_context *context, struct ibv_async_event *even
 
 /* verbs.c: the context's ops */
 extern const struct verbs_context_ops hroce_ctx_ops;
+/* The device's event thread: started by the first CQ with a channel, stopped with the
+ * device's last context. */
 int hroce_verbs_start_events(struct hroce_vctx *ctx);
-void hroce_verbs_stop_events(struct hroce_vctx *ctx);
+void hroce_verbs_stop_events(struct hroce_vdev *hd);
 
 /* shim.c: the write end of a completion channel of ours (-1 if not ours). */
 int hroce_channel_write_fd(const struct ibv_comp_channel *channel);

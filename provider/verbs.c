@@ -143,10 +143,30 @@ static int dereg_mr(struct verbs_mr *v)
  * Completion queues and their events
  */
 
+static void unlist_event_cq(struct hroce_vevents *ev, struct hroce_vcq *vcq)
+{
+	pthread_mutex_lock(&ev->lock);
+	for (struct hroce_vcq **p = &ev->cqs; *p; p = &(*p)->next_event) {
+		if (*p == vcq) {
+			*p = vcq->next_event;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&ev->lock);
+}
+
+static void set_armed(struct hroce_vevents *ev, struct hroce_vcq *vcq, bool armed)
+{
+	pthread_mutex_lock(&ev->lock);
+	vcq->armed = armed;
+	pthread_mutex_unlock(&ev->lock);
+}
+
 static struct ibv_cq *create_cq(struct ibv_context *context, int cqe,
 				struct ibv_comp_channel *channel, int comp_vector)
 {
 	struct hroce_vctx *ctx = ctx_of(context);
+	struct hroce_vevents *ev = &to_hdev(context->device)->events;
 	struct hroce_vcq *vcq;
 	int err;
 
@@ -163,16 +183,20 @@ static struct ibv_cq *create_cq(struct ibv_context *context, int cqe,
 	vcq = calloc(1, sizeof(*vcq));
 	if (!vcq)
 		return NULL;
+	/* a vector per CQ of the device (the core has 64): an interrupt tells which CQ */
+	pthread_mutex_lock(&ev->lock);
+	vcq->vector = ev->next_vector++ % HROCE_MAX_CQ_VECTORS;
+	pthread_mutex_unlock(&ev->lock);
 	pthread_mutex_lock(&ctx->lock);
-	/* a vector per CQ (the core has 64): an interrupt tells which CQ it is for */
-	vcq->vector = ctx->next_vector++ % HROCE_MAX_CQ_VECTORS;
 	vcq->cq = hroce_create_cq(ctx->dev, cqe, vcq->vector);
 	err = vcq->cq ? 0 : errno;
-	if (!err && channel) {
-		vcq->next_event = ctx->event_cqs;
-		ctx->event_cqs = vcq;
-	}
 	pthread_mutex_unlock(&ctx->lock);
+	if (!err && channel) {
+		pthread_mutex_lock(&ev->lock);
+		vcq->next_event = ev->cqs;
+		ev->cqs = vcq;
+		pthread_mutex_unlock(&ev->lock);
+	}
 	if (err)
 		goto err_free;
 	if (channel) {
@@ -184,8 +208,8 @@ static struct ibv_cq *create_cq(struct ibv_context *context, int cqe,
 	return &vcq->vcq.cq;
 
 err_destroy:
+	unlist_event_cq(ev, vcq);
 	pthread_mutex_lock(&ctx->lock);
-	ctx->event_cqs = vcq->next_event;
 	hroce_destroy_cq(vcq->cq);
 	pthread_mutex_unlock(&ctx->lock);
 err_free:
@@ -197,22 +221,16 @@ err_free:
 static int destroy_cq(struct ibv_cq *cq)
 {
 	struct hroce_vctx *ctx = ctx_of(cq->context);
-	struct hroce_vcq *vcq = to_hcq(cq), **p;
+	struct hroce_vcq *vcq = to_hcq(cq);
 	int err;
 
 	pthread_mutex_lock(&ctx->lock);
 	err = hroce_destroy_cq(vcq->cq);
-	if (!err) {
-		for (p = &ctx->event_cqs; *p; p = &(*p)->next_event) {
-			if (*p == vcq) {
-				*p = vcq->next_event;
-				break;
-			}
-		}
-	}
 	pthread_mutex_unlock(&ctx->lock);
-	if (!err)
+	if (!err) {
+		unlist_event_cq(&to_hdev(cq->context->device)->events, vcq);
 		free(vcq);
+	}
 	return err;
 }
 
@@ -269,7 +287,7 @@ static int req_notify_cq(struct ibv_cq *cq, int solicited_only)
 	int err;
 
 	pthread_mutex_lock(&ctx->lock);
-	vcq->armed = true;
+	set_armed(&to_hdev(cq->context->device)->events, vcq, true);
 	err = hroce_req_notify_cq(vcq->cq, solicited_only);
 	pthread_mutex_unlock(&ctx->lock);
 	return err;
@@ -281,20 +299,19 @@ static void cq_event(struct ibv_cq *cq)
 }
 
 /*
- * The event thread: waits for the device's interrupts, and writes one record per armed CQ
- * of the vectors that fired into the CQ's completion channel, the record
- * ibv_get_cq_event() reads (struct ib_uverbs_comp_event_desc: the CQ's handle).
+ * The event thread of a device: waits for its interrupts, and writes one record per armed
+ * CQ of the vectors that fired, whichever context the CQ is of, into the CQ's completion
+ * channel, the record ibv_get_cq_event() reads (struct ib_uverbs_comp_event_desc: the
+ * CQ's handle).
  */
 static void *event_thread(void *arg)
 {
-	struct hroce_vctx *ctx = arg;
+	struct hroce_vevents *ev = arg;
 	struct pollfd fds[2];
 
-	pthread_mutex_lock(&ctx->lock);
-	fds[0].fd = hroce_irq_fd(ctx->dev);
-	pthread_mutex_unlock(&ctx->lock);
+	fds[0].fd = hroce_irq_fd(ev->dev);
 	fds[0].events = POLLIN;
-	fds[1].fd = ctx->stop_pipe[0];
+	fds[1].fd = ev->stop_pipe[0];
 	fds[1].events = POLLIN;
 	for (;;) {
 		uint64_t irqs;
@@ -305,9 +322,9 @@ static void *event_thread(void *arg)
 			break;
 		if (!(fds[0].revents & POLLIN))
 			continue;
-		pthread_mutex_lock(&ctx->lock);
-		irqs = hroce_take_irqs(ctx->dev);
-		for (struct hroce_vcq *c = ctx->event_cqs; c; c = c->next_event) {
+		pthread_mutex_lock(&ev->lock);
+		irqs = hroce_take_irqs(ev->dev);
+		for (struct hroce_vcq *c = ev->cqs; c; c = c->next_event) {
 			uint64_t handle = (uintptr_t)&c->vcq.cq;
 			int fd = hroce_channel_write_fd(c->vcq.cq.channel);
 
@@ -318,48 +335,53 @@ static void *event_thread(void *arg)
 				hroce_verbs_log(HROCE_LOG_ERR, "completion channel: %s",
 						strerror(errno));
 		}
-		pthread_mutex_unlock(&ctx->lock);
+		pthread_mutex_unlock(&ev->lock);
 	}
 	return NULL;
 }
 
 int hroce_verbs_start_events(struct hroce_vctx *ctx)
 {
+	struct hroce_vevents *ev = &to_hdev(ctx->vctx.context.device)->events;
 	int err = 0;
 
-	pthread_mutex_lock(&ctx->lock);
-	if (ctx->event_thread_running)
+	pthread_mutex_lock(&ev->lock);
+	if (ev->running)
 		goto out;
 	if (hroce_irq_fd(ctx->dev) < 0) {
 		err = EOPNOTSUPP;
 		goto out;
 	}
-	if (pipe2(ctx->stop_pipe, O_CLOEXEC)) {
+	if (pipe2(ev->stop_pipe, O_CLOEXEC)) {
 		err = errno;
 		goto out;
 	}
-	err = pthread_create(&ctx->event_thread, NULL, event_thread, ctx);
+	ev->dev = ctx->dev; /* every context of the device has the same */
+	err = pthread_create(&ev->thread, NULL, event_thread, ev);
 	if (err) {
-		close(ctx->stop_pipe[0]);
-		close(ctx->stop_pipe[1]);
+		close(ev->stop_pipe[0]);
+		close(ev->stop_pipe[1]);
 		goto out;
 	}
-	ctx->event_thread_running = true;
+	ev->running = true;
 out:
-	pthread_mutex_unlock(&ctx->lock);
+	pthread_mutex_unlock(&ev->lock);
 	return err;
 }
 
-void hroce_verbs_stop_events(struct hroce_vctx *ctx)
+void hroce_verbs_stop_events(struct hroce_vdev *hd)
 {
-	if (!ctx->event_thread_running)
+	struct hroce_vevents *ev = &hd->events;
+
+	if (!ev->running)
 		return;
-	if (write(ctx->stop_pipe[1], "", 1) != 1)
+	if (write(ev->stop_pipe[1], "", 1) != 1)
 		return;
-	pthread_join(ctx->event_thread, NULL);
-	close(ctx->stop_pipe[0]);
-	close(ctx->stop_pipe[1]);
-	ctx->event_thread_running = false;
+	pthread_join(ev->thread, NULL);
+	close(ev->stop_pipe[0]);
+	close(ev->stop_pipe[1]);
+	ev->running = false;
+	ev->dev = NULL;
 }
 
 /* ---------------------------------------------------------------------------------------

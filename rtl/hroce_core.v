@@ -17,7 +17,11 @@ Interfaces (all synchronous to clk, reset active high):
 - Host memory: AXI4 master, 64-bit addresses, DATA_WIDTH data, INCR bursts that never
   cross 4 KiB, many reads in flight (one ID per internal client).
 - Interrupts: m_irq_vector with a valid/ready handshake, one per completion event.
-- Time: time_now, a free-running count of clk cycles that may jump forward.
+- Time: time_now, a free-running count of clk cycles that may jump forward;
+  m_time_deadline, the earliest time_now at which a timer of the core (retransmission,
+  RNR) may expire: all ones when none runs, 0 while the timers are busy. A simulation
+  whose core is otherwise quiet may jump time_now to it instead of evaluating the cycles
+  between.
 
 */
 
@@ -48,6 +52,7 @@ module hroce_core #
      * Time: cycles since reset, free running (may jump forward)
      */
     input  wire [63:0]                   time_now,
+    output wire [63:0]                   m_time_deadline,
 
     /*
      * Ethernet frames in (without FCS)
@@ -178,6 +183,7 @@ wire [4:0] cfg_qpc_log, cfg_cqc_log, cfg_mrc_log;
 wire [63:0] cfg_arp_lifetime;
 wire [31:0] cfg_arp_retry_interval;
 wire [3:0] cfg_arp_retry_tries;
+wire [31:0] cfg_ack_unit, cfg_rnr_unit;
 wire [31:0] arp_lookup_ip;
 wire arp_lookup_valid;
 wire [`HROCE_ARP_RESULT_WIDTH-1:0] arp_result;
@@ -214,13 +220,14 @@ generate
     end
 endgenerate
 
-// what REG_CAPS reports: QPNs, CQNs and MR indexes of 24 bits, rings of up to 2^15
-// WQEs (LOG_*_SIZE is four bits), 30 SGEs in a 512-byte send WQE, 16 lines per cache
+// what REG_CAPS reports: QPNs below 2^TIMER_QPN_WIDTH (the retransmission timers' bitmap),
+// CQNs and MR indexes of 24 bits, rings of up to 2^15 WQEs (LOG_*_SIZE is four bits), 30
+// SGEs in a 512-byte send WQE, 16 lines per cache
 function [63:0] caps_value(input dummy);
     reg [63:0] c;
     begin
         c = 64'd0;
-        c[`HROCE_CAPS_LOG_MAX_QP] = 5'd24;
+        c[`HROCE_CAPS_LOG_MAX_QP] = `HROCE_TIMER_QPN_WIDTH;
         c[`HROCE_CAPS_LOG_MAX_CQ] = 5'd24;
         c[`HROCE_CAPS_LOG_MAX_MR] = 5'd24;
         c[`HROCE_CAPS_LOG_MAX_WQE] = 5'd15;
@@ -268,6 +275,8 @@ regs_inst (
     .cfg_arp_lifetime(cfg_arp_lifetime),
     .cfg_arp_retry_interval(cfg_arp_retry_interval),
     .cfg_arp_retry_tries(cfg_arp_retry_tries),
+    .cfg_ack_unit(cfg_ack_unit),
+    .cfg_rnr_unit(cfg_rnr_unit),
     .arp_lookup_ip(arp_lookup_ip),
     .arp_lookup_valid(arp_lookup_valid),
     .arp_result(arp_result),
@@ -702,6 +711,30 @@ wire req_cqe_valid, req_cqe_ready, resp_cqe_valid, resp_cqe_ready;
 wire [23:0] req_err_qpn, resp_err_qpn;
 wire req_err_valid, req_err_ready, resp_err_valid, resp_err_ready;
 
+// the requester's retransmission timers: a bit per QP, and when one may next expire
+wire [23:0] tmr_upd_qpn, tmr_exp_qpn;
+wire [63:0] tmr_upd_deadline;
+wire tmr_upd_arm, tmr_upd_valid, tmr_upd_ready, tmr_exp_valid, tmr_exp_ready;
+
+retry_timer #(
+    .QPN_WIDTH(`HROCE_TIMER_QPN_WIDTH)
+)
+retry_timer_inst (
+    .clk(clk),
+    .rst(rst),
+    .time_now(time_now),
+    .s_upd_qpn(tmr_upd_qpn),
+    .s_upd_arm(tmr_upd_arm),
+    .s_upd_deadline(tmr_upd_deadline),
+    .s_upd_valid(tmr_upd_valid),
+    .s_upd_ready(tmr_upd_ready),
+    .m_exp_qpn(tmr_exp_qpn),
+    .m_exp_valid(tmr_exp_valid),
+    .m_exp_ready(tmr_exp_ready),
+    .m_deadline(m_time_deadline),
+    .armed_count()
+);
+
 req_engine #(
     .DATA_WIDTH(DATA_WIDTH)
 )
@@ -712,6 +745,16 @@ req_inst (
     .hold(hold),
     .idle(req_idle),
     .time_now(time_now),
+    .cfg_ack_unit(cfg_ack_unit),
+    .cfg_rnr_unit(cfg_rnr_unit),
+    .s_tmr_qpn(tmr_exp_qpn),
+    .s_tmr_valid(tmr_exp_valid),
+    .s_tmr_ready(tmr_exp_ready),
+    .m_tmr_qpn(tmr_upd_qpn),
+    .m_tmr_arm(tmr_upd_arm),
+    .m_tmr_deadline(tmr_upd_deadline),
+    .m_tmr_valid(tmr_upd_valid),
+    .m_tmr_ready(tmr_upd_ready),
     .s_db_qpn(db_value[`HROCE_DOORBELL_NUM]),
     .s_db_index(db_value[`HROCE_DOORBELL_INDEX]),
     .s_db_push(db_value[`HROCE_DOORBELL_PUSH]),
@@ -802,7 +845,11 @@ req_inst (
     .m_cqe_ready(req_cqe_ready),
     .stat_rx_bad_response(core_stat[`HROCE_CORE_COUNTER_RX_BAD_RESPONSE]),
     .stat_rx_nak(core_stat[`HROCE_CORE_COUNTER_RX_NAK]),
-    .stat_dma_error()
+    .stat_dma_error(),
+    .stat_retry_timeout(core_stat[`HROCE_CORE_COUNTER_RETRY_TIMEOUT]),
+    .stat_retry_rnr(core_stat[`HROCE_CORE_COUNTER_RETRY_RNR]),
+    .stat_retry_implicit(core_stat[`HROCE_CORE_COUNTER_RETRY_IMPLICIT]),
+    .stat_retry_exceeded(core_stat[`HROCE_CORE_COUNTER_RETRY_EXCEEDED])
 );
 assign rd_req_last[RD_REQ_WQE] = 1'b1;
 
@@ -885,6 +932,7 @@ resp_inst (
     .m_cqe_valid(resp_cqe_valid),
     .m_cqe_ready(resp_cqe_ready),
     .stat_rx_no_qp(core_stat[`HROCE_CORE_COUNTER_RX_NO_QP]),
+    .stat_rx_no_room(core_stat[`HROCE_CORE_COUNTER_RX_NO_ROOM]),
     .stat_rx_duplicate(core_stat[`HROCE_CORE_COUNTER_RX_DUPLICATE]),
     .stat_rx_out_of_sequence(core_stat[`HROCE_CORE_COUNTER_RX_OUT_OF_SEQUENCE])
 );

@@ -71,6 +71,8 @@ module host_regs #
     output wire [63:0]                   cfg_arp_lifetime,
     output wire [31:0]                   cfg_arp_retry_interval,
     output wire [3:0]                    cfg_arp_retry_tries,
+    output wire [31:0]                   cfg_ack_unit,
+    output wire [31:0]                   cfg_rnr_unit,
 
     /*
      * ARP lookups: a pulse with the address, and the answer (ARP_RESULT bus)
@@ -124,6 +126,8 @@ reg [63:0] cmd_arg_reg = 64'd0, cmd_arg_next;
 reg [63:0] arp_lifetime_reg = `HROCE_ARP_LIFETIME_DEFAULT, arp_lifetime_next;
 reg [31:0] arp_interval_reg = `HROCE_ARP_INTERVAL_DEFAULT, arp_interval_next;
 reg [3:0] arp_tries_reg = `HROCE_ARP_TRIES_DEFAULT, arp_tries_next;
+reg [31:0] ack_unit_reg = `HROCE_ACK_UNIT_DEFAULT, ack_unit_next;
+reg [31:0] rnr_unit_reg = `HROCE_RNR_UNIT_DEFAULT, rnr_unit_next;
 reg [31:0] arp_lookup_ip_reg = 32'd0, arp_lookup_ip_next;
 reg arp_lookup_valid_reg = 1'b0, arp_lookup_valid_next;
 reg cmd_start_reg = 1'b0, cmd_start_next;
@@ -168,6 +172,14 @@ always @* begin
     arp_retry_value[`HROCE_ARP_RETRY_TRIES] = arp_tries_reg;
 end
 
+// REG_RETRY_TIMER as the register reads it
+reg [63:0] retry_timer_value;
+always @* begin
+    retry_timer_value = 64'd0;
+    retry_timer_value[`HROCE_RETRY_TIMER_ACK_UNIT] = ack_unit_reg;
+    retry_timer_value[`HROCE_RETRY_TIMER_RNR_UNIT] = rnr_unit_reg;
+end
+
 integer i, w;
 
 always @* begin
@@ -184,6 +196,8 @@ always @* begin
     arp_lifetime_next = arp_lifetime_reg;
     arp_interval_next = arp_interval_reg;
     arp_tries_next = arp_tries_reg;
+    ack_unit_next = ack_unit_reg;
+    rnr_unit_next = rnr_unit_reg;
     arp_lookup_ip_next = arp_lookup_ip_reg;
     arp_lookup_valid_next = 1'b0;
     cmd_start_next = 1'b0;
@@ -224,6 +238,10 @@ always @* begin
                 `HROCE_REG_ARP_RETRY: begin
                     arp_interval_next = s_axil_wdata[`HROCE_ARP_RETRY_INTERVAL];
                     arp_tries_next = s_axil_wdata[`HROCE_ARP_RETRY_TRIES];
+                end
+                `HROCE_REG_RETRY_TIMER: begin
+                    ack_unit_next = s_axil_wdata[`HROCE_RETRY_TIMER_ACK_UNIT];
+                    rnr_unit_next = s_axil_wdata[`HROCE_RETRY_TIMER_RNR_UNIT];
                 end
                 `HROCE_REG_ARP_LOOKUP: begin
                     arp_lookup_ip_next = s_axil_wdata[31:0];
@@ -299,6 +317,7 @@ always @* begin
                 `HROCE_REG_CMD_ARG: rdata_next = cmd_arg_reg;
                 `HROCE_REG_ARP_LIFETIME: rdata_next = arp_lifetime_reg;
                 `HROCE_REG_ARP_RETRY: rdata_next = arp_retry_value;
+                `HROCE_REG_RETRY_TIMER: rdata_next = retry_timer_value;
                 `HROCE_REG_ARP_RESULT: rdata_next = arp_result;
                 `HROCE_REG_CMD: begin
                     rdata_next = 64'd0;
@@ -326,6 +345,8 @@ always @(posedge clk) begin
     arp_lifetime_reg <= arp_lifetime_next;
     arp_interval_reg <= arp_interval_next;
     arp_tries_reg <= arp_tries_next;
+    ack_unit_reg <= ack_unit_next;
+    rnr_unit_reg <= rnr_unit_next;
     arp_lookup_ip_reg <= arp_lookup_ip_next;
     arp_lookup_valid_reg <= arp_lookup_valid_next;
     cmd_start_reg <= cmd_start_next;
@@ -351,6 +372,8 @@ always @(posedge clk) begin
         arp_lifetime_reg <= `HROCE_ARP_LIFETIME_DEFAULT;
         arp_interval_reg <= `HROCE_ARP_INTERVAL_DEFAULT;
         arp_tries_reg <= `HROCE_ARP_TRIES_DEFAULT;
+        ack_unit_reg <= `HROCE_ACK_UNIT_DEFAULT;
+        rnr_unit_reg <= `HROCE_RNR_UNIT_DEFAULT;
         arp_lookup_valid_reg <= 1'b0;
         cmd_start_reg <= 1'b0;
         db_valid_reg <= 1'b0;
@@ -380,6 +403,8 @@ assign cfg_mailbox = mailbox_reg;
 assign cfg_arp_lifetime = arp_lifetime_reg;
 assign cfg_arp_retry_interval = arp_interval_reg;
 assign cfg_arp_retry_tries = arp_tries_reg;
+assign cfg_ack_unit = ack_unit_reg;
+assign cfg_rnr_unit = rnr_unit_reg;
 assign arp_lookup_ip = arp_lookup_ip_reg;
 assign arp_lookup_valid = arp_lookup_valid_reg;
 

@@ -21,10 +21,30 @@ and a packet header never leaves without its payload.
 
 PSNs: a message takes max(1, ceil(LENGTH / MTU)) PSNs, a READ as many as its responses.
 UNA_PSN is the first PSN of the WQE at SQ_CC, so every WQE's PSN range follows from the
-WQEs' lengths: nothing is written back into the ring. A sequence NAK rewinds SQ_CI to
-SQ_CC and NPSN to UNA_PSN (go-back-N from host memory); an RNR NAK or an error NAK
-completes the WQE with its error and moves the QP to error; the requester then flushes
-every WQE still posted (WR_FLUSH_ERR).
+WQEs' lengths: nothing is written back into the ring. CC_ACKED counts the packets of the
+WQE at SQ_CC acknowledged so far: by ACKs asked for within a long message, by a NAK's
+PSN, and for a READ by its responses, which it takes in PSN order only, so that a lost one
+is never skipped.
+
+Retransmission is a rewind (go-back-N from host memory): SQ_CI back to SQ_CC, NPSN back to
+UNA_PSN and SQ_PKT to CC_ACKED, so that the WQEs are read again from host memory and sent
+again from the first packet not acknowledged (a READ from its first missing response,
+with the RETH moved on); nothing is kept on chip. Resuming inside a message, not at its
+start, is what lets a long message through a lossy link at all. What rewinds:
+  - a sequence NAK, at once;
+  - an implicit NAK: a READ response past the next one expected, or an ACK past the READ
+    at SQ_CC, at once, once until a response makes progress (IMPL_NAK);
+  - the ACK timer: no progress for 4.096 us << TIMEOUT with requests in flight, RETRY_CNT
+    times in a row at most, then the WQE fails with RETRY_EXC_ERR;
+  - an RNR NAK: the QP waits the NAK's timer out (RNR_WAIT) before it sends again,
+    RNR_RETRY times in a row at most (7: for ever), then RNR_RETRY_EXC_ERR.
+The deadlines live in the contexts (TIMER_START and the QP's timer codes); transport/
+retry_timer keeps a bit per QP and hands the QPs whose timer may have expired back to this
+engine (s_tmr), which looks at their contexts and answers each with its deadline or a
+disarm (m_tmr); a QP is armed when its first request goes out and when an RNR NAK comes,
+and disarmed when its last request is acknowledged. An error NAK completes the WQE with
+its error and moves the QP to error; the requester then flushes every WQE still posted
+(WR_FLUSH_ERR).
 
 The payload outputs are pass-throughs of the DMA read stream (m_axis) and of the response
 payload (to the DMA writer): their ready inputs reach the other side combinationally.
@@ -61,6 +81,20 @@ module req_engine #
     input  wire                          hold,
     output wire                          idle,
     input  wire [63:0]                   time_now,
+    input  wire [31:0]                   cfg_ack_unit,   // cycles of 4.096 us
+    input  wire [31:0]                   cfg_rnr_unit,   // cycles of 10 us
+
+    /*
+     * Retransmission timers: QPs whose timer may have expired (in), arm/disarm (out)
+     */
+    input  wire [23:0]                   s_tmr_qpn,
+    input  wire                          s_tmr_valid,
+    output wire                          s_tmr_ready,
+    output wire [23:0]                   m_tmr_qpn,
+    output wire                          m_tmr_arm,
+    output wire [63:0]                   m_tmr_deadline,
+    output wire                          m_tmr_valid,
+    input  wire                          m_tmr_ready,
 
     /*
      * SQ doorbells (push_data valid when push is set)
@@ -195,7 +229,11 @@ module req_engine #
      */
     output wire                          stat_rx_bad_response,
     output wire                          stat_rx_nak,
-    output wire                          stat_dma_error
+    output wire                          stat_dma_error,
+    output wire                          stat_retry_timeout,
+    output wire                          stat_retry_rnr,
+    output wire                          stat_retry_implicit,
+    output wire                          stat_retry_exceeded
 );
 
 initial begin
@@ -209,6 +247,8 @@ localparam HDR_WIDTH = `HROCE_ROCE_HDR_WIDTH;
 localparam WORK_DEPTH = 2**WORK_ADDR_WIDTH;
 localparam RD_CHUNK_DEPTH = 2**RD_CHUNK_ADDR_WIDTH;
 localparam WR_CHUNK_DEPTH = 2**WR_CHUNK_ADDR_WIDTH;
+// a long message asks for an ACK every 2^ACK_INTERVAL_LOG packets (as rxe does every 64)
+localparam ACK_INTERVAL_LOG = 6;
 // chunks one packet may take: a piece per SGE (30 at most), each split once by a page
 // boundary (a packet is at most 4 KiB, a page at least 4 KiB)
 localparam PKT_CHUNKS = 64;
@@ -242,6 +282,7 @@ localparam [7:0]
     WC_REM_INV_REQ_ERR = `HROCE_WC_STATUS_REM_INV_REQ_ERR,
     WC_REM_ACCESS_ERR = `HROCE_WC_STATUS_REM_ACCESS_ERR,
     WC_REM_OP_ERR = `HROCE_WC_STATUS_REM_OP_ERR,
+    WC_RETRY_EXC_ERR = `HROCE_WC_STATUS_RETRY_EXC_ERR,
     WC_RNR_RETRY_EXC_ERR = `HROCE_WC_STATUS_RNR_RETRY_EXC_ERR;
 
 localparam [5:0]
@@ -269,7 +310,8 @@ localparam [5:0]
     S_RD_COMPLETE = 6'd22,
     S_RX_DROP = 6'd24,
     S_REQUEUE = 6'd25,
-    S_ERR = 6'd26;
+    S_ERR = 6'd26,
+    S_TMR = 6'd27;
 
 /*
  * Control state
@@ -345,6 +387,10 @@ reg [15:0] writes_pending_reg = 16'd0, writes_pending_next;
 reg stat_rx_bad_response_reg = 1'b0, stat_rx_bad_response_next;
 reg stat_rx_nak_reg = 1'b0, stat_rx_nak_next;
 reg stat_dma_error_reg = 1'b0, stat_dma_error_next;
+reg stat_retry_timeout_reg = 1'b0, stat_retry_timeout_next;
+reg stat_retry_rnr_reg = 1'b0, stat_retry_rnr_next;
+reg stat_retry_implicit_reg = 1'b0, stat_retry_implicit_next;
+reg stat_retry_exceeded_reg = 1'b0, stat_retry_exceeded_next;
 
 /*
  * FIFOs
@@ -385,6 +431,21 @@ wire [4:0] act_count;
 
 reg kick_in_valid;
 wire [4:0] kick_count;
+
+// timer updates to transport/retry_timer: {qpn, arm, deadline}
+reg tmr_in_arm;
+reg [63:0] tmr_in_deadline;
+reg tmr_in_valid;
+wire [4:0] tmr_count;
+
+fifo_sync #(.WIDTH(89), .ADDR_WIDTH(3))
+tmr_fifo (
+    .clk(clk), .rst(rst),
+    .s_data({qpn_reg, tmr_in_arm, tmr_in_deadline}), .s_valid(tmr_in_valid), .s_ready(),
+    .m_data({m_tmr_qpn, m_tmr_arm, m_tmr_deadline}), .m_valid(m_tmr_valid),
+    .m_ready(m_tmr_ready),
+    .count(tmr_count)
+);
 
 fifo_sync #(.WIDTH(24), .ADDR_WIDTH(3))
 kick_fifo (
@@ -469,8 +530,61 @@ wire [1:0] sq_stride = ctx_reg[`HROCE_QPC_LOG_SQ_STRIDE];
 wire [3:0] log_sq = ctx_reg[`HROCE_QPC_LOG_SQ_SIZE];
 wire [3:0] log_mtu = {1'b0, ctx_reg[`HROCE_QPC_PATH_MTU]} + 4'd7;
 wire [12:0] mtu = 13'd1 << log_mtu;
-wire [23:0] sq_pkt = ctx_reg[`HROCE_QPC_SQ_PKT];
-wire [31:0] sq_pkt_off = {8'd0, sq_pkt} << log_mtu;
+wire [23:0] sq_pkt_ctx = ctx_reg[`HROCE_QPC_SQ_PKT];
+wire [23:0] cc_acked = ctx_reg[`HROCE_QPC_CC_ACKED];
+wire rnr_wait = ctx_reg[`HROCE_QPC_RNR_WAIT];
+wire impl_nak = ctx_reg[`HROCE_QPC_IMPL_NAK];
+wire [4:0] timeout = ctx_reg[`HROCE_QPC_TIMEOUT];
+wire [2:0] retry_left = ctx_reg[`HROCE_QPC_RETRY_LEFT];
+wire [2:0] rnr_left = ctx_reg[`HROCE_QPC_RNR_LEFT];
+wire rnr_forever = ctx_reg[`HROCE_QPC_RNR_RETRY] == 3'd7;
+wire [63:0] timer_start = ctx_reg[`HROCE_QPC_TIMER_START];
+
+// the IBTA RNR timer (table 45) in cycles: code 0 is 655.36 ms, 1 is 10 us, then every
+// other code doubles, the odd ones at one and a half times the even one below
+function [63:0] rnr_cycles(input [4:0] code, input [31:0] unit);
+    reg [63:0] base;
+    begin
+        base = (code[0] && code != 5'd1) ? {32'd0, unit} + {31'd0, unit, 1'b0} : {32'd0, unit};
+        if (code == 5'd0) begin
+            rnr_cycles = base << 16;
+        end else if (code == 5'd1) begin
+            rnr_cycles = base;
+        end else begin
+            rnr_cycles = base << (code[0] ? (code - 5'd3) >> 1 : code >> 1);
+        end
+    end
+endfunction
+
+wire [63:0] ack_period = {32'd0, cfg_ack_unit} << timeout;
+wire [63:0] ack_deadline_now = time_now + ack_period;
+// when the QP's timer expires: its RNR wait, or no progress since TIMER_START
+wire [63:0] tmr_deadline = timer_start + (rnr_wait ? rnr_cycles(ctx_reg[`HROCE_QPC_RNR_TIMER],
+                                                                cfg_rnr_unit) : ack_period);
+
+// go-back-N: send again from the oldest unacknowledged WQE, a READ from its first
+// response not received
+function [1023:0] rewind(input [1023:0] c, input [63:0] now);
+    begin
+        rewind = c;
+        rewind[`HROCE_QPC_SQ_CI] = c[`HROCE_QPC_SQ_CC];
+        rewind[`HROCE_QPC_NPSN] = c[`HROCE_QPC_UNA_PSN];
+        rewind[`HROCE_QPC_SQ_PKT] = c[`HROCE_QPC_CC_ACKED];
+        rewind[`HROCE_QPC_RD_INFLIGHT] = 8'd0;
+        rewind[`HROCE_QPC_TIMER_START] = now;
+    end
+endfunction
+
+// progress: the retry counters start again
+function [1023:0] progress(input [1023:0] c, input [63:0] now);
+    begin
+        progress = c;
+        progress[`HROCE_QPC_TIMER_START] = now;
+        progress[`HROCE_QPC_RETRY_LEFT] = c[`HROCE_QPC_RETRY_CNT];
+        progress[`HROCE_QPC_RNR_LEFT] = c[`HROCE_QPC_RNR_RETRY];
+        progress[`HROCE_QPC_IMPL_NAK] = 1'b0;
+    end
+endfunction
 
 `include "wqe_addr.vh"
 
@@ -482,7 +596,10 @@ wire [2:0] wqe_base = wqe_rx_reg ? rxw_k_beat : 3'd0;
 wire rxw_hit = rxw_valid_reg && rxw_qpn_reg == qpn_reg && rxw_k < {12'd0, rxw_count_reg};
 wire [15:0] sq_slots = 16'd1 << log_sq;
 wire [15:0] cc_to_end = sq_slots - (sq_cc & (sq_slots - 16'd1));
-wire [15:0] cc_posted = sq_ci - sq_cc;
+// one past the last WQE with packets out: SQ_CI, or the WQE at SQ_CI too when it yielded
+// the link part of the way through (SQ_PKT)
+wire [15:0] sq_out_end = sq_ci + {15'd0, sq_pkt_ctx != 24'd0};
+wire [15:0] cc_posted = sq_out_end - sq_cc;
 wire [15:0] blk_slots = 16'd8 >> sq_stride;
 wire [15:0] rx_slots_a = cc_to_end < blk_slots ? cc_to_end : blk_slots;
 wire [15:0] rx_slots = cc_posted < rx_slots_a ? cc_posted : rx_slots_a;
@@ -503,6 +620,10 @@ wire wqe_is_send = wqe_opcode == WR_SEND || wqe_opcode == WR_SEND_IMM;
 wire wqe_has_imm = wqe_opcode == WR_SEND_IMM || wqe_opcode == WR_WRITE_IMM;
 wire [31:0] wqe_pkts_m1 = (wqe_len - 32'd1) >> log_mtu;
 wire [24:0] wqe_npkts = wqe_len == 32'd0 ? 25'd1 : wqe_pkts_m1[24:0] + 25'd1;
+// the packet the WQE at SQ_CI goes on from (it yielded the link, or a rewind resumes it):
+// never past its end, whatever the context says
+wire [23:0] sq_pkt = {1'b0, sq_pkt_ctx} < wqe_npkts ? sq_pkt_ctx : 24'd0;
+wire [31:0] sq_pkt_off = {8'd0, sq_pkt} << log_mtu;
 wire [23:0] wqe_last_psn = una + wqe_npkts[23:0] - 24'd1;
 wire [9:0] wqe_bytes = 10'd64 << sq_stride;
 wire [7:0] wqe_max_sge = (8'd4 << sq_stride) - 8'd2;
@@ -517,6 +638,7 @@ wire [31:0] sge_lkey = sge[`HROCE_SGE_LKEY];
 
 // the packet being built
 wire pkt_first = pkt_reg == 25'd0;
+wire [31:0] pkt_off = {7'd0, pkt_reg} << log_mtu;
 // a READ is one request packet, whatever the number of responses
 wire pkt_last = wqe_is_read || pkt_reg == wqe_npkts - 25'd1;
 wire [12:0] pkt_len = wqe_is_read ? 13'd0 :
@@ -558,9 +680,18 @@ always @* begin
                                       wqe_opcode == WR_WRITE_IMM);
     pkt_hdr[`HROCE_ROCE_HDR_BTH_PKEY] = ctx_reg[`HROCE_QPC_PKEY];
     pkt_hdr[`HROCE_ROCE_HDR_BTH_DQPN] = ctx_reg[`HROCE_QPC_DEST_QPN];
-    pkt_hdr[`HROCE_ROCE_HDR_BTH_ACKREQ] = pkt_last && !wqe_is_read;
+    // an ACK at the end of each message, and every ACK_INTERVAL packets of a long one, so
+    // that the ACK timer sees progress while a long message streams
+    pkt_hdr[`HROCE_ROCE_HDR_BTH_ACKREQ] = !wqe_is_read &&
+                                          (pkt_last || pkt_reg[ACK_INTERVAL_LOG-1:0] ==
+                                           {ACK_INTERVAL_LOG{1'b1}});
     pkt_hdr[`HROCE_ROCE_HDR_BTH_PSN] = npsn + pkt_reg[23:0];
-    if (wqe_is_read || (pkt_first && !wqe_is_send)) begin
+    if (wqe_is_read) begin
+        // a READ sent again from response pkt_reg on asks for the rest only
+        pkt_hdr[`HROCE_ROCE_HDR_RETH_VA] = wqe_raddr + {32'd0, pkt_off};
+        pkt_hdr[`HROCE_ROCE_HDR_RETH_RKEY] = wqe_rkey;
+        pkt_hdr[`HROCE_ROCE_HDR_RETH_DMA_LEN] = wqe_len - pkt_off;
+    end else if (pkt_first && !wqe_is_send) begin
         pkt_hdr[`HROCE_ROCE_HDR_RETH_VA] = wqe_raddr;
         pkt_hdr[`HROCE_ROCE_HDR_RETH_RKEY] = wqe_rkey;
         pkt_hdr[`HROCE_ROCE_HDR_RETH_DMA_LEN] = wqe_len;
@@ -588,11 +719,12 @@ wire [7:0] rx_syndrome = rxh_reg[`HROCE_ROCE_HDR_AETH_SYNDROME];
 wire [12:0] rx_len = rxh_reg[`HROCE_ROCE_HDR_PAYLOAD_LEN];
 wire rx_is_read_resp = rx_opcode >= OP_READ_RESP_FIRST && rx_opcode <= OP_READ_RESP_ONLY;
 wire rx_is_ack = rx_opcode == OP_ACK;
+wire rx_is_pos_ack = rx_is_ack && rx_syndrome[7:5] == 3'b000;
 wire rx_is_nak = rx_is_ack && rx_syndrome[7:5] == 3'b011;
 wire rx_is_rnr = rx_is_ack && rx_syndrome[7:5] == 3'b001;
 // the last PSN the response acknowledges: a NAK or a READ response acknowledges what
-// came before its PSN
-wire [23:0] rx_ack_psn = (rx_is_ack && !rx_is_nak && !rx_is_rnr) ? rx_psn : rx_psn - 24'd1;
+// came before its PSN (a reserved AETH syndrome acknowledges nothing: it is dropped)
+wire [23:0] rx_ack_psn = rx_is_pos_ack ? rx_psn : rx_psn - 24'd1;
 
 // a <= b in 24-bit serial arithmetic
 function psn_le(input [23:0] a, input [23:0] b);
@@ -607,10 +739,35 @@ wire [23:0] rd_index = rx_psn - una;         // response packet index within the
 wire [31:0] rd_offset = {8'd0, rd_index} << log_mtu;
 wire [31:0] rd_left = wqe_len - rd_offset;
 wire [12:0] rd_expect_len = rd_left > {19'd0, mtu} ? mtu : rd_left[12:0];
+wire rd_at_last = {1'b0, rd_index} == wqe_npkts - 25'd1;
+// a READ sent again from response k on is answered as a READ of its own: FIRST (or ONLY)
+// at k
 wire rd_opcode_ok = (rd_index == 24'd0 && wqe_npkts == 25'd1) ? rx_opcode == OP_READ_RESP_ONLY :
                     (rd_index == 24'd0) ? rx_opcode == OP_READ_RESP_FIRST :
-                    ({1'b0, rd_index} == wqe_npkts - 25'd1) ? rx_opcode == OP_READ_RESP_LAST :
-                    rx_opcode == OP_READ_RESP_FIRST + 8'd1;
+                    rd_at_last ? (rx_opcode == OP_READ_RESP_LAST ||
+                                  rx_opcode == OP_READ_RESP_ONLY) :
+                    (rx_opcode == OP_READ_RESP_FIRST + 8'd1 ||
+                     rx_opcode == OP_READ_RESP_FIRST);
+// the response the READ at SQ_CC takes next, and whether this one is past it (earlier
+// responses were lost) or behind it (a duplicate)
+wire [23:0] rd_next_psn = una + cc_acked;
+wire rd_ahead = !psn_le(rx_psn, rd_next_psn);
+// a PSN sent: before the WQE at SQ_CI, or one of its packets out before it yielded the link
+wire rx_sent = psn_le(rx_psn, npsn + sq_pkt_ctx - 24'd1);
+// the response's PSN is one of the SEND or WRITE at SQ_CC
+wire rx_in_wqe = !wqe_is_read && psn_le(una, rx_psn) && psn_le(rx_psn, wqe_last_psn);
+
+// a NAK acknowledges the packets of the SEND or WRITE at SQ_CC before its PSN (a READ
+// counts its responses instead; a NAK older than the WQE, reordered behind later
+// responses, acknowledges nothing new)
+function [1023:0] nak_acked(input [1023:0] c);
+    begin
+        nak_acked = c;
+        if (rx_in_wqe) begin
+            nak_acked[`HROCE_QPC_CC_ACKED] = rx_psn - una;
+        end
+    end
+endfunction
 
 function [7:0] nak_status(input [7:0] syndrome);
     begin
@@ -656,15 +813,18 @@ wire scheduled = ctx_reg[`HROCE_QPC_SCHEDULED];
 wire work_room = work_count < WORK_DEPTH - 2;
 wire work_room_db = work_count < WORK_DEPTH - 4;
 // every event may tell the responder of an error: there is room for that too
-wire kick_room = kick_count < 5'd7;
+wire kick_room = kick_count < 5'd7 && tmr_count < 5'd7;
 wire take_err = state_reg == S_IDLE && !hold && s_err_valid && kick_room;
 // doorbells first: they are cheap, and one waiting holds up every doorbell behind it
 wire take_db = state_reg == S_IDLE && !hold && !take_err && s_db_valid && work_room_db &&
                kick_room;
 wire take_rx = state_reg == S_IDLE && !hold && !take_err && !take_db && s_hdr_valid &&
                work_room && act_count < 5'd6 && kick_room;
+// a QP whose timer may have expired goes before more work: work may never run out
+wire take_tmr = state_reg == S_IDLE && !hold && !take_err && !take_rx && !take_db &&
+                s_tmr_valid && work_room && kick_room;
 wire take_work = state_reg == S_IDLE && !hold && !take_err && !take_rx && !take_db &&
-                 work_out_valid && kick_room && tx_room;
+                 !take_tmr && work_out_valid && kick_room && tx_room;
 
 /*
  * Control FSM
@@ -707,6 +867,13 @@ always @* begin
     stat_rx_bad_response_next = 1'b0;
     stat_rx_nak_next = 1'b0;
     stat_dma_error_next = 1'b0;
+    stat_retry_timeout_next = 1'b0;
+    stat_retry_rnr_next = 1'b0;
+    stat_retry_implicit_next = 1'b0;
+    stat_retry_exceeded_next = 1'b0;
+    tmr_in_arm = 1'b0;
+    tmr_in_deadline = 64'd0;
+    tmr_in_valid = 1'b0;
 
     wqe_wr_en = 1'b0;
     wqe_wr_addr = 3'd0;
@@ -754,6 +921,11 @@ always @* begin
                     end
                     lookup_valid_next = 1'b1;
                     return_next = S_DB;
+                    state_next = S_LOOKUP_WAIT;
+                end else if (take_tmr) begin
+                    qpn_next = s_tmr_qpn;
+                    lookup_valid_next = 1'b1;
+                    return_next = S_TMR;
                     state_next = S_LOOKUP_WAIT;
                 end else if (take_work) begin
                     work_out_ready = 1'b1;
@@ -825,7 +997,8 @@ always @* begin
                     update_valid_next = 1'b1;
                     state_next = S_UPDATE;
                 end
-            end else if (qp_state != QPS_RTS || sq_ci == sq_pi) begin
+            end else if (qp_state != QPS_RTS || sq_ci == sq_pi || rnr_wait) begin
+                // (an RNR wait queues the QP again when it is over)
                 update_valid_next = 1'b1;
                 state_next = S_UPDATE;
             end else begin
@@ -1011,7 +1184,11 @@ always @* begin
                 ctx_next[`HROCE_QPC_RD_INFLIGHT] = rd_inflight + 8'd1;
             end
             if (sq_ci == sq_cc) begin
+                // the first request in flight starts the ACK timer
                 ctx_next[`HROCE_QPC_TIMER_START] = time_now;
+                tmr_in_arm = 1'b1;
+                tmr_in_deadline = ack_deadline_now;
+                tmr_in_valid = timeout != 5'd0;
             end
             update_valid_next = 1'b1;
             // one WQE per turn: the QP goes to the back of the line
@@ -1033,6 +1210,7 @@ always @* begin
                     ctx_next[`HROCE_QPC_RD_INFLIGHT] = 8'd0;
                     // an error this engine found: the responder flushes the RQ
                     kick_in_valid = err_valid_reg;
+                    tmr_in_valid = 1'b1;
                     err_valid_next = 1'b0;
                     update_valid_next = 1'b1;
                     state_next = S_UPDATE;
@@ -1052,8 +1230,11 @@ always @* begin
          * A response: complete what it acknowledges, then act on it
          */
         S_RX: begin
+            // nothing in flight, or a PSN never sent (after a rewind, responses to what was
+            // sent before it land here too), or a reserved AETH syndrome
             if (!ctx_ok_reg || qp_err || (qp_state != QPS_RTS && qp_state != QPS_SQD) ||
-                sq_cc == sq_ci) begin
+                sq_cc == sq_out_end || !rx_sent ||
+                (rx_is_ack && !rx_is_pos_ack && !rx_is_nak && !rx_is_rnr)) begin
                 stat_rx_bad_response_next = 1'b1;
                 state_next = S_RX_DROP;
             end else begin
@@ -1079,10 +1260,13 @@ always @* begin
                                                  qpn_reg);
                         cqe_valid_next = 1'b1;
                     end
+                    ctx_next = progress(ctx_reg, time_now);
                     ctx_next[`HROCE_QPC_SQ_CC] = sq_cc + 16'd1;
                     ctx_next[`HROCE_QPC_UNA_PSN] = wqe_last_psn + 24'd1;
-                    ctx_next[`HROCE_QPC_TIMER_START] = time_now;
-                    if (sq_cc + 16'd1 == sq_ci) begin
+                    ctx_next[`HROCE_QPC_CC_ACKED] = 24'd0;
+                    if (sq_cc + 16'd1 == sq_out_end) begin
+                        // nothing in flight any more
+                        tmr_in_valid = 1'b1;
                         state_next = S_RX_FINAL;
                     end else begin
                         state_next = S_FETCH;
@@ -1093,41 +1277,102 @@ always @* begin
             end
         end
         S_RX_FINAL: begin
-            if (rx_is_ack && !rx_is_nak && !rx_is_rnr) begin
-                update_valid_next = 1'b1;
-                state_next = S_UPDATE;
-            end else if (rx_is_rnr || (rx_is_nak && rx_syndrome[4:0] != 5'd0)) begin
-                stat_rx_nak_next = 1'b1;
-                if (sq_cc == sq_ci) begin
-                    // nothing outstanding that it could be about
+            if (rx_is_pos_ack) begin
+                if (wqe_is_read && psn_le(una, rx_psn) && !impl_nak) begin
+                    // implicit NAK: the responder went on past the READ at SQ_CC, so
+                    // responses of it were lost: ask again for those not received
+                    stat_retry_implicit_next = 1'b1;
+                    ctx_next = rewind(ctx_reg, time_now);
+                    ctx_next[`HROCE_QPC_IMPL_NAK] = 1'b1;
+                    update_valid_next = 1'b1;
+                    state_next = S_REQUEUE;
+                end else begin
+                    if (rx_in_wqe) begin
+                        // packets of the message at SQ_CC acknowledged: progress
+                        ctx_next = progress(ctx_reg, time_now);
+                        if (!psn_le(rx_psn, una + cc_acked - 24'd1)) begin
+                            ctx_next[`HROCE_QPC_CC_ACKED] = rx_psn - una + 24'd1;
+                        end
+                    end
                     update_valid_next = 1'b1;
                     state_next = S_UPDATE;
-                end else begin
+                end
+            end else if ((rx_is_rnr || rx_is_nak) && sq_cc == sq_out_end) begin
+                // the NAK acknowledged all there was: nothing is left it could be about
+                stat_rx_nak_next = 1'b1;
+                update_valid_next = 1'b1;
+                state_next = S_UPDATE;
+            end else if (rx_is_rnr) begin
+                stat_rx_nak_next = 1'b1;
+                if (!rnr_forever && rnr_left == 3'd0) begin
+                    stat_retry_exceeded_next = 1'b1;
                     err_valid_next = 1'b1;
                     err_index_next = sq_cc;
-                    err_status_next = rx_is_rnr ? WC_RNR_RETRY_EXC_ERR : nak_status(rx_syndrome);
+                    err_status_next = WC_RNR_RETRY_EXC_ERR;
                     state_next = S_FLUSH;
+                end else begin
+                    // wait the NAK's timer out (S_TMR), then send again from its PSN
+                    stat_retry_rnr_next = 1'b1;
+                    ctx_next = rewind(nak_acked(ctx_reg), time_now);
+                    ctx_next[`HROCE_QPC_RNR_WAIT] = 1'b1;
+                    ctx_next[`HROCE_QPC_RNR_TIMER] = rx_syndrome[4:0];
+                    if (!rnr_forever) begin
+                        ctx_next[`HROCE_QPC_RNR_LEFT] = rnr_left - 3'd1;
+                    end
+                    tmr_in_arm = 1'b1;
+                    tmr_in_deadline = time_now + rnr_cycles(rx_syndrome[4:0], cfg_rnr_unit);
+                    tmr_in_valid = 1'b1;
+                    update_valid_next = 1'b1;
+                    state_next = S_UPDATE;
                 end
-            end else if (rx_is_nak) begin
-                // PSN sequence error: go back to the oldest unacknowledged WQE
+            end else if (rx_is_nak && rx_syndrome[4:0] != 5'd0) begin
                 stat_rx_nak_next = 1'b1;
-                ctx_next[`HROCE_QPC_SQ_CI] = sq_cc;
-                ctx_next[`HROCE_QPC_NPSN] = una;
-                ctx_next[`HROCE_QPC_SQ_PKT] = 24'd0;
-                ctx_next[`HROCE_QPC_RD_INFLIGHT] = 8'd0;
+                err_valid_next = 1'b1;
+                err_index_next = sq_cc;
+                err_status_next = nak_status(rx_syndrome);
+                state_next = S_FLUSH;
+            end else if (rx_is_nak) begin
+                // PSN sequence error: go back to the PSN the responder expects
+                stat_rx_nak_next = 1'b1;
+                ctx_next = rewind(nak_acked(ctx_reg), time_now);
                 update_valid_next = 1'b1;
                 state_next = S_REQUEUE;
-            end else if (rx_is_read_resp && sq_cc != sq_ci && wqe_is_read &&
-                         psn_le(una, rx_psn) && psn_le(rx_psn, wqe_last_psn) &&
-                         rd_opcode_ok && rx_len == rd_expect_len) begin
-                pkt_left_next = rx_len;
-                sge_idx_next = 5'd0;
-                sge_off_next = rd_offset;
-                if (rx_len == 13'd0) begin
-                    state_next = S_PLACE_COMMIT;
+            end else if (rx_is_read_resp && wqe_is_read && psn_le(una, rx_psn) &&
+                         !psn_le(rx_psn, rd_next_psn - 24'd1)) begin
+                if (rd_ahead) begin
+                    // past the response expected (of this READ or of a later request):
+                    // the ones between were lost
+                    act_in_data = 1'b0;
+                    act_in_valid = rx_len != 13'd0;
+                    if (!impl_nak) begin
+                        stat_retry_implicit_next = 1'b1;
+                        ctx_next = rewind(ctx_reg, time_now);
+                        ctx_next[`HROCE_QPC_IMPL_NAK] = 1'b1;
+                        update_valid_next = 1'b1;
+                        state_next = S_REQUEUE;
+                    end else begin
+                        state_next = S_IDLE;
+                    end
+                end else if (rd_opcode_ok && rx_len == rd_expect_len) begin
+                    pkt_left_next = rx_len;
+                    sge_idx_next = 5'd0;
+                    sge_off_next = rd_offset;
+                    if (rx_len == 13'd0) begin
+                        state_next = S_PLACE_COMMIT;
+                    end else begin
+                        state_next = S_SEEK;
+                    end
                 end else begin
-                    state_next = S_SEEK;
+                    stat_rx_bad_response_next = 1'b1;
+                    act_in_data = 1'b0;
+                    act_in_valid = rx_len != 13'd0;
+                    state_next = S_IDLE;
                 end
+            end else if (rx_is_read_resp && wqe_is_read && psn_le(una, rx_psn)) begin
+                // a response received already (sent again after a rewind): dropped
+                act_in_data = 1'b0;
+                act_in_valid = rx_len != 13'd0;
+                state_next = S_IDLE;
             end else begin
                 stat_rx_bad_response_next = 1'b1;
                 update_valid_next = 1'b1;
@@ -1153,6 +1398,8 @@ always @* begin
                 if (rx_psn == wqe_last_psn) begin
                     state_next = S_RD_COMPLETE;
                 end else begin
+                    ctx_next = progress(ctx_reg, time_now);
+                    ctx_next[`HROCE_QPC_CC_ACKED] = cc_acked + 24'd1;
                     update_valid_next = 1'b1;
                     state_next = S_UPDATE;
                 end
@@ -1167,19 +1414,63 @@ always @* begin
                     cqe_data_next = make_cqe(sq_cc, wqe_wc_opcode, WC_SUCCESS, wqe_len, qpn_reg);
                     cqe_valid_next = 1'b1;
                 end
+                ctx_next = progress(ctx_reg, time_now);
                 ctx_next[`HROCE_QPC_SQ_CC] = sq_cc + 16'd1;
                 ctx_next[`HROCE_QPC_UNA_PSN] = wqe_last_psn + 24'd1;
                 ctx_next[`HROCE_QPC_RD_INFLIGHT] = rd_inflight - 8'd1;
-                ctx_next[`HROCE_QPC_TIMER_START] = time_now;
+                ctx_next[`HROCE_QPC_CC_ACKED] = 24'd0;
+                // nothing in flight any more
+                tmr_in_valid = sq_cc + 16'd1 == sq_out_end;
                 update_valid_next = 1'b1;
                 state_next = S_REQUEUE;
             end
         end
         S_REQUEUE: begin
-            // a QP that may have waited (READ window, fence, rewind) gets a turn
+            // a QP that may have waited (READ window, fence, rewind) gets a turn; the
+            // context is written (again) with SCHEDULED set, in case the cache took the
+            // write of the state before this one already
             work_in_valid = !scheduled;
             ctx_next[`HROCE_QPC_SCHEDULED] = 1'b1;
+            update_valid_next = 1'b1;
             state_next = S_UPDATE;
+        end
+        /*
+         * The timer of a QP may have expired: answer retry_timer with the QP's deadline,
+         * or a disarm, and act on an expiry
+         */
+        S_TMR: begin
+            tmr_in_valid = 1'b1;
+            if (!ctx_ok_reg || qp_err || (sq_cc == sq_out_end && !rnr_wait) ||
+                (!rnr_wait && timeout == 5'd0)) begin
+                // nothing in flight (or no timer): disarm
+                state_next = S_IDLE;
+            end else if (time_now < tmr_deadline) begin
+                tmr_in_arm = 1'b1;
+                tmr_in_deadline = tmr_deadline;
+                state_next = S_IDLE;
+            end else if (rnr_wait) begin
+                // the RNR wait is over: send again (the first request arms the ACK timer)
+                ctx_next[`HROCE_QPC_RNR_WAIT] = 1'b0;
+                ctx_next[`HROCE_QPC_TIMER_START] = time_now;
+                update_valid_next = 1'b1;
+                state_next = S_REQUEUE;
+            end else if (retry_left == 3'd0) begin
+                stat_retry_exceeded_next = 1'b1;
+                err_valid_next = 1'b1;
+                err_index_next = sq_cc;
+                err_status_next = WC_RETRY_EXC_ERR;
+                tmr_in_valid = 1'b0;    // the flush disarms
+                state_next = S_FLUSH;
+            end else begin
+                // no progress for the whole timeout: go back and send again
+                stat_retry_timeout_next = 1'b1;
+                ctx_next = rewind(ctx_reg, time_now);
+                ctx_next[`HROCE_QPC_RETRY_LEFT] = retry_left - 3'd1;
+                tmr_in_arm = 1'b1;
+                tmr_in_deadline = ack_deadline_now;
+                update_valid_next = 1'b1;
+                state_next = S_REQUEUE;
+            end
         end
         S_RX_DROP: begin
             act_in_data = 1'b0;
@@ -1263,6 +1554,10 @@ always @(posedge clk) begin
     stat_rx_bad_response_reg <= stat_rx_bad_response_next;
     stat_rx_nak_reg <= stat_rx_nak_next;
     stat_dma_error_reg <= stat_dma_error_next || (s_wr_done_valid && s_wr_done_error);
+    stat_retry_timeout_reg <= stat_retry_timeout_next;
+    stat_retry_rnr_reg <= stat_retry_rnr_next;
+    stat_retry_implicit_reg <= stat_retry_implicit_next;
+    stat_retry_exceeded_reg <= stat_retry_exceeded_next;
 
     if (wqe_wr_en) begin
         wqe_mem[{wqe_rx_reg, wqe_wr_addr}] <= wqe_wr_data;
@@ -1281,6 +1576,10 @@ always @(posedge clk) begin
         stat_rx_bad_response_reg <= 1'b0;
         stat_rx_nak_reg <= 1'b0;
         stat_dma_error_reg <= 1'b0;
+        stat_retry_timeout_reg <= 1'b0;
+        stat_retry_rnr_reg <= 1'b0;
+        stat_retry_implicit_reg <= 1'b0;
+        stat_retry_exceeded_reg <= 1'b0;
     end
 end
 
@@ -1289,6 +1588,7 @@ assign idle = state_reg == S_IDLE && !lookup_valid_reg && !update_valid_reg && !
 assign s_db_ready = take_db;
 assign s_hdr_ready = take_rx;
 assign s_err_ready = take_err;
+assign s_tmr_ready = take_tmr;
 
 assign m_ctx_lookup_index = qpn_reg;
 assign m_ctx_lookup_valid = lookup_valid_reg;
@@ -1327,6 +1627,10 @@ assign m_cqe_valid = cqe_valid_reg;
 assign stat_rx_bad_response = stat_rx_bad_response_reg;
 assign stat_rx_nak = stat_rx_nak_reg;
 assign stat_dma_error = stat_dma_error_reg;
+assign stat_retry_timeout = stat_retry_timeout_reg;
+assign stat_retry_rnr = stat_retry_rnr_reg;
+assign stat_retry_implicit = stat_retry_implicit_reg;
+assign stat_retry_exceeded = stat_retry_exceeded_reg;
 
 endmodule
 

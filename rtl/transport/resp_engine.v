@@ -16,7 +16,10 @@ READ) and decides their answers (ACK, NAK, READ responses), which transport/resp
 
 This side never waits for the link: whatever it answers goes into the descriptor queue,
 and resp_tx is the one that waits. So a busy link never stops the requests coming in,
-and two NICs that both wait for each other's link cannot hold each other up.
+and two NICs that both wait for each other's link cannot hold each other up. When the
+queue has had no room for what a request may answer for NO_ROOM_WAIT cycles, the request
+is dropped unseen (counted: RX_NO_ROOM) rather than held longer, and the requester sends it
+again (sequence NAK or timer).
 
 A packet's chunks are committed only once every piece of it translated without a
 violation, so a violation never reaches memory. An ACK leaves only once the DMA writes of
@@ -51,7 +54,10 @@ module resp_engine #
     // ACKs of one QP's messages merged into one at most
     parameter ACK_COALESCE = 8,
     // log2 of the answers queued for resp_tx
-    parameter DESC_ADDR_WIDTH = 5
+    parameter DESC_ADDR_WIDTH = 5,
+    // cycles a request waits for room for its answer before it is dropped (and resent)
+    parameter NO_ROOM_WAIT = 1024,
+    parameter NO_ROOM_WAIT_WIDTH = $clog2(NO_ROOM_WAIT + 1)
 )
 (
     input  wire                          clk,
@@ -173,6 +179,7 @@ module resp_engine #
      * Status
      */
     output wire                          stat_rx_no_qp,
+    output wire                          stat_rx_no_room,
     output wire                          stat_rx_duplicate,
     output wire                          stat_rx_out_of_sequence
 );
@@ -313,6 +320,9 @@ wire chunk_empty;
 reg [15:0] writes_pending_reg = 16'd0, writes_pending_next;
 
 reg stat_rx_no_qp_reg = 1'b0, stat_rx_no_qp_next;
+reg stat_rx_no_room_reg = 1'b0, stat_rx_no_room_next;
+// cycles the request at the input has waited for room for its answer
+reg [NO_ROOM_WAIT_WIDTH-1:0] no_room_wait_reg = {NO_ROOM_WAIT_WIDTH{1'b0}};
 reg stat_rx_duplicate_reg = 1'b0, stat_rx_duplicate_next;
 reg stat_rx_out_of_sequence_reg = 1'b0, stat_rx_out_of_sequence_next;
 
@@ -517,14 +527,20 @@ wire ack_may_wait = s_hdr_valid && !hold && s_hdr_data[`HROCE_ROCE_HDR_BTH_DQPN]
 wire desc_room = desc_count < (7'd1 << DESC_ADDR_WIDTH) - 7'd1;
 wire send_ack = state_reg == S_IDLE && ack_pend_reg && ack_ready && !ack_may_wait && desc_room;
 // a request queues at most the pending ACK and its own answer
-wire room = act_count < 5'd6 && desc_count < (7'd1 << DESC_ADDR_WIDTH) - 7'd2 &&
-            kick_count < 5'd7;
+wire answer_room = desc_count < (7'd1 << DESC_ADDR_WIDTH) - 7'd2;
+wire room = act_count < 5'd6 && answer_room && kick_count < 5'd7;
+// a request that waited NO_ROOM_WAIT cycles for room for its answer is taken all the same,
+// and dropped (S_RX): the RX path never waits on the link for long, or two NICs whose
+// links are full both ways would wait for each other for ever; the requester sends it
+// again
+wire rx_room = act_count < 5'd6 && kick_count < 5'd7 &&
+               (answer_room || no_room_wait_reg == NO_ROOM_WAIT[NO_ROOM_WAIT_WIDTH-1:0]);
 wire take_err = state_reg == S_IDLE && !send_ack && !hold && s_err_valid && room;
 // doorbells first: they are cheap, and a RECV must not starve behind the requests that
 // need it
 wire take_db = state_reg == S_IDLE && !send_ack && !hold && !s_err_valid && s_db_valid && room;
-wire take_rx = state_reg == S_IDLE && !send_ack && !hold && !s_err_valid && !s_db_valid &&
-               s_hdr_valid && room;
+wire take_rx = state_reg == S_IDLE && !send_ack && !hold && !take_err && !take_db &&
+               s_hdr_valid && rx_room;
 
 /*
  * Control FSM
@@ -570,6 +586,7 @@ always @* begin
     err_status_next = err_status_reg;
     kick_next = kick_reg;
     stat_rx_no_qp_next = 1'b0;
+    stat_rx_no_room_next = 1'b0;
     stat_rx_duplicate_next = 1'b0;
     stat_rx_out_of_sequence_next = 1'b0;
 
@@ -635,7 +652,11 @@ always @* begin
          * A request: is it for a QP that receives, and is it the one expected?
          */
         S_RX: begin
-            if (!ctx_ok_reg || !qp_receives || qp_err) begin
+            if (!answer_room) begin
+                // no room for what it may answer: dropped unseen, sent again later
+                stat_rx_no_room_next = 1'b1;
+                state_next = S_DROP;
+            end else if (!ctx_ok_reg || !qp_receives || qp_err) begin
                 stat_rx_no_qp_next = 1'b1;
                 state_next = S_DROP;
             end else if (psn_diff == 24'd0) begin
@@ -672,8 +693,11 @@ always @* begin
                 reply_syn_next = SYN_NAK_INV_REQ;
                 state_next = S_FAIL;
             end else if (op_takes_recv && rq_empty) begin
-                // nothing to receive into: the requester will try again later
+                // nothing to receive into: the requester will try again from this PSN
+                // after the timer, so what follows it is dropped quietly until then
                 reply_syn_next = SYN_RNR | {3'd0, ctx_reg[`HROCE_QPC_MIN_RNR_TIMER]};
+                ctx_next[`HROCE_QPC_NAK_SENT] = 1'b1;
+                update_valid_next = 1'b1;
                 return_next = S_DROP;
                 state_next = S_REPLY;
             end else if (op_send) begin
@@ -1075,6 +1099,12 @@ always @(posedge clk) begin
     kick_reg <= kick_next;
     writes_pending_reg <= writes_pending_next;
     stat_rx_no_qp_reg <= stat_rx_no_qp_next;
+    stat_rx_no_room_reg <= stat_rx_no_room_next;
+    if (take_rx || !s_hdr_valid || answer_room) begin
+        no_room_wait_reg <= {NO_ROOM_WAIT_WIDTH{1'b0}};
+    end else if (no_room_wait_reg != NO_ROOM_WAIT[NO_ROOM_WAIT_WIDTH-1:0]) begin
+        no_room_wait_reg <= no_room_wait_reg + 1'b1;
+    end
     stat_rx_duplicate_reg <= stat_rx_duplicate_next;
     stat_rx_out_of_sequence_reg <= stat_rx_out_of_sequence_next;
 
@@ -1097,6 +1127,8 @@ always @(posedge clk) begin
         wr_answered_reg <= 16'd0;
         wr_batch_reg <= 13'd0;
         stat_rx_no_qp_reg <= 1'b0;
+        stat_rx_no_room_reg <= 1'b0;
+        no_room_wait_reg <= {NO_ROOM_WAIT_WIDTH{1'b0}};
         stat_rx_duplicate_reg <= 1'b0;
         stat_rx_out_of_sequence_reg <= 1'b0;
     end
@@ -1141,6 +1173,7 @@ assign m_cqe_data = cqe_data_reg;
 assign m_cqe_valid = cqe_valid_reg;
 
 assign stat_rx_no_qp = stat_rx_no_qp_reg;
+assign stat_rx_no_room = stat_rx_no_room_reg;
 assign stat_rx_duplicate = stat_rx_duplicate_reg;
 assign stat_rx_out_of_sequence = stat_rx_out_of_sequence_reg;
 

@@ -99,6 +99,19 @@ const char *hroce_sim_name(const struct hroce_sim *s);
 
 /* IOMMU: iova and len 4 KiB aligned; EEXIST on overlap, EINVAL on alignment. */
 int hroce_sim_dma_map(struct hroce_sim *s, void *vaddr, uint64_t iova, uint64_t len);
+/*
+ * The same with flags: MAP_WRITE lets the NIC write the pages (without it the NIC only
+ * reads them, as VFIO_DMA_MAP_FLAG_WRITE decides on a board). MAP_PIN: application
+ * memory, checked and pinned as a board's IOMMU driver does (sim_pin.h): EFAULT if a page
+ * is not mapped, not readable, or (MAP_WRITE) not writable; ENOMEM past RLIMIT_MEMLOCK
+ * without CAP_IPC_LOCK. The NIC then reaches the pages pinned here, whatever the
+ * application maps at vaddr later, until the range is unmapped (whole: a pinned range is
+ * not split). Without MAP_PIN, vaddr is memory the caller keeps mapped until the unmap.
+ */
+#define HROCE_SIM_MAP_WRITE (1u << 0)
+#define HROCE_SIM_MAP_PIN (1u << 1)
+int hroce_sim_dma_map_flags(struct hroce_sim *s, void *vaddr, uint64_t iova, uint64_t len,
+			    unsigned int flags);
 int hroce_sim_dma_unmap(struct hroce_sim *s, uint64_t iova, uint64_t len);
 
 struct hroce_sim_fault {
@@ -138,10 +151,10 @@ void hroce_sim_link_destroy(struct hroce_sim_link *l);
  * Frames of the process on a link (a test's hand on the wire). inject: a frame toward
  * the port of to, one of the link's NICs, as if its peer had sent it; it goes on the wire
  * between the peer's own frames and arrives after the link's latency (and is in the
- * pcap). 0, EINVAL (to is not on the link, or len is 0 or over 65535) or ENOMEM.
- * The tap sees each frame a NIC of the link sends, whole, as its last beat leaves (not
- * the injected ones, nor frames the NIC aborted); fn NULL removes it. Both are called
- * from inside a step: they must not step the world.
+ * pcap), meeting the faults of the peer's direction. 0, EINVAL (to is not on the link,
+ * or len is 0 or over 65535) or ENOMEM. The tap sees each frame a NIC of the link sends,
+ * whole, as its last beat leaves (not the injected ones, nor frames the NIC aborted); fn
+ * NULL removes it. Both are called from inside a step: they must not step the world.
  */
 int hroce_sim_link_inject(struct hroce_sim_link *l, const struct hroce_sim *to, const void *frame,
 			  size_t len);
@@ -149,6 +162,87 @@ void hroce_sim_link_set_tap(struct hroce_sim_link *l,
 			    void (*fn)(void *ctx, const struct hroce_sim *from, const void *frame,
 				       size_t len),
 			    void *ctx);
+
+/*
+ * Faults of one direction of a link or a wire (sim_faults.c): a wire that misbehaves on
+ * purpose. Each frame the sending NIC puts on the wire gets a fate, decided as its first
+ * beat leaves from its headers and a PRNG of the direction's own, seeded with seed: the
+ * same frames get the same fates in every run, whatever the wall-clock timing.
+ *
+ * - drop: lost with this probability.
+ * - Gilbert-Elliott burst loss: a two-state chain stepped once a frame; from good to bad
+ *   with burst_enter, back with burst_leave (mean burst 1 / burst_leave frames); a frame
+ *   is lost with burst_loss in the bad state, good_loss in the good one. burst_enter 0:
+ *   never bad.
+ * - flip: one random bit of the frame flipped. Only RoCEv2 frames, and only bits that the
+ *   receiver's IPv4 header checksum or ICRC checks (roce_byte_checked(): never the
+ *   Ethernet header, the padding, the UDP checksum, the BTH byte the ICRC masks, IPv6's
+ *   traffic class, flow label and hop limit, nor the IP protocol or UDP port): damage the link's
+ * FCS did not see (inside a switch), that the receiving core drops and counts in its RX counters
+ * (REG_RX_COUNTERS: IP_HEADER, IP_CHECKSUM, LENGTH, BAD_OPCODE, ICRC or TRUNCATED by the bit), as
+ * it would real damage.
+ * - dup: delivered twice, the copy right behind it.
+ * - reorder: held back behind the sender's reorder_depth (>= 1) next frames, or at most
+ *   HROCE_SIM_FAULT_HOLD_NS, then delivered.
+ * - rules: directed faults for tests: the nth (>= 1) RoCEv2 frame that matches {BTH
+ *   opcode, PSN, destination QPN} (HROCE_SIM_FAULT_ANY: any) is dropped, duplicated or
+ *   delayed (held behind depth later frames, as reorder); each rule fires once. The match
+ *   is made at the frame's first beat: an IPv6 frame, whose BTH ends past 64 bytes, is
+ *   matched by no rule.
+ *
+ * A frame a rule fires on gets the rule's fault alone. Any other meets drop, burst loss,
+ * reorder and duplication in that order, the first that strikes alone, then the flip if
+ * it was not lost (a frame held back, or both copies, arrive flipped).
+ * Timing stays honest: a lost frame occupied the sender's wire as long as if it had
+ * arrived; a copy or a frame held back arrives later, never earlier than the sender's
+ * frames could (on a shared-memory wire, within its time synchronisation). A link's pcap
+ * (in-process) shows frames as their sender sent them; a wire's shows frames sent and,
+ * on the receiving side, as received.
+ */
+#define HROCE_SIM_FAULT_ANY UINT32_MAX
+#define HROCE_SIM_FAULT_RULES 8
+#define HROCE_SIM_FAULT_HOLD_NS 10000 /* a frame held back goes after this at the latest */
+enum hroce_sim_fault_action {
+	HROCE_SIM_FAULT_DROP,
+	HROCE_SIM_FAULT_DUP,
+	HROCE_SIM_FAULT_DELAY,
+};
+struct hroce_sim_fault_rule {
+	enum hroce_sim_fault_action action;
+	uint32_t nth;		    /* >= 1 */
+	uint32_t opcode, psn, dqpn; /* HROCE_SIM_FAULT_ANY: any */
+	uint32_t depth;		    /* DELAY: behind this many later frames (0: 1) */
+};
+struct hroce_sim_frame_faults {
+	uint64_t seed;
+	double drop;
+	double burst_enter, burst_leave, burst_loss, good_loss;
+	double flip, dup;
+	double reorder;
+	uint32_t reorder_depth;
+	unsigned int nrules;
+	struct hroce_sim_fault_rule rules[HROCE_SIM_FAULT_RULES];
+};
+/* Per direction, since its faults were last set. */
+struct hroce_sim_frame_fault_stats {
+	uint64_t frames;	 /* frames the sender put on the wire (aborted ones too) */
+	uint64_t dropped_random; /* by drop */
+	uint64_t dropped_burst;	 /* by the Gilbert-Elliott chain */
+	uint64_t flipped, duplicated, reordered;
+	uint64_t directed; /* rules that fired (their frames are not counted above) */
+};
+
+/*
+ * The faults of the direction out of from (one of the link's NICs), replacing those it had
+ * (NULL: none). The PRNG starts again from the seed, the rules and counters from zero;
+ * frames held back still go. EINVAL: from not on the link, a probability outside [0, 1],
+ * reorder without a depth, more than HROCE_SIM_FAULT_RULES rules or a rule's nth of 0.
+ * fault_stats: the counters of that direction (EINVAL: from not on the link).
+ */
+int hroce_sim_link_set_faults(struct hroce_sim_link *l, const struct hroce_sim *from,
+			      const struct hroce_sim_frame_faults *f);
+int hroce_sim_link_fault_stats(struct hroce_sim_link *l, const struct hroce_sim *from,
+			       struct hroce_sim_frame_fault_stats *st);
 
 /*
  * A shared-memory wire (wire_shm.c): a NIC's port on one of the two ports of a named
@@ -191,6 +285,12 @@ struct hroce_sim_wire_stats {
 };
 /* Checks that the peer still lives before answering. */
 void hroce_sim_wire_stats(struct hroce_sim_wire *x, struct hroce_sim_wire_stats *st);
+/*
+ * The faults of what this side sends on the wire (see hroce_sim_link_set_faults; the same
+ * rules and errors); frames_sent counts the frames they dropped too. Any thread.
+ */
+int hroce_sim_wire_set_faults(struct hroce_sim_wire *x, const struct hroce_sim_frame_faults *f);
+void hroce_sim_wire_fault_stats(struct hroce_sim_wire *x, struct hroce_sim_frame_fault_stats *st);
 
 /*
  * What happened and when, for latency studies: an observer sees every event of a NIC

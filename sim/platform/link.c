@@ -152,3 +152,47 @@ void hroce_sim_link_set_tap(struct hroce_sim_link *l,
 		l->ch[i].tap_ctx = &l->taps[i];
 	}
 }
+
+/* The channel out of from: channel 0 runs from a to b, channel 1 from b to a. */
+static struct sim_channel *channel_from(struct hroce_sim_link *l, const struct hroce_sim *from)
+{
+	if (!l)
+		return NULL;
+	if (from == l->a)
+		return &l->ch[0];
+	if (from == l->b)
+		return &l->ch[l->nch - 1];
+	return NULL;
+}
+
+int hroce_sim_link_set_faults(struct hroce_sim_link *l, const struct hroce_sim *from,
+			      const struct hroce_sim_frame_faults *f)
+{
+	struct sim_channel *c = channel_from(l, from);
+	char why[128];
+	int err;
+
+	if (!c)
+		return EINVAL;
+	if (f && sim_faults_check(f, why, sizeof(why))) {
+		sim_log(HROCE_SIM_LOG_ERR, "link %s-%s: faults: %s", l->a->name, l->b->name, why);
+		return EINVAL;
+	}
+	sim_world_lock(l->a->w);
+	err = sim_faults_set(&c->faults, f);
+	sim_world_unlock(l->a->w);
+	return err;
+}
+
+int hroce_sim_link_fault_stats(struct hroce_sim_link *l, const struct hroce_sim *from,
+			       struct hroce_sim_frame_fault_stats *st)
+{
+	struct sim_channel *c = channel_from(l, from);
+
+	if (!c || !st)
+		return EINVAL;
+	sim_world_lock(l->a->w);
+	*st = c->faults.st;
+	sim_world_unlock(l->a->w);
+	return 0;
+}

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "sim_internal.h"
+#include "sim_pin.h"
 
 extern const struct vmodel_ops vmodel_Vhroce_core;
 
@@ -89,11 +90,6 @@ void sim_nic_cycle(struct hroce_sim *s, uint64_t now)
 		ops->trace_dump(model, now * s->w->period_ps + s->w->period_ps / 2);
 }
 
-static bool channel_quiet(const struct sim_channel *c)
-{
-	return c->head == c->tail && !c->presented && !c->sending && !c->receiving;
-}
-
 /*
  * The core has no timer that fires by itself (time_now only stamps), so a core whose
  * interfaces all stood still for a while has nothing left to do until something comes in.
@@ -102,8 +98,8 @@ bool sim_nic_quiet(const struct hroce_sim *s)
 {
 	return !sim_mmio_busy(&s->mmio) && !sim_pcie_busy(&s->pcie) && !*s->axi.arvalid &&
 	       !*s->axi.awvalid && !*s->axi.wvalid && !*s->irq_valid && !*s->tx.tvalid &&
-	       !*s->rx.tvalid && (!s->tx_ch || channel_quiet(s->tx_ch)) &&
-	       (!s->rx_ch || channel_quiet(s->rx_ch)) && (!s->wire || sim_wire_quiet(s->wire));
+	       !*s->rx.tvalid && (!s->tx_ch || sim_channel_quiet(s->tx_ch)) &&
+	       (!s->rx_ch || sim_channel_quiet(s->rx_ch)) && (!s->wire || sim_wire_quiet(s->wire));
 }
 
 static int bind_port(struct hroce_sim *s, const char *name, unsigned int width, bool input,
@@ -127,6 +123,7 @@ static int bind_ports(struct hroce_sim *s)
 	err = err ?: bind_port(s, "clk", 1, true, (void **)&s->clk);
 	err = err ?: bind_port(s, "rst", 1, true, (void **)&s->rst);
 	err = err ?: bind_port(s, "time_now", 64, true, (void **)&s->time_now);
+	err = err ?: bind_port(s, "m_time_deadline", 64, false, (void **)&s->time_deadline);
 	err = err ?: bind_port(s, "m_irq_vector", 8, false, (void **)&s->irq_vector);
 	err = err ?: bind_port(s, "m_irq_valid", 1, false, (void **)&s->irq_valid);
 	err = err ?: bind_port(s, "m_irq_ready", 1, true, (void **)&s->irq_ready);
@@ -321,6 +318,12 @@ void hroce_sim_destroy(struct hroce_sim *s)
 	pthread_mutex_unlock(&nics_lock);
 	sim_mmio_fini(&s->mmio);
 	sim_pcie_fini(&s->pcie);
+	for (size_t i = 0; i < s->iommu.n; i++) {
+		if (s->iommu.maps[i].pin)
+			sim_unpin(s->iommu.maps[i].pin);
+		else
+			sim_pin_unaccount(s->iommu.maps[i].len / SIM_PAGE_SIZE);
+	}
 	sim_iommu_fini(&s->iommu);
 	vmodel_close(&s->vm);
 	pthread_mutex_destroy(&s->read_lock);
@@ -354,22 +357,52 @@ const char *hroce_sim_name(const struct hroce_sim *s)
 
 int hroce_sim_dma_map(struct hroce_sim *s, void *vaddr, uint64_t iova, uint64_t len)
 {
+	return hroce_sim_dma_map_flags(s, vaddr, iova, len, HROCE_SIM_MAP_WRITE);
+}
+
+int hroce_sim_dma_map_flags(struct hroce_sim *s, void *vaddr, uint64_t iova, uint64_t len,
+			    unsigned int flags)
+{
+	bool write = flags & HROCE_SIM_MAP_WRITE;
+	struct sim_pin *pin = NULL;
 	int err;
 
+	if (flags & ~(HROCE_SIM_MAP_WRITE | HROCE_SIM_MAP_PIN))
+		return EINVAL;
+	if (flags & HROCE_SIM_MAP_PIN) {
+		/* outside the world's lock: reading the maps and copying pages takes a while */
+		err = sim_pin((uintptr_t)vaddr, len, write, &pin);
+		if (err)
+			return err;
+		vaddr = pin->vaddr;
+	} else if (!(len & (SIM_PAGE_SIZE - 1))) {
+		/* the caller's own memory, which a board pins too */
+		err = sim_pin_account(len / SIM_PAGE_SIZE);
+		if (err)
+			return err;
+	}
 	sim_world_lock(s->w);
-	err = sim_iommu_map(&s->iommu, vaddr, iova, len);
+	err = sim_iommu_map_pinned(&s->iommu, vaddr, iova, len, write, pin);
 	sim_world_unlock(s->w);
+	if (err && pin)
+		sim_unpin(pin);
+	else if (err && !(len & (SIM_PAGE_SIZE - 1)))
+		sim_pin_unaccount(len / SIM_PAGE_SIZE);
 	return err;
 }
 
 int hroce_sim_dma_unmap(struct hroce_sim *s, uint64_t iova, uint64_t len)
 {
+	struct sim_pin *pin = NULL;
 	int err;
 
 	/* the thread is between cycles: no access to the range is under way once this returns */
 	sim_world_lock(s->w);
-	err = sim_iommu_unmap(&s->iommu, iova, len);
+	err = sim_iommu_unmap(&s->iommu, iova, len, &pin);
 	sim_world_unlock(s->w);
+	if (!err) /* what was not pinned was accounted at its map */
+		sim_pin_unaccount((len - (pin ? pin->len : 0)) / SIM_PAGE_SIZE);
+	sim_unpin(pin);
 	return err;
 }
 

@@ -33,6 +33,9 @@ int sim_channel_init(struct sim_channel *c, const struct sim_axis_bus *tx,
 		return ENOMEM;
 	}
 	c->inject_tail = &c->inject;
+	sim_faults_init(&c->faults);
+	c->hold_cycles =
+		(uint32_t)(((uint64_t)HROCE_SIM_FAULT_HOLD_NS * p->clock_mhz + 999) / 1000);
 	*c->tx.tready = 1;
 	*c->rx.tvalid = 0;
 	return 0;
@@ -47,6 +50,7 @@ void sim_channel_fini(struct sim_channel *c)
 		free(f);
 	}
 	c->inject_tail = &c->inject;
+	sim_faults_fini(&c->faults);
 	free(c->ring);
 	free(c->frame);
 	c->ring = NULL;
@@ -67,6 +71,28 @@ int sim_channel_inject(struct sim_channel *c, const void *frame, size_t len)
 	return 0;
 }
 
+/* Beats for a whole frame into the ring, due latency cycles from now; false if no room. */
+static bool ring_put_frame(struct sim_channel *c, const uint8_t *data, size_t len, uint64_t now)
+{
+	uint64_t beats = len ? (len + SIM_DATA_BYTES - 1) / SIM_DATA_BYTES : 1;
+
+	if (c->tail - c->head + beats > c->cap)
+		return false;
+	for (uint64_t k = 0; k < beats; k++) {
+		struct sim_channel_beat *b = &c->ring[c->tail++ & (c->cap - 1)];
+		size_t off = k * SIM_DATA_BYTES;
+		size_t n = len - off < SIM_DATA_BYTES ? len - off : SIM_DATA_BYTES;
+
+		memset(b->data, 0, SIM_DATA_BYTES);
+		memcpy(b->data, data + off, n);
+		b->keep = n >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << n) - 1;
+		b->last = k + 1 == beats;
+		b->user = 0;
+		b->due = now + c->p.latency;
+	}
+	return true;
+}
+
 /* Injected frames onto the wire while the sender is between frames and the ring has room. */
 static void inject_pending(struct sim_channel *c, uint64_t now)
 {
@@ -75,21 +101,23 @@ static void inject_pending(struct sim_channel *c, uint64_t now)
 
 	while ((f = c->inject) && !c->sending) {
 		uint64_t beats = f->len ? (f->len + SIM_DATA_BYTES - 1) / SIM_DATA_BYTES : 1;
+		struct sim_fate fate;
 
 		if (c->tail - c->head + beats > c->cap)
 			return;
-		for (uint64_t k = 0; k < beats; k++) {
-			struct sim_channel_beat *b = &c->ring[c->tail++ & (c->cap - 1)];
-			size_t off = k * SIM_DATA_BYTES;
-			size_t n = f->len - off < SIM_DATA_BYTES ? f->len - off : SIM_DATA_BYTES;
-
-			memset(b->data, 0, SIM_DATA_BYTES);
-			memcpy(b->data, f->data + off, n);
-			b->keep = n >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << n) - 1;
-			b->last = k + 1 == beats;
-			b->user = 0;
-			b->due = now + c->p.latency;
-		}
+		/* as if the sender had sent it: the direction's faults too */
+		sim_faults_begin(&c->faults, f->data,
+				 f->len < SIM_DATA_BYTES ? f->len : SIM_DATA_BYTES, &fate);
+		if (fate.flip_mask && fate.flip_off < f->len)
+			f->data[fate.flip_off] ^= fate.flip_mask;
+		if (!fate.drop && !fate.hold)
+			ring_put_frame(c, f->data, f->len, now);
+		if (fate.flip_mask && fate.flip_off < f->len)
+			f->data[fate.flip_off] ^= fate.flip_mask; /* the pcap has it as sent */
+		err = sim_faults_end(&c->faults, &fate, f->data, f->len, false,
+				     now + c->hold_cycles);
+		if (err)
+			sim_log(HROCE_SIM_LOG_ERR, "link faults: %s", strerror(err));
 		if (c->p.pcap) {
 			err = pcap_write(c->p.pcap, now * 1000 / c->p.clock_mhz, f->data, f->len);
 			if (err && !c->pcap_errors++)
@@ -103,9 +131,36 @@ static void inject_pending(struct sim_channel *c, uint64_t now)
 	}
 }
 
+/*
+ * Copies and frames held back whose time came, onto the wire between the sender's frames
+ * (before its beat of this cycle); true if one still waits for room.
+ */
+static bool faults_pending(struct sim_channel *c, uint64_t now)
+{
+	const struct sim_faults_frame *fr;
+
+	if (c->sending || !sim_faults_busy(&c->faults))
+		return false;
+	while ((fr = sim_faults_peek(&c->faults, now))) {
+		if (!ring_put_frame(c, fr->data, fr->len, now))
+			return true;
+		free(sim_faults_pop(&c->faults));
+	}
+	return false;
+}
+
+bool sim_channel_quiet(const struct sim_channel *c)
+{
+	return c->head == c->tail && !c->presented && !c->sending && !c->receiving && !c->inject &&
+	       !sim_faults_busy(&c->faults);
+}
+
 void sim_channel_tx_drive(struct sim_channel *c, uint64_t now)
 {
-	*c->tx.tready = c->tail - c->head < c->limit && sim_credit_ok(&c->credit, now);
+	/* what waits for room goes before the sender's next frame */
+	bool waiting = faults_pending(c, now);
+
+	*c->tx.tready = !waiting && c->tail - c->head < c->limit && sim_credit_ok(&c->credit, now);
 }
 
 static void frame_append(struct sim_channel *c, const uint8_t *data, uint64_t keep)
@@ -129,17 +184,29 @@ static void frame_append(struct sim_channel *c, const uint8_t *data, uint64_t ke
 			c->frame[c->frame_len++] = data[__builtin_ctzll(keep)];
 }
 
+/* The kept byte of a beat at frame offset off, which the beat holds from start on. */
+static uint8_t *beat_byte(struct sim_channel_beat *b, size_t start, size_t off)
+{
+	uint64_t keep = b->keep;
+
+	for (size_t k = start; k < off; k++)
+		keep &= keep - 1;
+	return (uint8_t *)b->data + __builtin_ctzll(keep);
+}
+
 void sim_channel_tx_sample(struct sim_channel *c, uint64_t now)
 {
-	struct sim_channel_beat *b;
+	struct sim_channel_beat *b, beat;
 	uint64_t bytes;
+	size_t start;
+	bool first = !c->sending;
 	int err;
 
 	if (c->inject)
 		inject_pending(c, now);
 	if (!*c->tx.tvalid || !*c->tx.tready)
 		return;
-	b = &c->ring[c->tail++ & (c->cap - 1)];
+	b = &beat;
 	memcpy(b->data, c->tx.tdata, SIM_DATA_BYTES);
 	b->keep = *c->tx.tkeep;
 	b->last = *c->tx.tlast;
@@ -148,12 +215,20 @@ void sim_channel_tx_sample(struct sim_channel *c, uint64_t now)
 	bytes = (uint64_t)__builtin_popcountll(b->keep);
 	c->beats++;
 	c->bytes += bytes;
-	if (!c->sending) {
+	if (first) {
 		c->sending = true;
 		c->frame_start = now;
 		c->frame_len = 0;
 	}
+	start = c->frame_len;
 	frame_append(c, (const uint8_t *)b->data, b->keep);
+	if (first)
+		sim_faults_begin(&c->faults, c->frame, c->frame_len, &c->fate);
+	if (c->fate.flip_mask && c->fate.flip_off >= start && c->fate.flip_off < c->frame_len)
+		*beat_byte(b, start, c->fate.flip_off) ^= c->fate.flip_mask;
+	/* a lost frame, or one held back, takes its time on the wire and goes no further */
+	if (!c->fate.drop && !c->fate.hold)
+		c->ring[c->tail++ & (c->cap - 1)] = *b;
 	if (b->last) {
 		bytes += SIM_ETH_OVERHEAD;
 		if (c->frame_len < SIM_ETH_MIN_FRAME)
@@ -174,6 +249,11 @@ void sim_channel_tx_sample(struct sim_channel *c, uint64_t now)
 				sim_log(HROCE_SIM_LOG_ERR, "link pcap: %s", strerror(err));
 		}
 	}
+	err = sim_faults_end(&c->faults, &c->fate, c->frame, c->frame_len, b->user,
+			     now + c->hold_cycles);
+	if (err)
+		sim_log(HROCE_SIM_LOG_ERR, "link faults: %s", strerror(err));
+	memset(&c->fate, 0, sizeof(c->fate));
 	if (c->tap && !b->user)
 		c->tap(c->tap_ctx, c->frame, c->frame_len);
 	if (c->hooks.sent)

@@ -9,6 +9,10 @@
  * the sender's tready drops (pause). With a rate, the sender's tready paces the bytes
  * (tkeep) plus a frame's overhead on the wire (preamble, FCS, gap, padding to 64 bytes).
  * Each whole frame goes into the pcap, stamped with the time its first beat left.
+ * Faults (sim_faults.h), if set, decide each frame's fate as its first beat leaves: a lost
+ * frame's beats take their time on the wire but never reach the ring, a flipped bit is
+ * flipped in its beat, and copies and frames held back reach the ring between the
+ * sender's frames, latency cycles after they are put there.
  */
 #ifndef HROCE_SIM_CHANNEL_H
 #define HROCE_SIM_CHANNEL_H
@@ -20,6 +24,7 @@
 #include "pcap.h"
 #include "sim_bus.h"
 #include "sim_credit.h"
+#include "sim_faults.h"
 
 #define SIM_CHANNEL_BUFFER 1024 /* beats held beyond the wire before the sender pauses */
 #define SIM_ETH_OVERHEAD 24	/* preamble 8, FCS 4, gap 12 */
@@ -75,6 +80,10 @@ struct sim_channel {
 	struct sim_channel_inject *inject, **inject_tail;
 	void (*tap)(void *ctx, const uint8_t *frame, size_t len);
 	void *tap_ctx;
+	/* faults of the frames the sender sends, and the fate of the one being sent */
+	struct sim_faults faults;
+	struct sim_fate fate;
+	uint32_t hold_cycles; /* HROCE_SIM_FAULT_HOLD_NS */
 	/* figures */
 	uint64_t frames, aborted, bytes, beats, received, pcap_errors, injected;
 };
@@ -97,5 +106,7 @@ void sim_channel_tx_sample(struct sim_channel *c, uint64_t now);
 /* The receiver's side: the beat due before the evaluation, whether it was taken after. */
 void sim_channel_rx_drive(struct sim_channel *c, uint64_t now);
 void sim_channel_rx_sample(struct sim_channel *c, uint64_t now);
+/* Nothing on the wire, held back, or waiting to go on it. */
+bool sim_channel_quiet(const struct sim_channel *c);
 
 #endif /* HROCE_SIM_CHANNEL_H */

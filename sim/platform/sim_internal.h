@@ -66,6 +66,7 @@ struct hroce_sim {
 	uint64_t trace_from, trace_to; /* the cycles recorded: [from, to) */
 	uint8_t *clk, *rst, *irq_vector, *irq_valid, *irq_ready;
 	uint64_t *time_now;
+	uint64_t *time_deadline; /* the core's timers: when they next need cycles */
 	struct sim_axi_bus axi;
 	struct sim_axis_bus tx, rx;
 	struct sim_axil_bus axil;
@@ -121,6 +122,17 @@ void sim_world_cycle(struct hroce_sim_world *w);
  * wires; publishes its time to them first. 0: it must wait for *blocking.
  */
 uint64_t sim_world_sync(struct hroce_sim_world *w, uint64_t max, struct hroce_sim_wire **blocking);
+/*
+ * When the world's timers next need cycles: the earliest of its cores' m_time_deadline
+ * (UINT64_MAX: no timer runs; 0: a core's timers are busy now).
+ */
+uint64_t sim_world_deadline(const struct hroce_sim_world *w);
+/*
+ * A quiet world whose timers wait for a later cycle jumps toward it, as far as its wires
+ * let it (their peers' time); true if it moved, or waited for a peer. Only when every NIC
+ * is quiet now and has been for HROCE_SIM_QUIET_CYCLES.
+ */
+bool sim_world_timer_jump(struct hroce_sim_world *w, uint64_t end, bool unlock);
 /* The clock jumps forward to cycle without evaluating the cycles between (a quiet world). */
 void sim_world_jump(struct hroce_sim_world *w, uint64_t cycle);
 

@@ -55,6 +55,12 @@ static int reserve(struct sim_iommu *m, size_t n)
 
 int sim_iommu_map(struct sim_iommu *m, void *vaddr, uint64_t iova, uint64_t len)
 {
+	return sim_iommu_map_pinned(m, vaddr, iova, len, true, NULL);
+}
+
+int sim_iommu_map_pinned(struct sim_iommu *m, void *vaddr, uint64_t iova, uint64_t len, bool write,
+			 struct sim_pin *pin)
+{
 	size_t p;
 	int err;
 
@@ -70,14 +76,15 @@ int sim_iommu_map(struct sim_iommu *m, void *vaddr, uint64_t iova, uint64_t len)
 	if (err)
 		return err;
 	memmove(&m->maps[p + 1], &m->maps[p], (m->n - p) * sizeof(*m->maps));
-	m->maps[p] = (struct sim_iommu_map){ iova, len, vaddr };
+	m->maps[p] = (struct sim_iommu_map){ iova, len, vaddr, write, pin };
 	m->n++;
 	m->hint = 0;
 	return 0;
 }
 
-int sim_iommu_unmap(struct sim_iommu *m, uint64_t iova, uint64_t len)
+int sim_iommu_unmap(struct sim_iommu *m, uint64_t iova, uint64_t len, struct sim_pin **pin)
 {
+	struct sim_pin *found = NULL;
 	struct sim_iommu_map keep[2];
 	uint64_t end = iova + len, pos;
 	size_t i, j, k = 0;
@@ -96,13 +103,23 @@ int sim_iommu_unmap(struct sim_iommu *m, uint64_t iova, uint64_t len)
 			return ENOENT;
 		pos = m->maps[j].iova + m->maps[j].len;
 	}
+	/* pinned pages go back whole: one pin per call */
+	for (size_t x = i; x < j; x++) {
+		if (!m->maps[x].pin)
+			continue;
+		if (found || !pin || m->maps[x].iova < iova ||
+		    m->maps[x].iova + m->maps[x].len > end)
+			return EINVAL;
+		found = m->maps[x].pin;
+	}
 	if (m->maps[i].iova < iova)
 		keep[k++] = (struct sim_iommu_map){ m->maps[i].iova, iova - m->maps[i].iova,
-						    m->maps[i].vaddr };
+						    m->maps[i].vaddr, m->maps[i].write, NULL };
 	if (pos > end)
-		keep[k++] = (struct sim_iommu_map){
-			end, pos - end, m->maps[j - 1].vaddr + (end - m->maps[j - 1].iova)
-		};
+		keep[k++] =
+			(struct sim_iommu_map){ end, pos - end,
+						m->maps[j - 1].vaddr + (end - m->maps[j - 1].iova),
+						m->maps[j - 1].write, NULL };
 	err = reserve(m, m->n - (j - i) + k);
 	if (err)
 		return err;
@@ -110,10 +127,12 @@ int sim_iommu_unmap(struct sim_iommu *m, uint64_t iova, uint64_t len)
 	memcpy(&m->maps[i], keep, k * sizeof(*keep));
 	m->n = m->n - (j - i) + k;
 	m->hint = 0;
+	if (pin)
+		*pin = found;
 	return 0;
 }
 
-uint8_t *sim_iommu_translate(struct sim_iommu *m, uint64_t iova, uint64_t len)
+uint8_t *sim_iommu_translate(struct sim_iommu *m, uint64_t iova, uint64_t len, bool write)
 {
 	const struct sim_iommu_map *map;
 	size_t i;
@@ -121,14 +140,15 @@ uint8_t *sim_iommu_translate(struct sim_iommu *m, uint64_t iova, uint64_t len)
 	if (m->hint < m->n) {
 		map = &m->maps[m->hint];
 		if (iova >= map->iova && iova - map->iova < map->len &&
-		    len <= map->len - (iova - map->iova))
+		    len <= map->len - (iova - map->iova) && (map->write || !write))
 			return map->vaddr + (iova - map->iova);
 	}
 	i = upper(m, iova);
 	if (!i)
 		return NULL;
 	map = &m->maps[i - 1];
-	if (iova - map->iova >= map->len || len > map->len - (iova - map->iova))
+	if (iova - map->iova >= map->len || len > map->len - (iova - map->iova) ||
+	    (write && !map->write))
 		return NULL;
 	m->hint = i - 1;
 	return map->vaddr + (iova - map->iova);

@@ -13,10 +13,14 @@
 
 #define SIM_PAGE_SIZE 4096u
 
+struct sim_pin;
+
 struct sim_iommu_map {
 	uint64_t iova;
 	uint64_t len;
 	uint8_t *vaddr;
+	bool write;	     /* the device may write (VFIO_DMA_MAP_FLAG_WRITE) */
+	struct sim_pin *pin; /* application pages pinned for it, released with it */
 };
 
 struct sim_iommu_fault {
@@ -39,12 +43,23 @@ void sim_iommu_fini(struct sim_iommu *m);
 /* vaddr, iova and len 4 KiB aligned (EINVAL), len > 0; EEXIST if iova overlaps a mapping. */
 int sim_iommu_map(struct sim_iommu *m, void *vaddr, uint64_t iova, uint64_t len);
 /*
- * Unmaps [iova, iova + len), which may cover several mappings and split the ones at its
- * ends; ENOENT (and nothing unmapped) if a page of it is not mapped.
+ * The same for a mapping the device may only read (write false), or that holds pinned
+ * application pages (pin not NULL: vaddr is pin's, and unmap hands the pin back).
  */
-int sim_iommu_unmap(struct sim_iommu *m, uint64_t iova, uint64_t len);
-/* Where [iova, iova + len) is in process memory if one mapping holds it all, else NULL. */
-uint8_t *sim_iommu_translate(struct sim_iommu *m, uint64_t iova, uint64_t len);
+int sim_iommu_map_pinned(struct sim_iommu *m, void *vaddr, uint64_t iova, uint64_t len, bool write,
+			 struct sim_pin *pin);
+/*
+ * Unmaps [iova, iova + len), which may cover several mappings and split the ones at its
+ * ends; ENOENT (and nothing unmapped) if a page of it is not mapped. A mapping of pinned
+ * pages goes whole or not at all (EINVAL); its pin is then in *pin (NULL if none; pin
+ * may be NULL when the range holds no pinned mapping, else EINVAL).
+ */
+int sim_iommu_unmap(struct sim_iommu *m, uint64_t iova, uint64_t len, struct sim_pin **pin);
+/*
+ * Where [iova, iova + len) is in process memory if one mapping holds it all and allows
+ * the access (write), else NULL.
+ */
+uint8_t *sim_iommu_translate(struct sim_iommu *m, uint64_t iova, uint64_t len, bool write);
 /* Counts and records an access that could not be translated. */
 void sim_iommu_fault(struct sim_iommu *m, uint64_t iova, uint64_t len, bool write, uint64_t cycle);
 

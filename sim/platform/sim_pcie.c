@@ -154,7 +154,7 @@ static void land(struct sim_pcie *p, uint64_t now)
 	uint8_t *dst;
 
 	if (w->resp == SIM_AXI_OKAY) {
-		dst = sim_iommu_translate(p->iommu, w->addr, w->bytes);
+		dst = sim_iommu_translate(p->iommu, w->addr, w->bytes, true);
 		if (!dst) {
 			sim_iommu_fault(p->iommu, w->addr, w->bytes, true, now);
 			sim_log(HROCE_SIM_LOG_WARN,
@@ -206,7 +206,7 @@ static void accept_write(struct sim_pcie *p, uint64_t now)
 	w->resp = burst_check(w->addr, len, size, burst, &w->bytes);
 	if (w->resp != SIM_AXI_OKAY) {
 		protocol_error(p, now, true, w->addr, len, size, burst, w->bytes);
-	} else if (!sim_iommu_translate(p->iommu, w->addr, w->bytes)) {
+	} else if (!sim_iommu_translate(p->iommu, w->addr, w->bytes, true)) {
 		w->resp = SIM_AXI_DECERR;
 		sim_iommu_fault(p->iommu, w->addr, w->bytes, true, now);
 	}
@@ -290,7 +290,7 @@ static void snapshot(struct sim_pcie *p, uint64_t now)
 		land(p, now);
 	if (r->resp != SIM_AXI_OKAY)
 		return;
-	src = sim_iommu_translate(p->iommu, r->addr, r->bytes);
+	src = sim_iommu_translate(p->iommu, r->addr, r->bytes, false);
 	if (!src) {
 		r->resp = SIM_AXI_DECERR;
 		sim_iommu_fault(p->iommu, r->addr, r->bytes, false, now);

@@ -52,7 +52,14 @@
  *     it sent the beat in) <= the beat's due time + L.
  *
  * Every frame thus reaches the other core exactly its latency after it left (test_simrun
- * checks it frame by frame). Runs are causally correct, not reproducible: when a side
+ * checks it frame by frame).
+ *
+ * Faults (sim_faults.h) of what a side sends are that side's: its fault model decides
+ * each frame's fate as its first beat leaves (a lost frame or one held back still takes
+ * its time on the sender's wire but never enters the ring; a flipped bit is flipped in
+ * its beat), and copies and frames held back enter the ring between the sender's frames
+ * with the cycle they enter it as their departure, which no beat of the peer's past can
+ * precede (rule 1). Runs are causally correct, not reproducible: when a side
  * sleeps and wakes depends on wall-clock timing. Both processes must see each other's
  * pid (one pid namespace).
  *
@@ -74,6 +81,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "sim_faults.h"
 #include "sim_futex.h"
 #include "sim_internal.h"
 
@@ -155,6 +163,9 @@ struct hroce_sim_wire {
 	bool sending, dropping;
 	uint64_t tx_start, tx_len, full_checked;
 	struct frame_buf tx_frame;
+	struct sim_faults faults; /* of what we send */
+	struct sim_fate fate;	  /* of the frame being sent */
+	uint32_t hold_cycles;	  /* HROCE_SIM_FAULT_HOLD_NS */
 	/* receiving */
 	uint64_t rx_head; /* ours: the consumer's index */
 	bool presented, presented_abort, in_frame;
@@ -397,9 +408,57 @@ static void pcap_frame(struct hroce_sim_wire *x, uint64_t depart, const struct f
 			strerror(err));
 }
 
+/* Beats of a whole frame into the ring, departing now; false if it has no room. */
+static bool ring_put_frame(struct hroce_sim_wire *x, const uint8_t *data, size_t len, uint64_t now)
+{
+	uint64_t t = atomic_load_explicit(&x->out->tail, memory_order_relaxed);
+	uint64_t beats = len ? (len + SIM_DATA_BYTES - 1) / SIM_DATA_BYTES : 1;
+
+	if (t - atomic_load(&x->out->head) + beats > WIRE_RING_BEATS)
+		return false;
+	for (uint64_t k = 0; k < beats; k++) {
+		struct wire_beat *b = &x->out->beats[(t + k) % WIRE_RING_BEATS];
+		size_t off = k * SIM_DATA_BYTES;
+		size_t n = len - off < SIM_DATA_BYTES ? len - off : SIM_DATA_BYTES;
+
+		memset(b->data, 0, SIM_DATA_BYTES);
+		memcpy(b->data, data + off, n);
+		b->keep = n >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << n) - 1;
+		b->depart = now;
+		b->gen = x->gen;
+		b->sof = !k;
+		b->last = k + 1 == beats;
+		b->user = 0;
+	}
+	atomic_store(&x->out->tail, t + beats);
+	return true;
+}
+
+/*
+ * Copies and frames held back whose time came, into the ring between our frames (before
+ * our beat of this cycle); true if one still waits for room.
+ */
+static bool faults_pending(struct hroce_sim_wire *x, uint64_t now)
+{
+	const struct sim_faults_frame *fr;
+
+	if (x->sending || !sim_faults_busy(&x->faults))
+		return false;
+	while ((fr = sim_faults_peek(&x->faults, now))) {
+		if (x->peer_up && !ring_put_frame(x, fr->data, fr->len, now))
+			return true;
+		if (!x->peer_up)
+			atomic_fetch_add(&x->frames_dropped, 1);
+		free(sim_faults_pop(&x->faults));
+	}
+	return false;
+}
+
 void sim_wire_tx_drive(struct hroce_sim_wire *x, uint64_t now)
 {
-	bool full = atomic_load(&x->out->tail) - atomic_load(&x->out->head) >= WIRE_RING_BEATS;
+	bool waiting = faults_pending(x, now);
+	bool full = waiting ||
+		    atomic_load(&x->out->tail) - atomic_load(&x->out->head) >= WIRE_RING_BEATS;
 	bool discard = x->sending ? x->dropping : !x->peer_up;
 
 	if (full && !discard && now - x->full_checked >= FULL_CHECK_CYCLES) {
@@ -417,6 +476,8 @@ void sim_wire_tx_sample(struct hroce_sim_wire *x, uint64_t now)
 	const struct sim_axis_bus *tx = &x->nic->tx;
 	uint64_t bytes;
 	bool first = !x->sending, last = *tx->tlast;
+	size_t start;
+	int err;
 
 	if (!*tx->tvalid || !*tx->tready)
 		return;
@@ -427,20 +488,32 @@ void sim_wire_tx_sample(struct hroce_sim_wire *x, uint64_t now)
 		x->tx_len = 0;
 		x->tx_frame.len = 0;
 	}
-	if (!x->dropping) {
+	start = x->tx_frame.len;
+	if (!x->dropping && (x->pcap || x->faults.active || sim_faults_busy(&x->faults)))
+		frame_append(&x->tx_frame, (const uint8_t *)tx->tdata, *tx->tkeep);
+	if (first && !x->dropping)
+		sim_faults_begin(&x->faults, x->tx_frame.p, x->tx_frame.len, &x->fate);
+	/* a lost frame, or one held back, takes its time on the wire and goes no further */
+	if (!x->dropping && !x->fate.drop && !x->fate.hold) {
 		uint64_t t = atomic_load_explicit(&x->out->tail, memory_order_relaxed);
 		struct wire_beat *b = &x->out->beats[t % WIRE_RING_BEATS];
 
 		memcpy(b->data, tx->tdata, SIM_DATA_BYTES);
 		b->keep = *tx->tkeep;
+		if (x->fate.flip_mask && x->fate.flip_off >= start &&
+		    x->fate.flip_off < x->tx_frame.len) {
+			uint64_t keep = b->keep;
+
+			for (size_t k = start; k < x->fate.flip_off; k++)
+				keep &= keep - 1;
+			b->data[__builtin_ctzll(keep)] ^= x->fate.flip_mask;
+		}
 		b->depart = now;
 		b->gen = x->gen;
 		b->sof = first;
 		b->last = last;
 		b->user = *tx->tuser;
 		atomic_store(&x->out->tail, t + 1);
-		if (x->pcap)
-			frame_append(&x->tx_frame, (const uint8_t *)tx->tdata, *tx->tkeep);
 	}
 	bytes = (uint64_t)__builtin_popcountll(*tx->tkeep);
 	x->tx_len += bytes;
@@ -455,8 +528,15 @@ void sim_wire_tx_sample(struct hroce_sim_wire *x, uint64_t now)
 	x->sending = false;
 	if (x->dropping) {
 		atomic_fetch_add(&x->frames_dropped, 1);
+		memset(&x->fate, 0, sizeof(x->fate));
 		return;
 	}
+	err = sim_faults_end(&x->faults, &x->fate, x->tx_frame.p, x->tx_frame.len, *tx->tuser,
+			     now + x->hold_cycles);
+	if (err)
+		sim_log(HROCE_SIM_LOG_ERR, "%s: wire %s: faults: %s", x->nic->name, x->name,
+			strerror(err));
+	memset(&x->fate, 0, sizeof(x->fate));
 	x->frames_sent++;
 	if (x->pcap && !*tx->tuser)
 		pcap_frame(x, x->tx_start, &x->tx_frame);
@@ -558,7 +638,7 @@ void sim_wire_rx_sample(struct hroce_sim_wire *x, uint64_t now)
 bool sim_wire_quiet(const struct hroce_sim_wire *x)
 {
 	return !x->sending && !x->presented && !x->in_frame &&
-	       atomic_load(&x->in->tail) == x->rx_head;
+	       atomic_load(&x->in->tail) == x->rx_head && !sim_faults_busy(&x->faults);
 }
 
 /* ------------------------------------------------------------------------------------- */
@@ -711,6 +791,8 @@ struct hroce_sim_wire *hroce_sim_wire_attach(struct hroce_sim *s,
 	x->nic = s;
 	x->port = p->port;
 	x->latency = latency;
+	sim_faults_init(&x->faults);
+	x->hold_cycles = sim_ns_to_cycles(w, HROCE_SIM_FAULT_HOLD_NS);
 	x->name = strdup(p->name);
 	if (!x->name) {
 		err = ENOMEM;
@@ -816,6 +898,7 @@ void sim_wire_detach_locked(struct hroce_sim_wire *x)
 				strerror(err));
 	}
 	munmap(x->shm, sizeof(*x->shm));
+	sim_faults_fini(&x->faults);
 	free(x->tx_frame.p);
 	free(x->rx_frame.p);
 	free(x->name);
@@ -878,4 +961,28 @@ void hroce_sim_wire_stats(struct hroce_sim_wire *x, struct hroce_sim_wire_stats 
 		.wait_ns = atomic_load(&x->wait_ns),
 	};
 	sim_world_unlock(w);
+}
+
+int hroce_sim_wire_set_faults(struct hroce_sim_wire *x, const struct hroce_sim_frame_faults *f)
+{
+	char why[128];
+	int err;
+
+	if (!x)
+		return EINVAL;
+	if (f && sim_faults_check(f, why, sizeof(why))) {
+		sim_log(HROCE_SIM_LOG_ERR, "%s: wire %s: faults: %s", x->nic->name, x->name, why);
+		return EINVAL;
+	}
+	sim_world_lock(x->nic->w);
+	err = sim_faults_set(&x->faults, f);
+	sim_world_unlock(x->nic->w);
+	return err;
+}
+
+void hroce_sim_wire_fault_stats(struct hroce_sim_wire *x, struct hroce_sim_frame_fault_stats *st)
+{
+	sim_world_lock(x->nic->w);
+	*st = x->faults.st;
+	sim_world_unlock(x->nic->w);
 }

@@ -124,6 +124,46 @@ void sim_world_jump(struct hroce_sim_world *w, uint64_t cycle)
 	atomic_store(&w->cycle_pub, cycle);
 }
 
+uint64_t sim_world_deadline(const struct hroce_sim_world *w)
+{
+	uint64_t d = UINT64_MAX;
+
+	for (size_t i = 0; i < w->nnics; i++)
+		if (*w->nics[i]->time_deadline < d)
+			d = *w->nics[i]->time_deadline;
+	return d;
+}
+
+bool sim_world_timer_jump(struct hroce_sim_world *w, uint64_t end, bool unlock)
+{
+	struct hroce_sim_wire *blocking;
+	uint64_t d = sim_world_deadline(w), n;
+
+	/* no timer runs (a running world sleeps instead), or one is busy or due now */
+	if (w->quiet < HROCE_SIM_QUIET_CYCLES || d == UINT64_MAX || d <= w->cycle)
+		return false;
+	for (size_t i = 0; i < w->nnics; i++)
+		if (!sim_nic_quiet(w->nics[i]))
+			return false;
+	n = (d < end ? d : end) - w->cycle;
+	if (!n)
+		return false;
+	if (w->nwires) {
+		n = sim_world_sync(w, n, &blocking);
+		if (!n) {
+			w->peer_waits++;
+			if (unlock)
+				pthread_mutex_unlock(&w->lock);
+			sim_wire_wait(blocking);
+			if (unlock)
+				pthread_mutex_lock(&w->lock);
+			return true;
+		}
+	}
+	sim_world_jump(w, w->cycle + n);
+	return true;
+}
+
 void hroce_sim_world_step(struct hroce_sim_world *w, uint64_t cycles)
 {
 	struct hroce_sim_wire *blocking;
@@ -142,15 +182,24 @@ void hroce_sim_world_step(struct hroce_sim_world *w, uint64_t cycles)
 	}
 	w->stepping = true;
 	while (w->cycle < end) {
-		uint64_t n = sim_world_sync(w, end - w->cycle, &blocking);
+		uint64_t n;
+
+		/* cycles in which nothing but a timer waits are not evaluated */
+		if (sim_world_timer_jump(w, end, false))
+			continue;
+		n = sim_world_sync(w, end - w->cycle, &blocking);
 
 		if (!n) {
 			w->peer_waits++;
 			sim_wire_wait(blocking);
 			continue;
 		}
-		while (n--)
+		while (n--) {
 			sim_world_cycle(w);
+			/* quiet now: the timers may let the rest be skipped */
+			if (w->quiet == HROCE_SIM_QUIET_CYCLES)
+				break;
+		}
 	}
 	/* the peers of its wires may run up to where this step ended */
 	for (size_t i = 0; i < w->nnics && w->nwires; i++)

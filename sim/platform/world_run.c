@@ -21,7 +21,10 @@
  * the peer and the application bump, or a word of its own without a wire) until an MMIO
  * access was queued, frames came in, or stop. Waking, the clock jumps to where the wires'
  * time synchronisation says (wire_shm.c), and MMIO queued while asleep leaves the host
- * then.
+ * then. A world whose cores have a timer running (m_time_deadline: a retransmission or RNR
+ * timer) does not sleep: once quiet it jumps its clock to the deadline, as far as its
+ * wires' peers let it, so that a timer expires in simulated time without the cycles
+ * before it being evaluated, and never waits for wall-clock time.
  */
 #include <errno.h>
 #include <signal.h>
@@ -193,8 +196,15 @@ static void *run(void *arg)
 			continue;
 		}
 		if (w->quiet >= HROCE_SIM_QUIET_CYCLES) {
-			sleep_quiet(w);
-			continue;
+			/* asleep until woken, or ahead to when a timer of a core needs time */
+			if (sim_world_deadline(w) == UINT64_MAX) {
+				sleep_quiet(w);
+				continue;
+			}
+			if (sim_world_timer_jump(w, UINT64_MAX, true)) {
+				notify(w, false);
+				continue;
+			}
 		}
 		if (w->nwires) {
 			n = sim_world_sync(w, n, &blocking);
@@ -214,7 +224,7 @@ static void *run(void *arg)
 			answered = answer_reads(w);
 			notify(w, answered);
 			if (atomic_load_explicit(&w->app_waiting, memory_order_relaxed) ||
-			    w->quiet >= HROCE_SIM_QUIET_CYCLES)
+			    w->quiet == HROCE_SIM_QUIET_CYCLES)
 				break;
 		}
 	}

@@ -343,11 +343,10 @@ int roce_build_frame(const struct roce_hdr *h, const void *payload, bool pad_to_
 	return 0;
 }
 
-/* The BTH and what follows it, at ip + iph + UDP_LEN; the opcode's info, or NULL. */
-static const struct roce_opcode_info *parse_bth(const uint8_t *ip, size_t iph, struct roce_hdr *h)
+/* The UDP and BTH fields, at ip + iph (not the extension headers behind them). */
+static void bth_fields(const uint8_t *ip, size_t iph, struct roce_hdr *h)
 {
 	const uint8_t *bth = ip + BTH_OFF(iph);
-	const struct roce_opcode_info *o = roce_opcode_info(bth[0]);
 
 	h->udp_sport = (uint16_t)get_be(ip + UDP_OFF(iph), 2);
 	h->udp_csum = (uint16_t)get_be(ip + UDP_OFF(iph) + 6, 2);
@@ -362,9 +361,119 @@ static const struct roce_opcode_info *parse_bth(const uint8_t *ip, size_t iph, s
 	h->dqpn = (uint32_t)get_be(bth + 5, 3);
 	h->ackreq = bth[8] >> 7;
 	h->psn = (uint32_t)get_be(bth + 9, 3);
-	if (o)
-		ext_headers(h, o->ext, (uint8_t *)ip + EXT_OFF(iph), false);
-	return o;
+}
+
+/* The IP header's fields (iph bytes: IPv4 or IPv6), then the UDP and BTH ones. */
+static void ip_bth_fields(const uint8_t *ip, size_t iph, struct roce_hdr *h)
+{
+	if (iph == IP6_LEN) {
+		h->ip6 = true;
+		h->ip_dscp = (uint8_t)(get_be(ip, 2) >> 6 & 0x3f);
+		h->ip_ecn = ip[1] >> 4 & 3;
+		h->flow_label = (uint32_t)get_be(ip, 4) & 0xfffff;
+		h->ip_ttl = ip[7];
+		memcpy(h->ip6_src, ip + 8, 16);
+		memcpy(h->ip6_dst, ip + 24, 16);
+	} else {
+		h->ip_dscp = ip[1] >> 2;
+		h->ip_ecn = ip[1] & 3;
+		h->ip_id = (uint16_t)get_be(ip + 4, 2);
+		h->ip_flags = ip[6] >> 5;
+		h->ip_ttl = ip[8];
+		h->ip_src = (uint32_t)get_be(ip + 12, 4);
+		h->ip_dst = (uint32_t)get_be(ip + 16, 4);
+	}
+	bth_fields(ip, iph, h);
+}
+
+/* The IP packet's length its header gives (IPv6's counts what follows the header). */
+static size_t ip_total_len(const uint8_t *ip, size_t iph)
+{
+	return iph == IP6_LEN ? IP6_LEN + get_be(ip + 4, 2) : get_be(ip + 2, 2);
+}
+
+/*
+ * Ethernet (one tag at most), IPv4 or IPv6, UDP to port 4791: ROCE_OK with the IP header's
+ * offset in *l2 and its length in *iph (the Ethernet fields in h), else why not.
+ */
+static enum roce_verdict roce_start(const uint8_t *f, size_t len, struct roce_hdr *h, size_t *l2,
+				    size_t *iph)
+{
+	const uint8_t *ip;
+	uint64_t type;
+
+	*l2 = len >= 14 && get_be(f + 12, 2) == ETH_TYPE_VLAN ? 18 : 14;
+	if (len < *l2)
+		return ROCE_RUNT;
+	memcpy(h->eth_dst, f, 6);
+	memcpy(h->eth_src, f + 6, 6);
+	if (*l2 == 18) {
+		h->vlan_valid = true;
+		h->vlan_tci = (uint16_t)get_be(f + 14, 2);
+	}
+	ip = f + *l2;
+	type = get_be(f + *l2 - 2, 2);
+	if (type == ETH_TYPE_IPV4) {
+		*iph = IP4_LEN;
+		if (len < *l2 + IP4_LEN + 4)
+			return ROCE_TRUNCATED; /* IPv4, but too short to tell whether RoCE */
+		if (ip[9] != 17)
+			return ROCE_NOT_ROCE;
+	} else if (type == ETH_TYPE_IPV6) {
+		*iph = IP6_LEN;
+		/* the next header, and the UDP destination port behind it */
+		if (len < *l2 + IP6_LEN + 4)
+			return ROCE_TRUNCATED;
+		if (roce_ip6_ext_header(ip[6]))
+			return ROCE_IP6_EXT_HEADER;
+		if (ip[6] != 17)
+			return ROCE_NOT_ROCE;
+	} else {
+		return ROCE_NOT_ROCE;
+	}
+	if (get_be(ip + UDP_OFF(*iph) + 2, 2) != ROCE_UDP_PORT)
+		return ROCE_NOT_ROCE;
+	return ROCE_OK;
+}
+
+enum roce_verdict roce_parse_start(const uint8_t *f, size_t len, struct roce_hdr *h, size_t *ip_off,
+				   size_t *ip_len, bool *bth)
+{
+	enum roce_verdict v;
+	size_t l2, iph;
+
+	memset(h, 0, sizeof(*h));
+	v = roce_start(f, len, h, &l2, &iph);
+	if (v != ROCE_OK)
+		return v;
+	*bth = len >= l2 + EXT_OFF(iph);
+	if (*bth)
+		ip_bth_fields(f + l2, iph, h);
+	else
+		h->ip6 = iph == IP6_LEN;
+	*ip_off = l2;
+	*ip_len = ip_total_len(f + l2, iph);
+	return ROCE_OK;
+}
+
+bool roce_byte_checked(bool ip6, size_t off, size_t ip_len)
+{
+	size_t iph = ip6 ? IP6_LEN : IP4_LEN;
+
+	if (!ip6 && off < UDP_OFF(iph)) /* the IPv4 header checksum covers the whole header */
+		return off != 9;	/* the protocol: another one's packet */
+	/*
+	 * IPv6 has no header checksum: the ICRC covers it but traffic class and flow label
+	 * (bytes 0 to 3: the version shares a byte with them) and hop limit (7), and a
+	 * changed next header (6) makes it another protocol's packet
+	 */
+	if (ip6 && off < UDP_OFF(iph))
+		return off >= 4 && off != 6 && off != 7;
+	if (off >= ip_len)
+		return false;
+	/* the ICRC covers the rest but the fields it masks that nothing else checks */
+	return off != UDP_OFF(iph) + 2 && off != UDP_OFF(iph) + 3 && off != UDP_OFF(iph) + 6 &&
+	       off != UDP_OFF(iph) + 7 && off != BTH_OFF(iph) + 4;
 }
 
 /*
@@ -394,102 +503,44 @@ static enum roce_verdict check_roce(const uint8_t *f, size_t len, size_t l2, siz
 	return ROCE_OK;
 }
 
-static enum roce_verdict parse_ipv4(const uint8_t *f, size_t len, size_t l2, struct roce_hdr *h,
-				    const uint8_t **payload)
-{
-	const uint8_t *ip = f + l2;
-	const struct roce_opcode_info *o;
-	size_t ip_total;
-
-	if (len < l2 + 24)
-		return ROCE_TRUNCATED; /* IPv4, but too short to tell whether RoCE */
-	if (ip[9] != 17 || get_be(ip + UDP_OFF(IP4_LEN) + 2, 2) != ROCE_UDP_PORT)
-		return ROCE_NOT_ROCE;
-	if (len < l2 + EXT_OFF(IP4_LEN))
-		return ROCE_TRUNCATED;
-	o = roce_opcode_info(ip[BTH_OFF(IP4_LEN)]);
-	ip_total = get_be(ip + 2, 2);
-	if (len < l2 + EXT_OFF(IP4_LEN) + (o ? o->ext_len : 0) || len < l2 + ip_total)
-		return ROCE_TRUNCATED;
-
-	h->ip_dscp = ip[1] >> 2;
-	h->ip_ecn = ip[1] & 3;
-	h->ip_id = (uint16_t)get_be(ip + 4, 2);
-	h->ip_flags = ip[6] >> 5;
-	h->ip_ttl = ip[8];
-	h->ip_src = (uint32_t)get_be(ip + 12, 4);
-	h->ip_dst = (uint32_t)get_be(ip + 16, 4);
-	parse_bth(ip, IP4_LEN, h);
-
-	if (ip[0] != 0x45 || (ip[6] & 0x20) || (get_be(ip + 6, 2) & 0x1fff))
-		return ROCE_IP_HEADER;
-	if (ip_checksum(ip))
-		return ROCE_IP_CHECKSUM;
-	return check_roce(f, len, l2, IP4_LEN, ip_total, o, h, payload);
-}
-
-static enum roce_verdict parse_ipv6(const uint8_t *f, size_t len, size_t l2, struct roce_hdr *h,
-				    const uint8_t **payload)
-{
-	const uint8_t *ip = f + l2;
-	const struct roce_opcode_info *o;
-	size_t ip_total;
-
-	/* the next header, and the UDP destination port behind it */
-	if (len < l2 + IP6_LEN + 4)
-		return ROCE_TRUNCATED;
-	if (roce_ip6_ext_header(ip[6]))
-		return ROCE_IP6_EXT_HEADER;
-	if (ip[6] != 17 || get_be(ip + UDP_OFF(IP6_LEN) + 2, 2) != ROCE_UDP_PORT)
-		return ROCE_NOT_ROCE;
-	if (len < l2 + EXT_OFF(IP6_LEN))
-		return ROCE_TRUNCATED;
-	o = roce_opcode_info(ip[BTH_OFF(IP6_LEN)]);
-	ip_total = IP6_LEN + get_be(ip + 4, 2);
-	if (len < l2 + EXT_OFF(IP6_LEN) + (o ? o->ext_len : 0) || len < l2 + ip_total)
-		return ROCE_TRUNCATED;
-
-	h->ip6 = true;
-	h->ip_dscp = (uint8_t)(get_be(ip, 2) >> 6 & 0x3f);
-	h->ip_ecn = ip[1] >> 4 & 3;
-	h->flow_label = (uint32_t)get_be(ip, 4) & 0xfffff;
-	h->ip_ttl = ip[7];
-	memcpy(h->ip6_src, ip + 8, 16);
-	memcpy(h->ip6_dst, ip + 24, 16);
-	parse_bth(ip, IP6_LEN, h);
-
-	if (ip[0] >> 4 != 6)
-		return ROCE_IP_HEADER;
-	if (!ip[7])
-		return ROCE_IP6_HOP_LIMIT;
-	return check_roce(f, len, l2, IP6_LEN, ip_total, o, h, payload);
-}
-
 enum roce_verdict roce_parse(const uint8_t *f, size_t len, struct roce_hdr *h,
 			     const uint8_t **payload)
 {
-	size_t l2;
-	uint64_t type;
+	const struct roce_opcode_info *o;
+	size_t l2, iph, ip_total;
+	enum roce_verdict v;
+	const uint8_t *ip;
 
 	memset(h, 0, sizeof(*h));
 	*payload = NULL;
-	l2 = len >= 14 && get_be(f + 12, 2) == ETH_TYPE_VLAN ? 18 : 14;
-	if (len < l2)
-		return ROCE_RUNT;
-	if (len > ROCE_MAX_FRAME)
+	if (len > ROCE_MAX_FRAME) /* never a runt either */
 		return ROCE_GIANT;
-	memcpy(h->eth_dst, f, 6);
-	memcpy(h->eth_src, f + 6, 6);
-	if (l2 == 18) {
-		h->vlan_valid = true;
-		h->vlan_tci = (uint16_t)get_be(f + 14, 2);
+	v = roce_start(f, len, h, &l2, &iph);
+	if (v != ROCE_OK)
+		return v;
+	if (len < l2 + EXT_OFF(iph))
+		return ROCE_TRUNCATED;
+	ip = f + l2;
+	o = roce_opcode_info(ip[BTH_OFF(iph)]);
+	ip_total = ip_total_len(ip, iph);
+	if (len < l2 + EXT_OFF(iph) + (o ? o->ext_len : 0) || len < l2 + ip_total)
+		return ROCE_TRUNCATED;
+
+	ip_bth_fields(ip, iph, h);
+	if (o)
+		ext_headers(h, o->ext, (uint8_t *)ip + EXT_OFF(iph), false);
+	if (iph == IP4_LEN) {
+		if (ip[0] != 0x45 || (ip[6] & 0x20) || (get_be(ip + 6, 2) & 0x1fff))
+			return ROCE_IP_HEADER;
+		if (ip_checksum(ip))
+			return ROCE_IP_CHECKSUM;
+	} else {
+		if (ip[0] >> 4 != 6)
+			return ROCE_IP_HEADER;
+		if (!ip[7])
+			return ROCE_IP6_HOP_LIMIT;
 	}
-	type = get_be(f + l2 - 2, 2);
-	if (type == ETH_TYPE_IPV4)
-		return parse_ipv4(f, len, l2, h, payload);
-	if (type == ETH_TYPE_IPV6)
-		return parse_ipv6(f, len, l2, h, payload);
-	return ROCE_NOT_ROCE;
+	return check_roce(f, len, l2, iph, ip_total, o, h, payload);
 }
 
 int roce_hdr_format(const struct roce_hdr *h, char *buf, size_t size)

@@ -136,6 +136,32 @@ static inline int roce_build(const struct roce_hdr *h, const void *payload, uint
 enum roce_verdict roce_parse(const uint8_t *frame, size_t len, struct roce_hdr *h,
 			     const uint8_t **payload);
 
+/*
+ * The headers of a frame of which only the start is known (its first beat on a link): if
+ * its first len bytes hold Ethernet (one tag at most), IPv4 or IPv6, and UDP to port 4791
+ * as far as the destination port, sets *ip_off to the IP header's offset and *ip_len to
+ * the IP packet's length the header gives (IPv6's: 40 bytes more than its payload
+ * length), *bth to whether those bytes hold the BTH too (an IPv6 one ends at byte 74, past
+ * a 64-byte beat), fills *h with the Ethernet fields and, if *bth, those up to the BTH (not
+ * the extension headers), else only h->ip6, and returns ROCE_OK; else ROCE_RUNT,
+ * ROCE_NOT_ROCE, ROCE_IP6_EXT_HEADER, or ROCE_TRUNCATED (too short to tell). Checks
+ * nothing else: roce_parse may still refuse the whole frame.
+ */
+enum roce_verdict roce_parse_start(const uint8_t *frame, size_t len, struct roce_hdr *h,
+				   size_t *ip_off, size_t *ip_len, bool *bth);
+
+/*
+ * Whether any change to byte off of a RoCEv2 packet (IPv6 if ip6, else IPv4) of ip_len
+ * bytes makes roce_parse refuse it as RoCE (a verdict other than ROCE_OK and
+ * ROCE_NOT_ROCE): bytes the IPv4 header checksum or the ICRC covers (CRC-32 and the
+ * Internet checksum catch any one flipped bit), except the IP protocol or IPv6 next header
+ * and the UDP destination port (a change there makes it another protocol's packet), the
+ * fields the ICRC masks that nothing else checks (the UDP checksum, the BTH's byte 4, and
+ * of IPv6, which has no header checksum, the bytes holding traffic class, flow label and
+ * hop limit), and bytes past ip_len (Ethernet padding).
+ */
+bool roce_byte_checked(bool ip6, size_t off, size_t ip_len);
+
 /* Raw reflected CRC-32 (poly 0xedb88320) over n bytes: no initial value, no final xor. */
 uint32_t roce_crc32_update(uint32_t state, const void *p, size_t n);
 /*

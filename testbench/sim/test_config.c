@@ -3,7 +3,8 @@
  * Unit test of libhroce's device configuration (hroce_config.h): the built-in defaults,
  * $HROCE_CONFIG, a file with every key, the example file shipped with the driver, one
  * file per mistake, each refused with EINVAL and a message that names the file and line,
- * and hroce_open with a bad file or a device the file does not have.
+ * hroce_open with a bad file or a device the file does not have, and the fault keys with
+ * $HROCE_FAULTS over them.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -212,6 +213,24 @@ static const struct bad_case bad_cases[] = {
 	{ "same_spec", SIM0 "[b]\nspec = sim:a\nmac = 02:00:0a:00:00:02\nipv4 = 10.0.0.2\n", 4,
 	  "is sim:a, as [a]" },
 	{ "no_device", "# nothing\n\n", 0, "no device" },
+	{ "loss_over_1", SIM0 "loss = 1.5\n", 4, "loss \"1.5\": a probability" },
+	{ "loss_word", SIM0 "loss = often\n", 4, "loss" },
+	{ "flip_nan", SIM0 "flip = nan\n", 4, "flip" },
+	{ "dup_negative", SIM0 "dup = -0.1\n", 4, "dup" },
+	{ "burst_short", SIM0 "loss_burst = 0.1 0.2\n", 4, "GOOD_TO_BAD BAD_TO_GOOD" },
+	{ "burst_long", SIM0 "loss_burst = 0.1 0.2 1 0 0\n", 4, "loss_burst" },
+	{ "reorder_no_depth", SIM0 "reorder = 0.1\n", 4, "PROBABILITY DEPTH" },
+	{ "reorder_depth_0", SIM0 "reorder = 0.1 0\n", 4, "PROBABILITY DEPTH" },
+	{ "fault_seed_word", SIM0 "fault_seed = x\n", 4, "fault_seed" },
+	{ "fault_on_vfio", SIM0 "spec = vfio:0000:65:00.0\nloss = 0.1\n", 1,
+	  "loss is for simulated devices only" },
+	{ "rule_action", SIM0 "fault_rules = lose 1\n", 4, "ACTION NTH" },
+	{ "rule_nth_0", SIM0 "fault_rules = drop 0\n", 4, "NTH >= 1" },
+	{ "rule_field", SIM0 "fault_rules = drop 1 colour=2\n", 4, "ACTION NTH" },
+	{ "rule_psn_big", SIM0 "fault_rules = drop 1 psn=0x1000000\n", 4, "psn and qpn" },
+	{ "rule_depth_drop", SIM0 "fault_rules = drop 1 depth=2\n", 4, "ACTION NTH" },
+	{ "rules_9", SIM0 "fault_rules = dup 1;dup 2;dup 3;dup 4;dup 5;dup 6;dup 7;dup 8;dup 9\n",
+	  4, "at most 8 rules" },
 };
 
 static void test_errors(struct bench *b)
@@ -278,6 +297,74 @@ static void test_open(struct bench *b)
 	hroce_set_log(NULL, NULL);
 }
 
+/* The fault keys, from the file and from $HROCE_FAULTS over it. */
+static void test_faults(struct bench *b)
+{
+	const struct hroce_config_dev *d;
+	struct hroce_config *cfg = NULL;
+	const char *why = NULL;
+	char where[64];
+	int err;
+
+	hroce_set_log(capture, NULL);
+	setenv(HROCE_CONFIG_ENV,
+	       write_file(SIM0 "loss = 0.25\nloss_burst = 0.01 0.3 0.9\nflip = 1e-3\n"
+			       "dup = 0.5\nreorder = 0.125 3\nfault_seed = 42\n"
+			       "fault_rules = drop 3 psn=5; delay 1 opcode=0x0a qpn=17 depth=2\n"
+			       "[b]\nmac = 02:00:0a:00:00:02\nipv4 = 10.0.0.2\n"),
+	       1);
+	err = hroce_config_load(&cfg);
+	d = err ? NULL : hroce_config_find(cfg, "a");
+	if (!d)
+		why = "the file was refused";
+	else if (d->loss != 0.25 || d->burst_enter != 0.01 || d->burst_leave != 0.3 ||
+		 d->burst_loss != 0.9 || d->burst_good_loss != 0 || d->flip != 1e-3 ||
+		 d->dup != 0.5 || d->reorder != 0.125 || d->reorder_depth != 3 ||
+		 d->fault_seed != 42)
+		why = "the fault keys read wrong";
+	else if (d->nfault_rules != 2 || d->fault_rules[0].action != HROCE_CONFIG_FAULT_DROP ||
+		 d->fault_rules[0].nth != 3 || d->fault_rules[0].psn != 5 ||
+		 d->fault_rules[0].opcode != HROCE_CONFIG_FAULT_ANY ||
+		 d->fault_rules[0].dqpn != HROCE_CONFIG_FAULT_ANY ||
+		 d->fault_rules[1].action != HROCE_CONFIG_FAULT_DELAY ||
+		 d->fault_rules[1].nth != 1 || d->fault_rules[1].opcode != 0x0a ||
+		 d->fault_rules[1].dqpn != 17 || d->fault_rules[1].depth != 2 ||
+		 d->fault_rules[1].psn != HROCE_CONFIG_FAULT_ANY)
+		why = "the fault rules read wrong";
+	else if (!(d = hroce_config_find(cfg, "b")) || d->loss || d->flip || d->reorder ||
+		 d->fault_seed != 1 || d->nfault_rules)
+		why = "a device without fault keys has faults";
+	hroce_config_free(cfg);
+	cfg = NULL;
+	/* the environment overrides them, for every simulated device */
+	setenv(HROCE_FAULTS_ENV, "loss=0.5, reorder = 0.01 2,fault_seed=7", 1);
+	err = why ? 0 : hroce_config_load(&cfg);
+	if (!why && err)
+		why = "$HROCE_FAULTS refused";
+	for (int i = 0; !why && i < 2; i++) {
+		d = hroce_config_find(cfg, i ? "b" : "a");
+		if (d->loss != 0.5 || d->reorder != 0.01 || d->reorder_depth != 2 ||
+		    d->fault_seed != 7 || d->dup != (i ? 0 : 0.5))
+			why = "$HROCE_FAULTS not applied over the file";
+	}
+	hroce_config_free(cfg);
+	bench_result(b, "config_faults", !why, "%s", why);
+	/* a mistake in it fails the load, naming the variable and the setting */
+	setenv(HROCE_FAULTS_ENV, "loss=0.1,mac=02:00:0a:00:00:09", 1);
+	last_msg[0] = 0;
+	err = hroce_config_load(&cfg);
+	snprintf(where, sizeof(where), "$%s:2: ", HROCE_FAULTS_ENV);
+	bench_result(b, "config_faults_env_refused",
+		     err == EINVAL && !strncmp(last_msg, where, strlen(where)) &&
+			     strstr(last_msg, "only the fault keys"),
+		     "load returned %s, message \"%s\"", strerror(err), last_msg);
+	if (!err)
+		hroce_config_free(cfg);
+	unsetenv(HROCE_FAULTS_ENV);
+	unsetenv(HROCE_CONFIG_ENV);
+	hroce_set_log(NULL, NULL);
+}
+
 int main(int argc, char **argv)
 {
 	struct bench b;
@@ -290,6 +377,7 @@ int main(int argc, char **argv)
 	test_example(&b);
 	test_errors(&b);
 	test_open(&b);
+	test_faults(&b);
 	unlink(tmp_path);
 	return bench_finish(&b);
 }

@@ -9,8 +9,9 @@
  * of unmapped or illegal bursts; a C stream source and sink push random frames through a
  * channel and check the beats, their order, the latency, the rate, the pauses and the pcap.
  * Then the API is checked on the Verilated hroce_core: MMIO through the PCIe model,
- * registers, events, the IOMMU calls, links and their pcap, determinism, and the
- * simulation speed is reported.
+ * registers, events, the IOMMU calls, links and their pcap, determinism, faults on a link
+ * (the receiving core counts flipped frames as roce_parse says, and never takes them),
+ * and the simulation speed is reported.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -23,6 +24,8 @@
 #include "hroce_contract.h"
 #include "hroce_sim.h"
 #include "pcap.h"
+#include "roce_random.h"
+#include "roce_wire.h"
 #include "sim_channel.h"
 #include "sim_pcie.h"
 
@@ -936,7 +939,7 @@ static void test_pcie_faults(struct bench *b)
 	tb_write_fill(&e.tb, w, src, false);
 	while (!e.tb.error[0] && e.tb.writes_done < 2 && e.tb.now < 100000)
 		tb_cycle(&e.tb);
-	if (sim_iommu_unmap(&e.tb.mmu, DIR_IOVA + PAGE, PAGE))
+	if (sim_iommu_unmap(&e.tb.mmu, DIR_IOVA + PAGE, PAGE, NULL))
 		tb_fail(&e.tb, "sim_iommu_unmap failed");
 	tb_drain(&e.tb, 10000);
 	if (!e.tb.error[0] && (e.tb.mmu.faults != 3 || !e.tb.mmu.last.write))
@@ -1012,28 +1015,30 @@ static void test_iommu(struct bench *b)
 		why = "an overlap accepted";
 	else if (sim_iommu_map(&m, mem + 4 * PAGE, 0x14000, PAGE))
 		why = "an adjacent mapping refused";
-	else if (sim_iommu_translate(&m, 0x10010, 16) != mem + 0x10 ||
-		 sim_iommu_translate(&m, 0x14000, PAGE) != mem + 4 * PAGE ||
-		 sim_iommu_translate(&m, 0x13ff0, 0x20) || sim_iommu_translate(&m, 0x15000, 1) ||
-		 sim_iommu_translate(&m, 0xfff, 2))
+	else if (sim_iommu_translate(&m, 0x10010, 16, true) != mem + 0x10 ||
+		 sim_iommu_translate(&m, 0x14000, PAGE, true) != mem + 4 * PAGE ||
+		 sim_iommu_translate(&m, 0x13ff0, 0x20, true) ||
+		 sim_iommu_translate(&m, 0x15000, 1, true) ||
+		 sim_iommu_translate(&m, 0xfff, 2, true))
 		why = "wrong translation";
-	else if (sim_iommu_unmap(&m, 0x30000, PAGE) != ENOENT ||
-		 sim_iommu_unmap(&m, 0x14000, 2 * PAGE) != ENOENT ||
-		 sim_iommu_unmap(&m, 0x14000, 5) != EINVAL)
+	else if (sim_iommu_unmap(&m, 0x30000, PAGE, NULL) != ENOENT ||
+		 sim_iommu_unmap(&m, 0x14000, 2 * PAGE, NULL) != ENOENT ||
+		 sim_iommu_unmap(&m, 0x14000, 5, NULL) != EINVAL)
 		why = "a bad unmap accepted";
-	else if (!sim_iommu_translate(&m, 0x14000, 1))
+	else if (!sim_iommu_translate(&m, 0x14000, 1, true))
 		why = "a refused unmap changed the table";
-	else if (sim_iommu_unmap(&m, 0x11000, PAGE))
+	else if (sim_iommu_unmap(&m, 0x11000, PAGE, NULL))
 		why = "unmapping a middle page refused";
-	else if (sim_iommu_translate(&m, 0x11000, 1) ||
-		 sim_iommu_translate(&m, 0x10000, 1) != mem ||
-		 sim_iommu_translate(&m, 0x12000, 1) != mem + 2 * PAGE)
+	else if (sim_iommu_translate(&m, 0x11000, 1, true) ||
+		 sim_iommu_translate(&m, 0x10000, 1, true) != mem ||
+		 sim_iommu_translate(&m, 0x12000, 1, true) != mem + 2 * PAGE)
 		why = "a split mapping translates wrong";
-	else if (sim_iommu_unmap(&m, 0x12000, 3 * PAGE) || sim_iommu_translate(&m, 0x14000, 1) ||
-		 sim_iommu_translate(&m, 0x12000, 1) || m.n != 2)
+	else if (sim_iommu_unmap(&m, 0x12000, 3 * PAGE, NULL) ||
+		 sim_iommu_translate(&m, 0x14000, 1, true) ||
+		 sim_iommu_translate(&m, 0x12000, 1, true) || m.n != 2)
 		why = "an unmap over two mappings failed";
-	else if (sim_iommu_unmap(&m, 0x10000, PAGE) || sim_iommu_unmap(&m, 0x20000, 4 * PAGE) ||
-		 m.n)
+	else if (sim_iommu_unmap(&m, 0x10000, PAGE, NULL) ||
+		 sim_iommu_unmap(&m, 0x20000, 4 * PAGE, NULL) || m.n)
 		why = "could not unmap everything";
 	bench_result(b, "iommu_map_unmap", !why, "%s", why);
 	sim_iommu_fini(&m);
@@ -1072,6 +1077,11 @@ struct ch_tb {
 	bool ar_fired, aw_fired, w_fired; /* handshakes of the last cycle */
 	uint64_t tx_stalls;		  /* cycles the source had a beat and tready was low */
 	bool tx_fired;			  /* the last cycle's handshake took a beat */
+	/* collect: the frames that come out are kept whole, not checked beat by beat */
+	bool collect;
+	struct ch_frame *got;
+	size_t ngot, gcap, rx_len;
+	uint8_t *rx_bytes;
 	char error[256];
 };
 
@@ -1108,11 +1118,23 @@ static void ch_close(struct ch_tb *c)
 	for (size_t i = 0; i < c->nframes; i++)
 		free(c->frames[i].bytes);
 	free(c->frames);
+	for (size_t i = 0; i < c->ngot; i++)
+		free(c->got[i].bytes);
+	free(c->got);
+	free(c->rx_bytes);
 	free(c->beats);
 }
 
 /* A frame of len kept bytes, with a partial beat mid-frame now and then. */
+static void ch_frame_of(struct ch_tb *c, size_t len, bool user, const uint8_t *bytes);
+
 static void ch_frame(struct ch_tb *c, size_t len, bool user)
+{
+	ch_frame_of(c, len, user, NULL);
+}
+
+/* A frame of those bytes (random ones if NULL). */
+static void ch_frame_of(struct ch_tb *c, size_t len, bool user, const uint8_t *bytes)
 {
 	struct bench *b = c->b;
 	struct ch_frame *f;
@@ -1143,8 +1165,11 @@ static void ch_frame(struct ch_tb *c, size_t len, bool user)
 		/* now and then the kept lanes are not the low ones */
 		if (n < 64 && bench_chance(b, 20))
 			bt->keep <<= bench_range(b, 0, 64 - n);
-		for (uint64_t k = bt->keep, i = 0; k; k &= k - 1)
-			f->bytes[done + i++] = bt->data[__builtin_ctzll(k)];
+		for (uint64_t k = bt->keep, i = 0; k; k &= k - 1, i++) {
+			if (bytes)
+				bt->data[__builtin_ctzll(k)] = bytes[done + i];
+			f->bytes[done + i] = bt->data[__builtin_ctzll(k)];
+		}
 		done += n;
 		bt->last = done == len;
 		bt->user = bt->last && user;
@@ -1177,7 +1202,21 @@ static void ch_cycle(struct ch_tb *c)
 		c->beats[c->sent++].tx = c->now;
 		c->tx_fired = true;
 	}
-	if (c->rxw.tvalid && c->rxw.tready) {
+	if (c->rxw.tvalid && c->rxw.tready && c->collect) {
+		for (uint64_t k = c->rxw.tkeep; k && c->rx_len < 65536; k &= k - 1)
+			c->rx_bytes[c->rx_len++] =
+				((const uint8_t *)c->rxw.tdata)[__builtin_ctzll(k)];
+		if (c->rxw.tlast) {
+			if (c->ngot == c->gcap) {
+				c->gcap = c->gcap ? 2 * c->gcap : 64;
+				c->got = realloc(c->got, c->gcap * sizeof(*c->got));
+			}
+			c->got[c->ngot].len = c->rx_len;
+			c->got[c->ngot].bytes = malloc(c->rx_len);
+			memcpy(c->got[c->ngot++].bytes, c->rx_bytes, c->rx_len);
+			c->rx_len = 0;
+		}
+	} else if (c->rxw.tvalid && c->rxw.tready) {
 		struct ch_beat *bt = &c->beats[c->recv];
 
 		if (c->recv >= c->sent) {
@@ -1647,6 +1686,233 @@ static void test_core_link(struct bench *b, const char *dir)
 	free(pkt);
 }
 
+static struct hroce_sim_frame_faults all_kinds_of_faults(uint64_t seed)
+{
+	return (struct hroce_sim_frame_faults){
+		.seed = seed,
+		.drop = 0.1,
+		.burst_enter = 0.05,
+		.burst_leave = 0.5,
+		.burst_loss = 0.7,
+		.flip = 0.3,
+		.dup = 0.1,
+		.reorder = 0.1,
+		.reorder_depth = 2,
+	};
+}
+
+/* A frame the core's RX path takes (roce_parse says ROCE_OK): random headers and payload. */
+static size_t good_frame(struct bench *b, uint8_t *frame, size_t cap)
+{
+	uint8_t payload[1024];
+	struct roce_hdr h;
+	size_t len;
+
+	do {
+		roce_random_hdr(b, &h, roce_random_opcode(b), 64, sizeof(payload));
+		h.ip_flags = 2; /* DF: not a fragment */
+		h.tver = 0;
+		bench_fill(b, payload, h.payload_len);
+	} while (roce_build_frame(&h, payload, true, frame, cap, &len) ||
+		 roce_parse(frame, len, &h, &(const uint8_t *){ NULL }) != ROCE_OK);
+	return len;
+}
+
+/*
+ * Faults on a channel, frames given beat by beat with gaps, partial beats and
+ * back-pressure (what a core's TX does): what comes out is what the fault model, replayed
+ * on the same frames (their first beats, as the channel shows it), says: the same frames,
+ * in the same order, each flipped bit where the model put it.
+ */
+static void test_link_faults(struct bench *b)
+{
+	const unsigned int frames = b->quick ? 150 : 600;
+	struct hroce_sim_frame_faults p = all_kinds_of_faults(b->seed);
+	struct ch_frame *want = calloc(4 * frames, sizeof(*want));
+	const struct sim_faults_frame *fr;
+	size_t nwant = 0, first_beat = 0;
+	uint8_t *frame = malloc(ROCE_MAX_FRAME);
+	struct sim_faults ref;
+	struct sim_fate fate;
+	struct ch_tb c;
+	uint64_t idle = 0;
+
+	ch_open(&c, b, (uint32_t)bench_range(b, 1, 300), 0, NULL);
+	c.valid_pct = (unsigned int)bench_range(b, 20, 100);
+	c.ready_pct = (unsigned int)bench_range(b, 50, 100);
+	c.collect = true;
+	c.rx_bytes = malloc(65536);
+	sim_faults_init(&ref);
+	sim_faults_set(&ref, &p);
+	sim_faults_set(&c.ch.faults, &p);
+	for (unsigned int i = 0; i < frames; i++) {
+		size_t len = good_frame(b, frame, ROCE_MAX_FRAME), seen = 0;
+		const struct ch_beat *bt;
+
+		ch_frame_of(&c, len, false, frame);
+		bt = &c.beats[first_beat];
+		seen = (size_t)__builtin_popcountll(bt->keep);
+		first_beat = c.nbeats;
+		/* what the channel will do: the model sees the first beat's bytes */
+		sim_faults_begin(&ref, frame, seen, &fate);
+		if (!fate.drop && !fate.hold) {
+			want[nwant].len = len;
+			want[nwant].bytes = malloc(len);
+			memcpy(want[nwant].bytes, frame, len);
+			if (fate.flip_mask)
+				want[nwant].bytes[fate.flip_off] ^= fate.flip_mask;
+			nwant++;
+		}
+		sim_faults_end(&ref, &fate, frame, len, false, UINT64_MAX);
+		while ((fr = sim_faults_peek(&ref, 0))) {
+			want[nwant].len = fr->len;
+			want[nwant].bytes = malloc(fr->len);
+			memcpy(want[nwant++].bytes, fr->data, fr->len);
+			free(sim_faults_pop(&ref));
+		}
+	}
+	while ((fr = sim_faults_peek(&ref, UINT64_MAX))) {
+		want[nwant].len = fr->len;
+		want[nwant].bytes = malloc(fr->len);
+		memcpy(want[nwant++].bytes, fr->data, fr->len);
+		free(sim_faults_pop(&ref));
+	}
+	/* until everything went and the channel stood empty for a while */
+	while (!c.error[0] && idle < 4000 && c.now < 5000000) {
+		ch_cycle(&c);
+		idle = c.sent == c.nbeats && sim_channel_quiet(&c.ch) ? idle + 1 : 0;
+	}
+	for (size_t i = 0; i < nwant && !c.error[0]; i++)
+		if (i >= c.ngot || c.got[i].len != want[i].len ||
+		    memcmp(c.got[i].bytes, want[i].bytes, want[i].len))
+			snprintf(c.error, sizeof(c.error),
+				 "delivery %zu of %zu: %zu bytes, %zu expected (%s)", i, nwant,
+				 i < c.ngot ? c.got[i].len : 0, want[i].len,
+				 i < c.ngot ? "other bytes" : "missing");
+	if (!c.error[0] && c.ngot != nwant)
+		snprintf(c.error, sizeof(c.error), "%zu frames came, %zu expected", c.ngot, nwant);
+	if (!c.error[0] && memcmp(&c.ch.faults.st, &ref.st, sizeof(ref.st)))
+		snprintf(c.error, sizeof(c.error),
+			 "the channel's fault counters are not the model's");
+	bench_result(b, "link_faults", !c.error[0], "%s (latency %u, valid %u%%, ready %u%%)",
+		     c.error, c.p.latency, c.valid_pct, c.ready_pct);
+	for (size_t i = 0; i < nwant; i++)
+		free(want[i].bytes);
+	free(want);
+	free(frame);
+	sim_faults_fini(&ref);
+	ch_close(&c);
+}
+
+/*
+ * Faults on the direction from x to y: frames x's side puts on the link meet them; y's
+ * core counts each frame it gets by its RX verdict. The same model, replayed here on the
+ * same frames, says which frames arrive, how many times and with which bit flipped;
+ * roce_parse (the RTL's verdicts) says how y must count each: y takes every intact frame,
+ * and drops and counts every damaged one, never taking it.
+ */
+static void test_core_faults(struct bench *b)
+{
+	const unsigned int frames = b->quick ? 120 : 400;
+	struct hroce_sim_world *w = hroce_sim_world_create(MHZ);
+	struct hroce_sim *x = nic_create(b, w, "fault0", 100, 100);
+	struct hroce_sim *y = nic_create(b, w, "fault1", 100, 100);
+	struct hroce_sim_link_params lp = { .latency_ns = 200 };
+	struct hroce_sim_frame_faults p = {
+		.seed = b->seed,
+		.drop = 0.1,
+		.flip = 0.3,
+		.dup = 0.1,
+		.reorder = 0.1,
+		.reorder_depth = 2,
+	};
+	struct hroce_sim_frame_fault_stats st, st_back;
+	uint64_t want[ROCE_VERDICTS] = { 0 }, got[ROCE_VERDICTS], delivered = 0;
+	uint8_t *frame = malloc(ROCE_MAX_FRAME), *copy = malloc(ROCE_MAX_FRAME);
+	const struct sim_faults_frame *fr;
+	struct hroce_sim_link *l;
+	struct sim_faults ref;
+	struct sim_fate fate;
+	struct roce_hdr h;
+	char why[256] = "";
+
+	l = hroce_sim_link_connect(x, y, &lp);
+	sim_faults_init(&ref);
+	p.flip = 1.5;
+	hroce_sim_set_log(count_log, NULL);
+	if (!l || hroce_sim_link_set_faults(l, x, &p) != EINVAL ||
+	    hroce_sim_link_set_faults(l, NULL, NULL) != EINVAL)
+		snprintf(why, sizeof(why), "bad faults, or a NIC not on the link, taken");
+	hroce_sim_set_log(NULL, NULL);
+	p.flip = 0.3;
+	if (!why[0] && (hroce_sim_link_set_faults(l, x, &p) || sim_faults_set(&ref, &p)))
+		snprintf(why, sizeof(why), "faults refused");
+	for (unsigned int i = 0; i < frames && !why[0]; i++) {
+		size_t len = good_frame(b, frame, ROCE_MAX_FRAME);
+
+		if (hroce_sim_link_inject(l, y, frame, len))
+			snprintf(why, sizeof(why), "inject failed");
+		/* what the link will do with it */
+		sim_faults_begin(&ref, frame, len < 64 ? len : 64, &fate);
+		memcpy(copy, frame, len);
+		if (fate.flip_mask)
+			copy[fate.flip_off] ^= fate.flip_mask;
+		if (!fate.drop && !fate.hold) {
+			want[roce_parse(copy, len, &h, &(const uint8_t *){ NULL })]++;
+			delivered++;
+		}
+		sim_faults_end(&ref, &fate, frame, len, false, UINT64_MAX);
+		while ((fr = sim_faults_peek(&ref, 0))) {
+			want[roce_parse(fr->data, fr->len, &h, &(const uint8_t *){ NULL })]++;
+			delivered++;
+			free(sim_faults_pop(&ref));
+		}
+		/* a frame or two at a time, so that frames held back meet later ones */
+		hroce_sim_world_step(w, bench_range(b, 0, 40));
+	}
+	/* the frames still held back go at their deadline */
+	while ((fr = sim_faults_peek(&ref, UINT64_MAX))) {
+		want[roce_parse(fr->data, fr->len, &h, &(const uint8_t *){ NULL })]++;
+		delivered++;
+		free(sim_faults_pop(&ref));
+	}
+	hroce_sim_world_step(w, 20000);
+	for (unsigned int v = 0; v < ROCE_VERDICTS && !why[0]; v++) {
+		got[v] = hroce_sim_mmio_read64(y, HROCE_REG_RX_COUNTERS + 8 * v);
+		if (got[v] != want[v])
+			snprintf(why, sizeof(why), "%s: y counted %llu frames, %llu expected",
+				 roce_verdict_name(v), (unsigned long long)got[v],
+				 (unsigned long long)want[v]);
+	}
+	if (!why[0] &&
+	    (hroce_sim_link_fault_stats(l, x, &st) || hroce_sim_link_fault_stats(l, y, &st_back)))
+		snprintf(why, sizeof(why), "no fault statistics");
+	if (!why[0] && (memcmp(&st, &ref.st, sizeof(st)) || st.frames != frames))
+		snprintf(why, sizeof(why),
+			 "the link counted %llu frames, %llu lost, %llu flipped, %llu copied, %llu "
+			 "held; %llu, %llu, %llu, %llu, %llu expected",
+			 (unsigned long long)st.frames, (unsigned long long)st.dropped_random,
+			 (unsigned long long)st.flipped, (unsigned long long)st.duplicated,
+			 (unsigned long long)st.reordered, (unsigned long long)ref.st.frames,
+			 (unsigned long long)ref.st.dropped_random,
+			 (unsigned long long)ref.st.flipped, (unsigned long long)ref.st.duplicated,
+			 (unsigned long long)ref.st.reordered);
+	if (!why[0] && (!st.dropped_random || !st.flipped || st_back.frames))
+		snprintf(why, sizeof(why), "no frame lost or flipped, or faults the other way");
+	bench_result(b, "core_link_faults", !why[0], "%s", why);
+	bench_log(b,
+		  "link faults: %u frames sent, %llu delivered: %llu taken, %llu ip_checksum, "
+		  "%llu icrc, %llu others dropped by the core",
+		  frames, (unsigned long long)delivered, (unsigned long long)want[ROCE_OK],
+		  (unsigned long long)want[ROCE_IP_CHECKSUM], (unsigned long long)want[ROCE_ICRC],
+		  (unsigned long long)(delivered - want[ROCE_OK] - want[ROCE_IP_CHECKSUM] -
+				       want[ROCE_ICRC]));
+	sim_faults_fini(&ref);
+	hroce_sim_world_destroy(w);
+	free(frame);
+	free(copy);
+}
+
 /* The same calls give the same cycles and values. */
 static uint64_t determinism_run(uint64_t seed, uint64_t *values)
 {
@@ -1752,6 +2018,8 @@ int main(int argc, char **argv)
 	test_core_dma_api(&b);
 	test_core_registry(&b);
 	test_core_link(&b, dir);
+	test_link_faults(&b);
+	test_core_faults(&b);
 	test_core_determinism(&b);
 	bench_speed(&b);
 	return bench_finish(&b);

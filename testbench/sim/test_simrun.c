@@ -13,12 +13,19 @@
  *   processes; the pcap of the wire; the CPU both use once idle.
  * - late: the second process starts when the first one's NIC sleeps; its clock joins.
  * - exit: the peer is killed (SIGKILL) after some traffic: the link goes down, what is
- *   sent is dropped and counted, the WRITE never completes and nothing hangs; a new
+ *   sent is dropped and counted, the WRITE fails with RETRY_EXC_ERR after retry_cnt + 1
+ *   ACK timeouts of simulated time (jumped, not waited for) and the next is flushed; a new
  *   process takes the dead one's port and traffic works again; it exits without closing
  *   its device, and its NIC stops cleanly.
  * - segments: a stale segment (garbage, another version, empty), a wire of other
  *   parameters, a port held by a live process: each refused with a clear message.
  * - idle: the CPU a process with a lone idle NIC uses, asleep and busy-polling.
+ * - lossy: hroce0's configuration gives its wire faults (loss, bursts, flips, copies,
+ *   reordering, a directed copy); it sends WRITEs to a QP hroce1 does not have (so that nothing
+ * answers and what it sends does not depend on timing). hroce1 gets what the faults let through: as
+ * many frames as hroce0's fault counters say, and its core counts each as roce_parse judges it in
+ * hroce1's own capture (flipped ones dropped by ICRC or IP checks, never taken). Run twice with the
+ * same seed, the counters are the same.
  *
  * HROCE_SIMRUN_ONLY=NAME runs one scenario.
  */
@@ -44,6 +51,7 @@
 #include "hroce_config.h"
 #include "hroce_sim.h"
 #include "pcap.h"
+#include "roce_wire.h"
 
 #define PAGE 4096u
 #define BUF_BYTES (512u * 1024)
@@ -57,6 +65,9 @@
 #define CHILD_WALL_S 120.0 /* a scenario that takes longer hangs */
 #define WC_WALL_S 30.0	   /* a completion that takes longer will not come */
 #define CPU_BOUND 0.20	   /* of one core: sleeping must cost about nothing */
+/* the QPs' ACK timeout and retries (perftest's): 67 ms, 8 tries before RETRY_EXC_ERR */
+#define EXIT_TIMEOUT 14
+#define EXIT_RETRY_CNT 7
 
 static double wall(void)
 {
@@ -329,8 +340,8 @@ static bool side_connect(struct side *s)
 	memset(&a, 0, sizeof(a));
 	a.qp_state = HROCE_QPS_RTS;
 	a.sq_psn = mine.psn;
-	a.timeout = 14;
-	a.retry_cnt = 7;
+	a.timeout = EXIT_TIMEOUT;
+	a.retry_cnt = EXIT_RETRY_CNT;
 	a.rnr_retry = 7;
 	a.max_rd_atomic = 16;
 	err = hroce_modify_qp(s->qp, &a,
@@ -787,6 +798,7 @@ static bool wait_link(struct side *s, bool up, double wall_s, struct hroce_sim_w
 /* The requester's side of exit: its peer dies, then another one takes the port. */
 static bool exit_requester(struct side *s, int sock2)
 {
+	uint64_t sim0, waited_ns;
 	struct hroce_sim_wire_stats ws;
 	struct hroce_qp_attr qa;
 	struct hroce_wc wc;
@@ -799,13 +811,35 @@ static bool exit_requester(struct side *s, int sock2)
 	/* its end of the socket closes when it is gone */
 	if (read(s->sock, &buf, 1) != 0)
 		return fail(s, "the peer did not die");
+	/*
+	 * Two WRITEs to the dead peer: the first is sent retry_cnt + 1 times, one ACK timeout
+	 * apart, then fails with RETRY_EXC_ERR, and the second is flushed; the simulated NIC
+	 * jumps from one timeout to the next, so that this takes little wall time.
+	 */
 	t0 = wall();
-	if (!post(s, HROCE_WR_RDMA_WRITE, 7, 0, WRITE_LEN, 0))
+	sim0 = hroce_sim_world_ns(s->w);
+	if (!post(s, HROCE_WR_RDMA_WRITE, 7, 0, WRITE_LEN, 0) ||
+	    !post(s, HROCE_WR_RDMA_WRITE, 8, 0, WRITE_LEN, 0))
 		return false;
-	if (wait_wc(s, s->scq, &wc, 1.5))
-		return fail(s, "a WRITE to a dead peer completed (status %s)",
-			    hroce_wc_status_name(wc.status));
-	s->why[0] = 0;
+	if (!wait_wc(s, s->scq, &wc, WC_WALL_S))
+		return false;
+	if (wc.wr_id != 7 || wc.status != HROCE_WC_RETRY_EXC_ERR)
+		return fail(s, "a WRITE to a dead peer: wr_id %llu completed with %s",
+			    (unsigned long long)wc.wr_id, hroce_wc_status_name(wc.status));
+	waited_ns = hroce_sim_world_ns(s->w) - sim0;
+	/* (retry_cnt + 1) timeouts of 4.096 us << timeout, and no more than one more */
+	if (waited_ns < (EXIT_RETRY_CNT + 1) * (4096ull << EXIT_TIMEOUT) ||
+	    waited_ns > (EXIT_RETRY_CNT + 2) * (4096ull << EXIT_TIMEOUT))
+		return fail(s,
+			    "RETRY_EXC_ERR after %llu ns of simulated time, wanted %d timeouts "
+			    "of %llu ns",
+			    (unsigned long long)waited_ns, EXIT_RETRY_CNT + 1,
+			    4096ull << EXIT_TIMEOUT);
+	if (!wait_wc(s, s->scq, &wc, WC_WALL_S))
+		return false;
+	if (wc.wr_id != 8 || wc.status != HROCE_WC_WR_FLUSH_ERR)
+		return fail(s, "the WRITE behind it: wr_id %llu completed with %s",
+			    (unsigned long long)wc.wr_id, hroce_wc_status_name(wc.status));
 	if (!wait_link(s, false, 5, &ws))
 		return false;
 	if (ws.link_downs < 1 || ws.frames_dropped < 1)
@@ -815,9 +849,10 @@ static bool exit_requester(struct side *s, int sock2)
 	/* the NIC itself still answers */
 	if (hroce_query_qp(s->qp, &qa))
 		return fail(s, "query_qp after the peer died");
-	printf("# %s %s: the peer was killed; its WRITE never completed (no retransmission "
-	       "in the core), the link went down, %llu frames dropped, %.2f s of wall time\n",
-	       s->scenario, s->name, (unsigned long long)ws.frames_dropped, wall() - t0);
+	printf("# %s %s: the peer was killed; its WRITE failed with RETRY_EXC_ERR after %.1f ms "
+	       "of simulated time, the link went down, %llu frames dropped, %.2f s of wall time\n",
+	       s->scenario, s->name, (double)waited_ns / 1e6, (unsigned long long)ws.frames_dropped,
+	       wall() - t0);
 	print_world(s, "after the peer died");
 	if (hroce_destroy_qp(s->qp))
 		return fail(s, "destroy_qp of the orphaned QP");
@@ -994,10 +1029,205 @@ static bool idle(struct side *s)
 static char conf_path[512], wire_name[128];
 static uint64_t seed;
 
+/* ===================================================================================== */
+/* lossy: faults on hroce0's side of the wire */
+
+#define LOSSY_WQES 60
+#define LOSSY_QPN 0x123 /* a QP hroce1 does not have: its core drops, and nothing answers */
+/* message lengths, in turn: 3, 3, 1 and 4 frames of MTU 4096 */
+static const uint32_t lossy_len[4] = { 12000, 12000, 100, 16000 };
+
+struct lossy_report {
+	struct hroce_sim_frame_fault_stats faults;
+	uint64_t rx[HROCE_ROCE_RX_DROP_COUNT];
+	uint64_t no_qp, received;
+};
+
+static unsigned int lossy_frames(void)
+{
+	unsigned int n = 0;
+
+	for (unsigned int i = 0; i < LOSSY_WQES; i++)
+		n += (lossy_len[i % 4] + 4095) / 4096;
+	return n;
+}
+
+/* hroce0: WRITEs into the void, through the faults the configuration gave its wire. */
+static bool lossy_requester(struct side *s)
+{
+	struct hroce_qp_init_attr ia = { .send_cq = s->scq,
+					 .recv_cq = s->rcq,
+					 .cap = { 64, 64, 4, 4, 128 } };
+	struct hroce_sim_frame_fault_stats fs;
+	struct hroce_sim_wire_stats ws;
+	struct hroce_qp_attr a = { 0 };
+	struct hroce_send_wr *bad;
+	struct msg m = { .kind = MSG_DONE };
+	double end;
+	int err;
+
+	s->qp = hroce_create_qp(s->pd, &ia);
+	if (!s->qp)
+		return fail(s, "create_qp: %s", strerror(errno));
+	a.qp_state = HROCE_QPS_INIT;
+	err = hroce_modify_qp(s->qp, &a,
+			      HROCE_QP_STATE | HROCE_QP_PKEY_INDEX | HROCE_QP_PORT |
+				      HROCE_QP_ACCESS_FLAGS);
+	a.qp_state = HROCE_QPS_RTR;
+	a.path_mtu = HROCE_MTU_4096;
+	a.dest_qp_num = LOSSY_QPN;
+	memcpy(a.ah_attr.dmac, s->peer->mac, 6);
+	a.ah_attr.dip = s->peer->ipv4;
+	err = err
+		      ?: hroce_modify_qp(s->qp, &a,
+					 HROCE_QP_STATE | HROCE_QP_AV | HROCE_QP_PATH_MTU |
+						 HROCE_QP_DEST_QPN | HROCE_QP_RQ_PSN |
+						 HROCE_QP_MAX_DEST_RD_ATOMIC |
+						 HROCE_QP_MIN_RNR_TIMER);
+	memset(&a, 0, sizeof(a));
+	a.qp_state = HROCE_QPS_RTS;
+	a.timeout = 0; /* no answer will come: never retransmit */
+	err = err
+		      ?: hroce_modify_qp(s->qp, &a,
+					 HROCE_QP_STATE | HROCE_QP_SQ_PSN | HROCE_QP_TIMEOUT |
+						 HROCE_QP_RETRY_CNT | HROCE_QP_RNR_RETRY |
+						 HROCE_QP_MAX_QP_RD_ATOMIC);
+	if (err)
+		return fail(s, "QP to RTS: %s", strerror(err));
+	for (unsigned int i = 0; i < LOSSY_WQES; i++) {
+		struct hroce_sge sge = { (uintptr_t)s->buf, lossy_len[i % 4],
+					 hroce_mr_lkey(s->mr) };
+		struct hroce_send_wr wr = { .wr_id = i,
+					    .sg_list = &sge,
+					    .num_sge = 1,
+					    .opcode = HROCE_WR_RDMA_WRITE,
+					    .remote_addr = 0x10000,
+					    .rkey = 0x1234 };
+
+		err = hroce_post_send(s->qp, &wr, &bad);
+		if (err)
+			return fail(s, "post_send %u: %s", i, strerror(err));
+	}
+	/* until every frame left (and those held back went), in wall time */
+	end = wall() + WC_WALL_S;
+	do {
+		hroce_idle(s->dev);
+		hroce_sim_wire_stats(s->wire, &ws);
+		hroce_sim_wire_fault_stats(s->wire, &fs);
+	} while (ws.frames_sent < lossy_frames() && wall() < end);
+	if (ws.frames_sent != lossy_frames() || fs.frames != lossy_frames())
+		return fail(s, "%llu frames sent, %llu through the faults, %u expected",
+			    (unsigned long long)ws.frames_sent, (unsigned long long)fs.frames,
+			    lossy_frames());
+	/* and the rule (a copy of the second WRITE_FIRST) fired once */
+	if (!fs.dropped_random || !fs.dropped_burst || !fs.flipped || !fs.duplicated ||
+	    !fs.reordered || fs.directed != 1)
+		return fail(s,
+			    "faults that did not happen: %llu lost, %llu in bursts, %llu "
+			    "flipped, %llu copied, %llu held back",
+			    (unsigned long long)fs.dropped_random,
+			    (unsigned long long)fs.dropped_burst, (unsigned long long)fs.flipped,
+			    (unsigned long long)fs.duplicated, (unsigned long long)fs.reordered);
+	m.value = fs.frames - fs.dropped_random - fs.dropped_burst + fs.duplicated + fs.directed;
+	if (!send_msg(s, &m) || !send_all(s, &fs, sizeof(fs)) || !recv_msg(s, MSG_BYE, &m))
+		return false;
+	return true;
+}
+
+/* hroce1: what came, counted by its core, against its own capture. */
+static bool lossy_responder(struct side *s, int run)
+{
+	struct pcap_packet *pkt = malloc(sizeof(*pkt));
+	uint64_t want[HROCE_ROCE_RX_DROP_COUNT] = { 0 }, captured = 0;
+	struct lossy_report rep = { 0 };
+	struct hroce_sim_wire_stats ws;
+	struct msg m = { .kind = MSG_BYE };
+	char path[600];
+	struct pcap_file *pf;
+	struct roce_hdr h;
+	double end;
+	FILE *f;
+	int err;
+
+	if (!pkt || !recv_msg(s, MSG_DONE, &m) || !recv_all(s, &rep.faults, sizeof(rep.faults)))
+		return fail(s, "no word from hroce0");
+	end = wall() + WC_WALL_S;
+	do {
+		hroce_idle(s->dev);
+		hroce_sim_wire_stats(s->wire, &ws);
+	} while (ws.frames_received < m.value && wall() < end);
+	for (unsigned int i = 0; i < HROCE_ROCE_RX_DROP_COUNT; i++)
+		rep.rx[i] = hroce_rx_counter(s->dev, i);
+	rep.no_qp = hroce_core_counter(s->dev, HROCE_CORE_COUNTER_RX_NO_QP);
+	rep.received = ws.frames_received;
+	/* the capture is complete once the wire is closed */
+	side_close(s);
+	snprintf(path, sizeof(path), "%s.pcap", conf_path);
+	pf = pcap_open_read(path);
+	if (!pf)
+		return fail(s, "pcap %s: %s", path, strerror(errno));
+	while (!(err = pcap_read(pf, pkt))) {
+		captured++;
+		want[roce_parse(pkt->data, pkt->len, &h, &(const uint8_t *){ NULL })]++;
+	}
+	pcap_close(pf);
+	free(pkt);
+	printf("# lossy hroce1: %llu of %llu frames came (%llu lost, %llu in bursts, %llu copies, "
+	       "%llu held back): %llu taken (no QP), dropped: %llu icrc, %llu ip_checksum, %llu "
+	       "others\n",
+	       (unsigned long long)rep.received, (unsigned long long)rep.faults.frames,
+	       (unsigned long long)rep.faults.dropped_random,
+	       (unsigned long long)rep.faults.dropped_burst,
+	       (unsigned long long)rep.faults.duplicated, (unsigned long long)rep.faults.reordered,
+	       (unsigned long long)rep.rx[0], (unsigned long long)rep.rx[HROCE_ROCE_RX_DROP_ICRC],
+	       (unsigned long long)rep.rx[HROCE_ROCE_RX_DROP_IP_CHECKSUM],
+	       (unsigned long long)(rep.received - rep.rx[0] - rep.rx[HROCE_ROCE_RX_DROP_ICRC] -
+				    rep.rx[HROCE_ROCE_RX_DROP_IP_CHECKSUM]));
+	if (err > 0 || rep.received != m.value || captured != m.value)
+		return fail(s, "%llu frames received, %llu captured, %llu sent through the faults",
+			    (unsigned long long)rep.received, (unsigned long long)captured,
+			    (unsigned long long)m.value);
+	for (unsigned int i = 0; i < HROCE_ROCE_RX_DROP_COUNT; i++)
+		if (rep.rx[i] != want[i])
+			return fail(s, "rx.%s: the core counted %llu, its capture says %llu",
+				    hroce_roce_rx_drop_name(i), (unsigned long long)rep.rx[i],
+				    (unsigned long long)want[i]);
+	if (rep.no_qp != want[ROCE_OK] ||
+	    rep.rx[HROCE_ROCE_RX_DROP_ICRC] + rep.rx[HROCE_ROCE_RX_DROP_IP_CHECKSUM] == 0)
+		return fail(s, "%llu frames taken, %llu dropped for no QP, no flip caught",
+			    (unsigned long long)want[ROCE_OK], (unsigned long long)rep.no_qp);
+	/* each flipped frame came damaged, and so did its copy if it had one */
+	if (rep.received - want[ROCE_OK] < rep.faults.flipped ||
+	    rep.received - want[ROCE_OK] > rep.faults.flipped + rep.faults.duplicated)
+		return fail(s, "%llu damaged frames came, %llu were flipped (%llu copies)",
+			    (unsigned long long)(rep.received - want[ROCE_OK]),
+			    (unsigned long long)rep.faults.flipped,
+			    (unsigned long long)rep.faults.duplicated);
+	/* what the parent compares between two runs of one seed */
+	snprintf(path, sizeof(path), "%s.lossy%d", conf_path, run);
+	f = fopen(path, "w");
+	if (!f || fwrite(&rep, sizeof(rep), 1, f) != 1 || fclose(f))
+		return fail(s, "%s: %s", path, strerror(errno));
+	return send_msg(s, &(struct msg){ .kind = MSG_BYE });
+}
+
+static bool lossy_side(struct side *s, int run)
+{
+	bool ok;
+
+	s->scenario = "lossy";
+	if (!side_open(s))
+		return false;
+	ok = s->role ? lossy_responder(s, run) : lossy_requester(s);
+	side_close(s);
+	return ok;
+}
+
 typedef bool (*side_fn)(struct side *s, int arg);
 
 static void write_pair_config(const char *scenario, bool pcap)
 {
+	bool lossy = !strcmp(scenario, "lossy");
 	FILE *f;
 
 	snprintf(wire_name, sizeof(wire_name), "hroce-t%d-%s", (int)getpid(), scenario);
@@ -1013,8 +1243,16 @@ static void write_pair_config(const char *scenario, bool pcap)
 			"port = %d\npcie_read_ns = 100\npcie_write_ns = 100\nlink_ns = 100\n"
 			"link_gbps = 100\n",
 			i, i + 1, i + 1, wire_name, i);
-		if (pcap && !i)
+		if (pcap && i == lossy)
 			fprintf(f, "pcap = %s.pcap\n", conf_path);
+		/* hroce0's frames meet every kind of fault, each at least once but once in 10^8
+		 * runs */
+		if (lossy && !i)
+			fprintf(f,
+				"loss = 0.15\nloss_burst = 0.12 0.4 0.8\nflip = 0.25\ndup = 0.25\n"
+				"reorder = 0.2 2\nfault_seed = %llu\n"
+				"fault_rules = dup 2 opcode=0x06\n",
+				(unsigned long long)seed);
 	}
 	if (fclose(f)) {
 		perror(conf_path);
@@ -1198,6 +1436,51 @@ static void run_exit(struct bench *b)
 	hroce_sim_wire_unlink(wire_name);
 }
 
+/* lossy, twice with one seed: the same faults, the same counters on the other side. */
+static void run_lossy(struct bench *b)
+{
+	char path[2][600];
+	uint8_t rep[2][sizeof(struct lossy_report)];
+	const char *why = NULL;
+
+	for (int run = 0; run < 2; run++) {
+		int sv[2];
+		pid_t pa, pb;
+		double deadline;
+		const char *ra, *rb;
+		FILE *f;
+
+		write_pair_config("lossy", true);
+		snprintf(path[run], sizeof(path[run]), "%s.lossy%d", conf_path, run);
+		unlink(path[run]);
+		if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv)) {
+			perror("socketpair");
+			exit(1);
+		}
+		deadline = wall() + CHILD_WALL_S;
+		pa = spawn("lossy", 0, sv[0], run, -1, (const int[]){ sv[1] }, 1, lossy_side);
+		pb = spawn("lossy", 1, sv[1], run, -1, (const int[]){ sv[0] }, 1, lossy_side);
+		close(sv[0]);
+		close(sv[1]);
+		ra = ended(pa, deadline, false);
+		rb = ended(pb, deadline, false);
+		result(b, run ? "simrun_lossy_again" : "simrun_lossy", ra, rb);
+		hroce_sim_wire_unlink(wire_name);
+		snprintf(path[run], sizeof(path[run]), "%s.pcap", conf_path);
+		unlink(path[run]);
+		snprintf(path[run], sizeof(path[run]), "%s.lossy%d", conf_path, run);
+		f = fopen(path[run], "r");
+		if (!f || fread(rep[run], sizeof(rep[run]), 1, f) != 1)
+			why = "a run left no counters";
+		if (f)
+			fclose(f);
+		unlink(path[run]);
+	}
+	if (!why && memcmp(rep[0], rep[1], sizeof(rep[0])))
+		why = "two runs of one seed counted differently";
+	bench_result(b, "simrun_lossy_same_seed", !why, "%s", why);
+}
+
 static void run_one(struct bench *b, const char *scenario, side_fn fn)
 {
 	const char *r;
@@ -1233,6 +1516,8 @@ int main(int argc, char **argv)
 		run_pair(&b, "late", false, true);
 	if (!only || !strcmp(only, "exit"))
 		run_exit(&b);
+	if (!only || !strcmp(only, "lossy"))
+		run_lossy(&b);
 	unlink(conf_path);
 	snprintf(seg, sizeof(seg), "%s.seg", conf_path);
 	unlink(seg);

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include "hroce_contract.h"
 #include "rc_env.h"
 
 #include <errno.h>
@@ -19,6 +20,9 @@ void env_open(struct env *e, struct bench *b, const struct env_params *p)
 	memset(e, 0, sizeof(*e));
 	e->b = b;
 	e->p = *p;
+	e->t = (struct env_timers){
+		.timeout = 14, .retry_cnt = 7, .rnr_retry = 7, .min_rnr_timer = 12
+	};
 	e->w = hroce_sim_world_create(ENV_MHZ);
 	if (!e->w)
 		die("world", errno);
@@ -134,7 +138,7 @@ static int connect_one(struct env *e, int i, struct hroce_qp *qp, struct hroce_q
 	a.dest_qp_num = hroce_qp_num(peer);
 	a.rq_psn = rq_psn;
 	a.max_dest_rd_atomic = 16;
-	a.min_rnr_timer = 12;
+	a.min_rnr_timer = e->t.min_rnr_timer;
 	memcpy(a.ah_attr.dmac, other->mac, 6);
 	a.ah_attr.dip = other->ipv4;
 	err = hroce_modify_qp(qp, &a,
@@ -146,9 +150,9 @@ static int connect_one(struct env *e, int i, struct hroce_qp *qp, struct hroce_q
 	memset(&a, 0, sizeof(a));
 	a.qp_state = HROCE_QPS_RTS;
 	a.sq_psn = sq_psn;
-	a.timeout = 14;
-	a.retry_cnt = 7;
-	a.rnr_retry = 7;
+	a.timeout = e->t.timeout;
+	a.retry_cnt = e->t.retry_cnt;
+	a.rnr_retry = e->t.rnr_retry;
 	a.max_rd_atomic = 16;
 	return hroce_modify_qp(qp, &a,
 			       HROCE_QP_STATE | HROCE_QP_SQ_PSN | HROCE_QP_TIMEOUT |
@@ -204,4 +208,38 @@ void qp_pair_close(struct qp_pair *qp)
 	for (int i = 0; i < 2; i++)
 		if (qp->qp[i])
 			hroce_destroy_qp(qp->qp[i]);
+}
+
+void buf_open(struct env *e, struct buf *b, int node, size_t len, unsigned int access,
+	      unsigned int log_page)
+{
+	b->len = len;
+	b->p = env_alloc(len);
+	memset(b->p, POISON, len);
+	b->mr = hroce_reg_mr(e->n[node].pd, b->p, len, access, log_page);
+	if (!b->mr) {
+		fprintf(stderr, "not ok environment: reg_mr: %s\n", strerror(errno));
+		exit(1);
+	}
+}
+
+void buf_close(struct buf *b)
+{
+	hroce_dereg_mr(b->mr);
+	free(b->p);
+}
+
+bool wc_ok(struct bench *b, const char *test, const struct hroce_wc *wc, uint64_t wr_id,
+	   enum hroce_wc_opcode op, enum hroce_wc_status status)
+{
+	if (wc->wr_id != wr_id || wc->status != status || (status == 0 && wc->opcode != op)) {
+		bench_result(
+			b, test, false,
+			"completion wr_id %llu opcode %u status %s, expected wr_id %llu opcode %u "
+			"status %s",
+			(unsigned long long)wc->wr_id, wc->opcode, hroce_wc_status_name(wc->status),
+			(unsigned long long)wr_id, op, hroce_wc_status_name(status));
+		return false;
+	}
+	return true;
 }

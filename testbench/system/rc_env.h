@@ -33,12 +33,18 @@ struct node {
 	uint32_t ipv4;
 };
 
+/* What QPs connected from now on get (env_open: timeout 14, 7 retries, min RNR 12). */
+struct env_timers {
+	uint8_t timeout, retry_cnt, rnr_retry, min_rnr_timer;
+};
+
 struct env {
 	struct bench *b;
 	struct hroce_sim_world *w;
 	struct node n[2];
 	struct hroce_sim_link *link;
 	struct env_params p;
+	struct env_timers t;
 };
 
 /* The two NICs on one link; exits with a message if that fails. */
@@ -70,5 +76,20 @@ int env_poll(struct env *e, struct hroce_cq *cq, int n, struct hroce_wc *wc, uin
 
 /* IOVA faults of both NICs so far. */
 uint64_t env_faults(const struct env *e);
+
+/* A buffer of process memory registered on a node, filled with POISON; exits on failure. */
+#define POISON 0xa5
+struct buf {
+	uint8_t *p;
+	size_t len;
+	struct hroce_mr *mr;
+};
+void buf_open(struct env *e, struct buf *b, int node, size_t len, unsigned int access,
+	      unsigned int log_page);
+void buf_close(struct buf *b);
+
+/* A completion is wr_id's, with that status (and opcode if it succeeded); else a result. */
+bool wc_ok(struct bench *b, const char *test, const struct hroce_wc *wc, uint64_t wr_id,
+	   enum hroce_wc_opcode op, enum hroce_wc_status status);
 
 #endif /* RC_ENV_H */

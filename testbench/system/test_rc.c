@@ -26,14 +26,8 @@
 #include "hroce_contract.h"
 #include "rc_env.h"
 
-#define POISON 0xa5
 #define POLL_NS \
 	2000000 /* simulated ns without a completion: a stall (1 MiB at MTU 256 takes a while) */
-
-static const char *wc_status_name(enum hroce_wc_status s)
-{
-	return hroce_wc_status_name(s);
-}
 
 static struct env_params test_params(void)
 {
@@ -45,50 +39,9 @@ static struct env_params test_params(void)
 	};
 }
 
-/* A buffer of process memory registered on a node. */
-struct buf {
-	uint8_t *p;
-	size_t len;
-	struct hroce_mr *mr;
-};
-
-static void buf_open(struct env *e, struct buf *b, int node, size_t len, unsigned int access,
-		     unsigned int log_page)
-{
-	b->len = len;
-	b->p = env_alloc(len);
-	memset(b->p, POISON, len);
-	b->mr = hroce_reg_mr(e->n[node].pd, b->p, len, access, log_page);
-	if (!b->mr) {
-		fprintf(stderr, "not ok environment: reg_mr: %s\n", strerror(errno));
-		exit(1);
-	}
-}
-
-static void buf_close(struct buf *b)
-{
-	hroce_dereg_mr(b->mr);
-	free(b->p);
-}
-
 #define ACCESS_ALL (HROCE_ACCESS_LOCAL_WRITE | HROCE_ACCESS_REMOTE_WRITE | HROCE_ACCESS_REMOTE_READ)
 
 static const struct qp_caps default_caps = { 64, 64, 4, 4, 128 };
-
-static bool wc_ok(struct bench *b, const char *test, const struct hroce_wc *wc, uint64_t wr_id,
-		  enum hroce_wc_opcode op, enum hroce_wc_status status)
-{
-	if (wc->wr_id != wr_id || wc->status != status || (status == 0 && wc->opcode != op)) {
-		bench_result(
-			b, test, false,
-			"completion wr_id %llu opcode %u status %s, expected wr_id %llu opcode %u "
-			"status %s",
-			(unsigned long long)wc->wr_id, wc->opcode, wc_status_name(wc->status),
-			(unsigned long long)wr_id, op, wc_status_name(status));
-		return false;
-	}
-	return true;
-}
 
 /* ===================================================================================== */
 
@@ -226,7 +179,14 @@ static void test_each_op(struct bench *b, struct env *e)
 /* ===================================================================================== */
 /* Random mixes */
 
-#define MIX_QPS 5    /* at most: one pair per path MTU */
+#define MIX_QPS 5 /* at most: one pair per path MTU */
+/*
+ * Simulated time without a completion that is a stall: more than the ACK timeout (67 ms at
+ * timeout 14), since a request the responder dropped for want of room for its answer
+ * (RX_NO_ROOM, when both directions are full) may wait for it. Quiet time is jumped, so
+ * this costs no wall time.
+ */
+#define MIX_STALL_NS 100000000ull
 #define MIX_WINDOW 8 /* WQEs in flight per stream */
 #define MIX_MAX_SGE 4
 #define LOCAL_BYTES (3u << 20)
@@ -601,7 +561,7 @@ static void mix_send_wc(struct mix *m, int node, const struct hroce_wc *wc)
 			m,
 			"QP %u: send completion wr_id %llu %s opcode %u len %u; expected wr_id %llu "
 			"opcode %u len %u",
-			wc->qp_num, (unsigned long long)wc->wr_id, wc_status_name(wc->status),
+			wc->qp_num, (unsigned long long)wc->wr_id, hroce_wc_status_name(wc->status),
 			wc->opcode, wc->byte_len, (unsigned long long)op->wr_id, wc_op[op->opcode],
 			op->len);
 		return;
@@ -637,9 +597,10 @@ static void mix_recv_wc(struct mix *m, int node, const struct hroce_wc *wc)
 		mix_fail(m,
 			 "QP %u: receive completion wr_id %llu %s opcode %u len %u flags %u imm "
 			 "0x%x; expected wr_id %llu len %u imm 0x%x",
-			 wc->qp_num, (unsigned long long)wc->wr_id, wc_status_name(wc->status),
-			 wc->opcode, wc->byte_len, wc->wc_flags, be32toh(wc->imm_data),
-			 (unsigned long long)op->recv_wr_id, op->len, op->imm);
+			 wc->qp_num, (unsigned long long)wc->wr_id,
+			 hroce_wc_status_name(wc->status), wc->opcode, wc->byte_len, wc->wc_flags,
+			 be32toh(wc->imm_data), (unsigned long long)op->recv_wr_id, op->len,
+			 op->imm);
 		return;
 	}
 	mix_retire_recv(m, s, op);
@@ -724,12 +685,14 @@ static void mix_target_diff(struct mix *m, struct stream *s)
 		 last >= 0 ? s->ops[last].nlocal : 0, last >= 0 ? s->ops[last].inline_data : 0);
 }
 
-static void test_random_mix(struct bench *b, struct env *e, const char *name, int nqps, bool both)
+static void test_random_mix(struct bench *b, struct env *e, const char *name, int nqps, bool both,
+			    int nops, uint64_t stall_ns)
 {
 	struct mix m = { .b = b, .e = e, .nqps = nqps, .both = both };
 	struct hroce_wc wc[16];
-	int nops = b->quick ? 30 : 80;
 	uint64_t t0 = env_ns(e), faults0 = env_faults(e);
+	uint64_t noroom0 = hroce_core_counter(e->n[0].dev, HROCE_CORE_COUNTER_RX_NO_ROOM) +
+			   hroce_core_counter(e->n[1].dev, HROCE_CORE_COUNTER_RX_NO_ROOM);
 	bool all_done = false;
 
 	for (int i = 0; i < 2; i++) {
@@ -790,7 +753,7 @@ static void test_random_mix(struct bench *b, struct env *e, const char *name, in
 			last_progress = env_ns(e);
 		else
 			env_idle(e);
-		if (env_ns(e) - last_progress > POLL_NS) {
+		if (env_ns(e) - last_progress > stall_ns) {
 			char state[300];
 			int len = 0;
 
@@ -799,8 +762,8 @@ static void test_random_mix(struct bench *b, struct env *e, const char *name, in
 						"%s%u:%d/%d/%d", i ? " " : "",
 						hroce_qp_num(m.s[i].qp), m.s[i].posted, m.s[i].done,
 						m.s[i].recv_done);
-			mix_fail(&m, "no completion for %d us (QP:posted/done/received %s)",
-				 POLL_NS / 1000, state);
+			mix_fail(&m, "no completion for %llu us (QP:posted/done/received %s)",
+				 (unsigned long long)stall_ns / 1000, state);
 		}
 	}
 	for (int i = 0; i < m.nstreams && !m.error[0]; i++) {
@@ -812,8 +775,15 @@ static void test_random_mix(struct bench *b, struct env *e, const char *name, in
 	if (!m.error[0] && env_faults(e) != faults0)
 		mix_fail(&m, "%llu IOVA faults", (unsigned long long)(env_faults(e) - faults0));
 	bench_result(b, name, !m.error[0], "%s", m.error);
-	bench_log(b, "%s: %d streams, %llu bytes in %.1f us of simulated time", name, m.nstreams,
-		  (unsigned long long)m.bytes, (double)(env_ns(e) - t0) / 1000.0);
+	bench_log(
+		b,
+		"%s: %d streams, %llu bytes in %.1f us of simulated time; %llu requests dropped for want of room (RX_NO_ROOM)",
+		name, m.nstreams, (unsigned long long)m.bytes, (double)(env_ns(e) - t0) / 1000.0,
+		(unsigned long long)(hroce_core_counter(e->n[0].dev,
+							HROCE_CORE_COUNTER_RX_NO_ROOM) +
+				     hroce_core_counter(e->n[1].dev,
+							HROCE_CORE_COUNTER_RX_NO_ROOM) -
+				     noroom0));
 
 	for (int i = 0; i < m.nstreams; i++) {
 		for (int k = 0; k < m.s[i].nops; k++)
@@ -874,6 +844,7 @@ static void test_protection(struct bench *b, struct env *e)
 		  HROCE_WC_WR_FLUSH_ERR },
 		/* a local error: nothing leaves, the responder knows nothing of it */
 		{ "prot_send_bad_lkey", HROCE_WR_SEND, BAD_LKEY, HROCE_WC_LOC_PROT_ERR, 0 },
+		/* RNR NAKs until rnr_retry (2 here) is used up */
 		{ "prot_send_no_recv", HROCE_WR_SEND, NO_RECV, HROCE_WC_RNR_RETRY_EXC_ERR, 0 },
 		{ "prot_send_recv_too_small", HROCE_WR_SEND, RECV_SMALL, HROCE_WC_REM_INV_REQ_ERR,
 		  HROCE_WC_LOC_LEN_ERR },
@@ -941,7 +912,13 @@ static void test_protection(struct bench *b, struct env *e)
 		wr2.rkey = hroce_mr_rkey(dst.mr);
 		wr.next = &wr2;
 
+		if (c->bad == NO_RECV) {
+			e->t.rnr_retry = 2;
+			e->t.min_rnr_timer = 1;
+		}
 		err = qp_pair_open(e, &qp, HROCE_MTU_1024, &default_caps, ACCESS_ALL);
+		e->t.rnr_retry = 7;
+		e->t.min_rnr_timer = 12;
 		if (err) {
 			bench_result(b, c->name, false, "connect: %s", strerror(err));
 			break;
@@ -1046,6 +1023,95 @@ static void test_iova_fault(struct bench *b, struct env *e)
 	buf_close(&dst);
 }
 
+/* A registration whose pages are refused fails with EFAULT and gives its IOVAs back */
+static void test_reg_refused(struct bench *b, struct env *e)
+{
+	const size_t size = 16384;
+	struct buf before, after;
+	uint64_t iova0, len0, iova1, len1;
+	struct hroce_mr *mr;
+	int err;
+
+	buf_open(e, &before, 1, size, ACCESS_ALL, 0);
+	/* 1 TiB from a 16 KiB buffer: the pages past it are not the buffer's */
+	errno = 0;
+	mr = hroce_reg_mr(e->n[1].pd, before.p, (size_t)1 << 40, ACCESS_ALL, 0);
+	err = errno;
+	buf_open(e, &after, 1, size, ACCESS_ALL, 0);
+	hroce_mr_mapping(before.mr, &iova0, &len0);
+	hroce_mr_mapping(after.mr, &iova1, &len1);
+	bench_result(b, "reg_refused_efault", !mr && err == EFAULT, "%s, errno %d",
+		     mr ? "registered" : "refused", err);
+	/* the next MR's range is near the one before (not a TiB away: the refused one's) */
+	bench_result(b, "reg_refused_iova_back", iova1 > iova0 && iova1 - iova0 < (1u << 20),
+		     "MR before at 0x%llx (+0x%llx), MR after at 0x%llx", (unsigned long long)iova0,
+		     (unsigned long long)len0, (unsigned long long)iova1);
+	if (mr)
+		hroce_dereg_mr(mr);
+	buf_close(&after);
+	buf_close(&before);
+}
+
+/* ===================================================================================== */
+/* The random mix over a link that misbehaves */
+
+static uint64_t counter_sum(struct env *e, unsigned int c)
+{
+	return hroce_core_counter(e->n[0].dev, c) + hroce_core_counter(e->n[1].dev, c);
+}
+
+/*
+ * Both directions lose 1 % of the frames, flip a bit in 0.1 % (the receiving core drops
+ * them on its ICRC or IP checks), duplicate 0.1 % and hold 0.1 % back behind two later
+ * ones; the QPs' ACK timeout is 1 ms (timeout 8). Every byte and every completion as on a
+ * perfect link, no error completion, no hang: a WQE that waits for its ACK timer, or two,
+ * takes a few ms of simulated time, which the stall detector allows. Fewer WQEs than the
+ * perfect mix: go-back-N makes a 1 MiB READ at MTU 256 (4096 responses) cost many times
+ * its size at 1 % loss, since every gap asks for the rest of the READ again.
+ */
+static void test_random_mix_lossy(struct bench *b, struct env *e)
+{
+	struct hroce_sim_frame_faults f = {
+		.seed = b->seed,
+		.drop = 0.01,
+		.flip = 0.001,
+		.dup = 0.001,
+		.reorder = 0.001,
+		.reorder_depth = 2,
+	};
+	struct hroce_sim_frame_fault_stats st[2];
+	uint64_t t0 = counter_sum(e, HROCE_CORE_COUNTER_RETRY_TIMEOUT);
+	uint64_t nak0 = counter_sum(e, HROCE_CORE_COUNTER_RX_NAK);
+	uint64_t imp0 = counter_sum(e, HROCE_CORE_COUNTER_RETRY_IMPLICIT);
+
+	for (int i = 0; i < 2; i++) {
+		f.seed = b->seed + (uint64_t)i;
+		if (hroce_sim_link_set_faults(e->link, e->n[i].sim, &f)) {
+			bench_result(b, "random_mix_lossy", false, "set_faults: %s",
+				     strerror(errno));
+			return;
+		}
+	}
+	e->t.timeout = 8;
+	test_random_mix(b, e, "random_mix_lossy", MIX_QPS, true, b->quick ? 6 : 16, MIX_STALL_NS);
+	e->t.timeout = 14;
+	for (int i = 0; i < 2; i++) {
+		hroce_sim_link_fault_stats(e->link, e->n[i].sim, &st[i]);
+		hroce_sim_link_set_faults(e->link, e->n[i].sim, NULL);
+	}
+	bench_log(b,
+		  "random_mix_lossy: %llu frames, %llu lost, %llu flipped, %llu duplicated, %llu "
+		  "reordered; recovered by %llu ACK timeouts, %llu NAKs, %llu implicit NAKs",
+		  (unsigned long long)(st[0].frames + st[1].frames),
+		  (unsigned long long)(st[0].dropped_random + st[1].dropped_random),
+		  (unsigned long long)(st[0].flipped + st[1].flipped),
+		  (unsigned long long)(st[0].duplicated + st[1].duplicated),
+		  (unsigned long long)(st[0].reordered + st[1].reordered),
+		  (unsigned long long)(counter_sum(e, HROCE_CORE_COUNTER_RETRY_TIMEOUT) - t0),
+		  (unsigned long long)(counter_sum(e, HROCE_CORE_COUNTER_RX_NAK) - nak0),
+		  (unsigned long long)(counter_sum(e, HROCE_CORE_COUNTER_RETRY_IMPLICIT) - imp0));
+}
+
 /* ===================================================================================== */
 
 static void check_counters(struct bench *b, struct env *e)
@@ -1077,11 +1143,13 @@ int main(int argc, char **argv)
 	env_open(&e, &b, &p);
 	test_bringup(&b, &e);
 	test_each_op(&b, &e);
-	test_random_mix(&b, &e, "random_mix_one_qp", 1, false);
-	test_random_mix(&b, &e, "random_mix", MIX_QPS, true);
+	test_random_mix(&b, &e, "random_mix_one_qp", 1, false, b.quick ? 30 : 80, MIX_STALL_NS);
+	test_random_mix(&b, &e, "random_mix", MIX_QPS, true, b.quick ? 30 : 80, MIX_STALL_NS);
 	test_protection(&b, &e);
 	test_iova_fault(&b, &e);
+	test_reg_refused(&b, &e);
 	check_counters(&b, &e);
+	test_random_mix_lossy(&b, &e);
 	env_close(&e);
 	return bench_finish(&b);
 }
