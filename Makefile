@@ -102,6 +102,9 @@ $(eval $(call model,arp_w64,arp,-GDATA_WIDTH=64,$(NET_RTL_SRCS)))
 $(eval $(call model,arp_w512,arp,-GDATA_WIDTH=512,$(NET_RTL_SRCS)))
 $(eval $(call model,icmp_echo_w64,icmp_echo,-GDATA_WIDTH=64,$(NET_RTL_SRCS)))
 $(eval $(call model,icmp_echo_w512,icmp_echo,-GDATA_WIDTH=512,$(NET_RTL_SRCS)))
+# IPv6 neighbour discovery: the responder beside ARP
+$(eval $(call model,nd_w64,nd,-GDATA_WIDTH=64,$(NET_RTL_SRCS)))
+$(eval $(call model,nd_w512,nd,-GDATA_WIDTH=512,$(NET_RTL_SRCS)))
 $(eval $(call model,axis_frame_arb_w64,axis_frame_arb,-GDATA_WIDTH=64 -GS_COUNT=3,$(NET_RTL_SRCS)))
 $(eval $(call model,axis_frame_arb_w512,axis_frame_arb,-GDATA_WIDTH=512 -GS_COUNT=3,$(NET_RTL_SRCS)))
 
@@ -114,7 +117,7 @@ $(OBJ)/runtime/%.o: $(VERILATOR_INC)/%.cpp $(FLAGS_STAMP) | $(DEPS_STAMP)
 # ---------------------------------------------------------------------------------------
 # C libraries and programs
 
-WIRE_SRCS := sim/wire/roce_wire.c sim/wire/pcap.c sim/wire/roce_bus.c sim/wire/net_wire.c
+WIRE_SRCS := sim/wire/roce_wire.c sim/wire/pcap.c sim/wire/roce_bus.c sim/wire/net_wire.c sim/wire/nd_wire.c
 BENCH_SRCS := testbench/lib/bench.c testbench/lib/axis.c sim/vmodel/vmodel.c
 C_HDRS = $(GEN_H) $(wildcard sim/*/*.h testbench/*/*.h host-driver/*.h provider/*.h)
 
@@ -138,6 +141,7 @@ $(eval $(call program,test_rx,testbench/net/test_rx.c testbench/net/roce_random.
 $(eval $(call program,test_tx,testbench/net/test_tx.c testbench/net/roce_random.c testbench/net/roce_oracle.c $(WIRE_SRCS) $(BENCH_SRCS),roce_tx_w64 roce_tx_w512))
 
 $(eval $(call program,test_icmp,testbench/net/test_icmp.c testbench/net/net_oracle.c $(WIRE_SRCS) $(BENCH_SRCS),icmp_echo_w64 icmp_echo_w512))
+$(eval $(call program,test_nd,testbench/net/test_nd.c $(WIRE_SRCS) $(BENCH_SRCS),nd_w64 nd_w512))
 $(eval $(call program,test_arp,testbench/net/test_arp.c testbench/net/net_oracle.c $(WIRE_SRCS) $(BENCH_SRCS),arp_w64 arp_w512))
 $(eval $(call program,test_frame_arb,testbench/net/test_frame_arb.c $(WIRE_SRCS) $(BENCH_SRCS),axis_frame_arb_w64 axis_frame_arb_w512))
 
@@ -319,7 +323,7 @@ $(BIN)/test_badinput: $(call cobjs,testbench/e2e/test_badinput.c testbench/lib/b
 PROGRAMS += $(BIN)/badinput_verbs $(BIN)/test_badinput
 
 # Tests in the order they run; each prints "ok NAME" / "not ok NAME: why" lines.
-TESTS := test_wire test_icrc test_rx test_tx test_hroce_pcap test_arp test_icmp test_frame_arb
+TESTS := test_wire test_icrc test_rx test_tx test_hroce_pcap test_arp test_icmp test_nd test_frame_arb
 TESTS += $(BLOCK_TESTS)
 TESTS += test_vfio test_pin test_sim test_faults test_rc test_retry test_net test_config test_simrun
 TESTS += test_perftest test_badinput test_cq_overrun test_verbs_attr test_verbs_cq_overrun
@@ -338,7 +342,7 @@ check-valgrind: all
 # ---------------------------------------------------------------------------------------
 # Lint: Verilator -Wall and Icarus on every top at both widths, clang-format, cppcheck
 
-LINT_TOPS := roce_icrc roce_rx roce_tx arp arp_rx arp_tx icmp_echo axis_frame_arb
+LINT_TOPS := roce_icrc roce_rx roce_tx arp arp_rx arp_tx icmp_echo nd axis_frame_arb
 C_LINT := $(filter-out $(GEN)/%,$(wildcard sim/*/*.[ch] testbench/*/*.[ch] host-driver/*.[ch] \
 	provider/*.[ch]))
 
@@ -376,7 +380,8 @@ bench: $(BIN)/bench_net $(BIN)/bench_rc
 
 synth: $(GEN_VH) | $(DEPS_STAMP)
 	@scripts/synth.sh build/synth roce_icrc:64 roce_icrc:512 roce_rx:64 roce_rx:512 roce_tx:64 roce_tx:512 \
-		arp:64 arp:512 arp_cache:- icmp_echo:64 icmp_echo:512 axis_frame_arb:64 axis_frame_arb:512
+		arp:64 arp:512 arp_cache:- icmp_echo:64 icmp_echo:512 nd:64 nd:512 \
+		axis_frame_arb:64 axis_frame_arb:512
 	@scripts/synth_core.sh build/synth/core
 
 

@@ -1,9 +1,9 @@
 /*
 
-RoCEv2 receive path: Ethernet frames in; for each good RoCE frame a header on the header
-bus and its payload, aligned to lane 0, on the payload stream; non-RoCE frames whole on
-their own output, each marked (m_other_tdest, contract NET_FRAME) as ARP, ICMP or other;
-everything else counted by reason and dropped.
+RoCEv2 receive path: Ethernet frames in (RoCEv2 over IPv4 or IPv6, tagged or not); for
+each good RoCE frame a header on the header bus and its payload, aligned to lane 0, on the
+payload stream; non-RoCE frames whole on their own output, each marked (m_other_tdest,
+contract NET_FRAME) as ARP, ICMP or other; everything else counted by reason and dropped.
 
 A frame is buffered whole (store and forward) until its verdict is known, ICRC included:
 nothing of a bad frame ever leaves, so a corrupted RETH can never steer a write. The
@@ -360,7 +360,8 @@ assign consume = cur_valid_reg && buf_tvalid && (!flush_valid_reg || pay_ready) 
 assign buf_tready = consume;
 
 wire [2*DATA_WIDTH-1:0] window = {flush_valid_reg ? {DATA_WIDTH{1'b0}} : buf_tdata, prev_data_reg};
-// every RoCE header is 2 mod 4 bytes long (IPv4 without options): so is the shift
+// every RoCE header is 2 mod 4 bytes long (IPv4 without options, IPv6 without extension
+// headers): so is the shift
 wire [LANE_BITS-1:0] shift = {flush_valid_reg ? flush_shift_reg : cur_shift_reg, 2'b10};
 reg [DATA_WIDTH-1:0] shifted;
 integer i;

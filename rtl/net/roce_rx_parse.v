@@ -13,7 +13,8 @@ Takes Ethernet frames (without FCS) beat by beat and, without ever stalling on i
 
 The verdict on the ICRC, and what happens to the frame, is roce_rx's business.
 
-Only IPv4 without options is RoCE here: every RoCE header length is then 2 mod 4.
+Only IPv4 without options and IPv6 without extension headers are RoCE here: every RoCE
+header length is then 2 mod 4.
 
 */
 
@@ -80,8 +81,8 @@ localparam CLASS_ROCE = 2'd0;   // RoCE, good so far: the ICRC decides
 localparam CLASS_OTHER = 2'd1;  // not RoCE: the non-RoCE output
 localparam CLASS_DROP = 2'd2;   // dropped, m_entry_reason says why
 
-// The longest header: Ethernet + tag (18), IPv4 (20), UDP (8), BTH (12), AtomicETH (28)
-localparam HDR_BYTES = 86;
+// The longest header: Ethernet + tag (18), IPv6 (40), UDP (8), BTH (12), AtomicETH (28)
+localparam HDR_BYTES = 106;
 localparam LANE_BITS = $clog2(KEEP_WIDTH);
 
 initial begin
@@ -182,20 +183,30 @@ always @(posedge clk) begin
     end
 end
 
-// byte n of the frame, and big-endian fields of the IP packet by byte offset
+// byte n of the frame; big-endian fields of the IP header, and of the UDP header and
+// what follows it (the transport headers), by byte offset
 `define RX_HDR8(n) hdr_reg[(n)*8 +: 8]
 `define RX_IP8(n) ip[(n)*8 +: 8]
 `define RX_IP16(n) {`RX_IP8(n), `RX_IP8((n) + 1)}
-`define RX_IP24(n) {`RX_IP8(n), `RX_IP16((n) + 1)}
 `define RX_IP32(n) {`RX_IP16(n), `RX_IP16((n) + 2)}
-`define RX_IP64(n) {`RX_IP32(n), `RX_IP32((n) + 4)}
+`define RX_TP8(n) tp[(n)*8 +: 8]
+`define RX_TP16(n) {`RX_TP8(n), `RX_TP8((n) + 1)}
+`define RX_TP24(n) {`RX_TP8(n), `RX_TP16((n) + 1)}
+`define RX_TP32(n) {`RX_TP16(n), `RX_TP16((n) + 2)}
+`define RX_TP64(n) {`RX_TP32(n), `RX_TP32((n) + 4)}
 
-// The Ethernet header, and the IPv4 packet's bytes wherever the tag put it
+// The Ethernet header, and the IP header's bytes wherever the tag put it
 wire vlan = {`RX_HDR8(12), `RX_HDR8(13)} == `HROCE_ETH_TYPE_VLAN;
 wire [15:0] ethertype = vlan ? {`RX_HDR8(16), `RX_HDR8(17)} : {`RX_HDR8(12), `RX_HDR8(13)};
 wire [15:0] l2_len = vlan ? 16'd18 : 16'd14;
+wire is_ipv4 = ethertype == `HROCE_ETH_TYPE_IPV4;
+wire is_ipv6 = ethertype == `HROCE_ETH_TYPE_IPV6;
+// the IP header's length: 20 (IPv4 without options) or 40 (IPv6)
+localparam IP4_BYTES = 20, IP6_BYTES = `HROCE_IPV6_HDR_BYTES;
+localparam [15:0] IP4_HDR_LEN = IP4_BYTES, IP6_HDR_LEN = IP6_BYTES;
+wire [15:0] ip_hdr_len = is_ipv6 ? IP6_HDR_LEN : IP4_HDR_LEN;
 
-localparam IP_BYTES = HDR_BYTES - 18;
+localparam IP_BYTES = IP6_BYTES;
 reg [IP_BYTES*8-1:0] ip;
 always @* begin
     for (i = 0; i < IP_BYTES; i = i + 1) begin
@@ -203,14 +214,31 @@ always @* begin
     end
 end
 
-wire [15:0] ip_total = `RX_IP16(2);
+// UDP, BTH and the extension headers, after whichever IP header: one 4-way choice per
+// byte, so that everything after the UDP header is decoded once for both families
+localparam TP_BYTES = HDR_BYTES - 18 - IP6_BYTES;
+reg [TP_BYTES*8-1:0] tp;
+always @* begin
+    for (i = 0; i < TP_BYTES; i = i + 1) begin
+        case ({vlan, is_ipv6})
+            2'b00: tp[i*8 +: 8] = `RX_HDR8(14 + IP4_BYTES + i);
+            2'b01: tp[i*8 +: 8] = `RX_HDR8(14 + IP6_BYTES + i);
+            2'b10: tp[i*8 +: 8] = `RX_HDR8(18 + IP4_BYTES + i);
+            default: tp[i*8 +: 8] = `RX_HDR8(18 + IP6_BYTES + i);
+        endcase
+    end
+end
+
+// the IP packet's length: IPv4's total length, or IPv6's fixed header and payload length
+wire [16:0] ip_total = is_ipv6 ? {1'b0, IP6_HDR_LEN} + {1'b0, `RX_IP16(4)} : {1'b0, `RX_IP16(2)};
 
 /*
  * ICRC feed: coverage runs from the IP header to 4 bytes before the IP packet's end.
- * An IP length too small for RoCE still covers 40 bytes: such a frame is dropped for its
- * length, and its ICRC only has to be computed, not be right.
+ * An IP length too small for RoCE still covers the IP, UDP and BTH headers: such a frame
+ * is dropped for its length, and its ICRC only has to be computed, not be right.
  */
-wire [16:0] cov_end = {1'b0, l2_len} + ((ip_total < 16'd44) ? 17'd40 : {1'b0, ip_total} - 17'd4);
+wire [16:0] cov_min = {1'b0, ip_hdr_len} + 17'd20;
+wire [16:0] cov_end = {1'b0, l2_len} + ((ip_total < cov_min + 17'd4) ? cov_min : ip_total - 17'd4);
 // the coverage's first and end lanes in this beat, relative to lane 0 (may be out of range)
 wire [17:0] start_off = {2'b0, l2_len} - {2'b0, s1_pos_reg};
 wire [17:0] end_off = {1'b0, cov_end} - {2'b0, s1_pos_reg};
@@ -219,16 +247,18 @@ reg [KEEP_WIDTH-1:0] cov_keep;
 reg [DATA_WIDTH-1:0] cov_data;
 reg [31:0] icrc_found;
 reg [31:0] icrc_reg = 32'd0;
-// the invariant-masked fields: TOS, TTL, IP checksum, UDP checksum, BTH byte 4
+// the variant fields, read as ones (roce_icrc_mask says which for each IP version)
 wire [15:0] mask_rel = s1_pos_reg - l2_len;
-wire [KEEP_WIDTH-1:0] masked;
+wire [KEEP_WIDTH-1:0] masked, masked_low;
 
 roce_icrc_mask #(
     .KEEP_WIDTH(KEEP_WIDTH)
 )
 icrc_mask_inst (
     .ip_offset(mask_rel),
-    .mask(masked)
+    .ipv6(is_ipv6),
+    .mask(masked),
+    .mask_low(masked_low)
 );
 
 generate
@@ -240,6 +270,9 @@ generate
             cov_data[g*8 +: 8] = s1_data_reg[g*8 +: 8];
             if (masked[g]) begin
                 cov_data[g*8 +: 8] = 8'hff;
+            end
+            if (masked_low[g]) begin
+                cov_data[g*8 +: 4] = 4'hf;
             end
         end
     end
@@ -289,7 +322,7 @@ end
 /*
  * Header decode and checks, at the frame's last beat
  */
-wire [7:0] opcode = `RX_IP8(28);
+wire [7:0] opcode = `RX_TP8(8);
 
 wire op_valid, op_deth, op_reth, op_atomic, op_aeth, op_atomicack, op_immdt, op_ieth;
 wire op_payload;
@@ -319,23 +352,35 @@ end
 wire [16:0] csum_fold1 = {1'b0, csum_sum[15:0]} + {13'd0, csum_sum[19:16]};
 wire [15:0] csum_fold2 = csum_fold1[15:0] + {15'd0, csum_fold1[16]};
 
-wire [7:0] ip_tos = `RX_IP8(1);
-wire [7:0] bth_flags = `RX_IP8(29);
+// IPv4's TOS, or IPv6's traffic class
+wire [7:0] ip_tos = is_ipv6 ? {ip[3:0], ip[15:12]} : `RX_IP8(1);
+wire [7:0] bth_flags = `RX_TP8(9);
 wire [1:0] bth_pad = bth_flags[5:4];
 wire [3:0] bth_tver = bth_flags[3:0];
-// extension headers start after IP (20), UDP (8) and BTH (12)
-localparam EXT = 40;
-wire [16:0] roce_min_ip_len = 17'd44 + {12'd0, op_ext_len} + {15'd0, bth_pad};
-wire [16:0] payload_len_full = {1'b0, ip_total} - roce_min_ip_len;
+// extension headers start after UDP (8) and BTH (12)
+localparam EXT = 20;
+wire [16:0] roce_min_ip_len = {1'b0, ip_hdr_len} + 17'd24 + {12'd0, op_ext_len} + {15'd0, bth_pad};
+wire [16:0] payload_len_full = ip_total - roce_min_ip_len;
 wire [12:0] payload_len = payload_len_full[12:0];
-wire [15:0] payload_offset = l2_len + EXT + {11'd0, op_ext_len};
+wire [15:0] payload_offset = l2_len + ip_hdr_len + EXT + {11'd0, op_ext_len};
 wire [15:0] frame_len = s1_len_reg;
 
-wire is_ipv4 = ethertype == `HROCE_ETH_TYPE_IPV4;
-wire is_roce_port = `RX_IP8(9) == `HROCE_IP_PROTO_UDP && `RX_IP16(22) == `HROCE_ROCE_UDP_PORT;
+// IPv4's protocol, or IPv6's next header
+wire [7:0] ip_proto = is_ipv6 ? `RX_IP8(6) : `RX_IP8(9);
+wire is_roce_port = ip_proto == `HROCE_IP_PROTO_UDP && `RX_TP16(2) == `HROCE_ROCE_UDP_PORT;
+// the IPv6 next-header values that are extension headers (the contract lists them)
+wire ip6_ext = is_ipv6 && (ip_proto == 8'd0 || ip_proto == 8'd43 || ip_proto == 8'd44 ||
+                           ip_proto == 8'd50 || ip_proto == 8'd51 || ip_proto == 8'd60 ||
+                           ip_proto == 8'd135 || ip_proto == 8'd139 || ip_proto == 8'd140 ||
+                           ip_proto == 8'd253 || ip_proto == 8'd254);
 wire [15:0] ip_frag = `RX_IP16(6);
-// not version 4 with a 20-byte header, or a fragment (MF set, or an offset)
-wire ip_header_bad = `RX_IP8(0) != 8'h45 || ip_frag[13] || ip_frag[12:0] != 13'd0;
+// IPv4: not version 4 with a 20-byte header, or a fragment (MF set, or an offset);
+// IPv6: not version 6
+wire ip_header_bad = is_ipv6 ? ip[7:4] != 4'd6 :
+                     (`RX_IP8(0) != 8'h45 || ip_frag[13] || ip_frag[12:0] != 13'd0);
+wire [7:0] ip6_hop_limit = `RX_IP8(7);
+// frame bytes needed to tell whether RoCE: up to the UDP destination port
+wire [15:0] tell_len = l2_len + ip_hdr_len + 16'd4;
 
 // what a non-RoCE frame is, for the ARP and ICMP blocks behind roce_rx (untagged only)
 wire is_arp = !vlan && ethertype == `HROCE_ETH_TYPE_ARP;
@@ -355,24 +400,30 @@ always @* begin
         reason = `HROCE_ROCE_RX_DROP_MAC_ERROR;
     end else if (frame_len > MAX_FRAME) begin
         reason = `HROCE_ROCE_RX_DROP_GIANT;
-    end else if (!is_ipv4) begin
+    end else if (!is_ipv4 && !is_ipv6) begin
         frame_class = CLASS_OTHER;
-    end else if (frame_len < l2_len + 24) begin
-        reason = `HROCE_ROCE_RX_DROP_TRUNCATED;   // IPv4, but too short to tell whether RoCE
+    end else if (frame_len < tell_len) begin
+        reason = `HROCE_ROCE_RX_DROP_TRUNCATED;   // IP, but too short to tell whether RoCE
+    end else if (ip6_ext) begin
+        reason = `HROCE_ROCE_RX_DROP_IP6_EXT_HEADER;
     end else if (!is_roce_port) begin
         frame_class = CLASS_OTHER;
-    end else if (frame_len < l2_len + 40 || frame_len < payload_offset ||
-                 frame_len < l2_len + ip_total) begin
+    end else if (frame_len < l2_len + ip_hdr_len + EXT || frame_len < payload_offset ||
+                 {1'b0, frame_len} < {1'b0, l2_len} + ip_total) begin
         reason = `HROCE_ROCE_RX_DROP_TRUNCATED;
     end else if (ip_header_bad) begin
         reason = `HROCE_ROCE_RX_DROP_IP_HEADER;
-    end else if (csum_fold2 != 16'hffff) begin
+    end else if (!is_ipv6 && csum_fold2 != 16'hffff) begin
         reason = `HROCE_ROCE_RX_DROP_IP_CHECKSUM;
+    end else if (is_ipv6 && ip6_hop_limit == 8'd0) begin
+        reason = `HROCE_ROCE_RX_DROP_IP6_HOP_LIMIT;
     end else if (!op_valid || bth_tver != 4'd0) begin
         reason = `HROCE_ROCE_RX_DROP_BAD_OPCODE;
-    end else if (`RX_IP16(24) != ip_total - 16'd20 || payload_len_full[16:13] != 4'd0 ||
+    end else if ({1'b0, `RX_TP16(4)} != ip_total - {1'b0, ip_hdr_len} ||
+                 payload_len_full[16:13] != 4'd0 ||
                  ip_total[1:0] != 2'd0 ||  // the pad count must align the payload
-                 (frame_len != l2_len + ip_total && frame_len != `HROCE_ROCE_MIN_FRAME) ||
+                 ({1'b0, frame_len} != {1'b0, l2_len} + ip_total &&
+                  frame_len != `HROCE_ROCE_MIN_FRAME) ||
                  (!op_payload && payload_len != 13'd0)) begin
         reason = `HROCE_ROCE_RX_DROP_LENGTH;
     end else begin
@@ -390,52 +441,60 @@ always @* begin
     hdr[`HROCE_ROCE_HDR_VLAN_TCI] = vlan ? {`RX_HDR8(14), `RX_HDR8(15)} : 16'd0;
     hdr[`HROCE_ROCE_HDR_IP_DSCP] = ip_tos[7:2];
     hdr[`HROCE_ROCE_HDR_IP_ECN] = ip_tos[1:0];
-    hdr[`HROCE_ROCE_HDR_IP_ID] = `RX_IP16(4);
-    hdr[`HROCE_ROCE_HDR_IP_FLAGS] = ip_frag[15:13];
-    hdr[`HROCE_ROCE_HDR_IP_TTL] = `RX_IP8(8);
-    hdr[`HROCE_ROCE_HDR_IP_SRC] = `RX_IP32(12);
-    hdr[`HROCE_ROCE_HDR_IP_DST] = `RX_IP32(16);
-    hdr[`HROCE_ROCE_HDR_UDP_SPORT] = `RX_IP16(20);
+    if (is_ipv6) begin
+        hdr[`HROCE_ROCE_HDR_IP6] = 1'b1;
+        hdr[`HROCE_ROCE_HDR_IP6_FLOW_LABEL] = {ip[11:8], `RX_IP16(2)};
+        hdr[`HROCE_ROCE_HDR_IP_TTL] = ip6_hop_limit;
+        hdr[`HROCE_ROCE_HDR_IP6_SRC] = {`RX_IP32(8), `RX_IP32(12), `RX_IP32(16), `RX_IP32(20)};
+        hdr[`HROCE_ROCE_HDR_IP6_DST] = {`RX_IP32(24), `RX_IP32(28), `RX_IP32(32), `RX_IP32(36)};
+    end else begin
+        hdr[`HROCE_ROCE_HDR_IP_ID] = `RX_IP16(4);
+        hdr[`HROCE_ROCE_HDR_IP_FLAGS] = ip_frag[15:13];
+        hdr[`HROCE_ROCE_HDR_IP_TTL] = `RX_IP8(8);
+        hdr[`HROCE_ROCE_HDR_IP_SRC] = `RX_IP32(12);
+        hdr[`HROCE_ROCE_HDR_IP_DST] = `RX_IP32(16);
+    end
+    hdr[`HROCE_ROCE_HDR_UDP_SPORT] = `RX_TP16(0);
     hdr[`HROCE_ROCE_HDR_BTH_OPCODE] = opcode;
     hdr[`HROCE_ROCE_HDR_BTH_SE] = bth_flags[7];
     hdr[`HROCE_ROCE_HDR_BTH_MIGREQ] = bth_flags[6];
     hdr[`HROCE_ROCE_HDR_BTH_PAD] = bth_pad;
     hdr[`HROCE_ROCE_HDR_BTH_TVER] = bth_tver;
-    hdr[`HROCE_ROCE_HDR_BTH_PKEY] = `RX_IP16(30);
-    hdr[`HROCE_ROCE_HDR_BTH_FECN] = ip[32*8+7];
-    hdr[`HROCE_ROCE_HDR_BTH_BECN] = ip[32*8+6];
-    hdr[`HROCE_ROCE_HDR_BTH_DQPN] = `RX_IP24(33);
-    hdr[`HROCE_ROCE_HDR_BTH_ACKREQ] = ip[36*8+7];
-    hdr[`HROCE_ROCE_HDR_BTH_PSN] = `RX_IP24(37);
+    hdr[`HROCE_ROCE_HDR_BTH_PKEY] = `RX_TP16(10);
+    hdr[`HROCE_ROCE_HDR_BTH_FECN] = tp[12*8+7];
+    hdr[`HROCE_ROCE_HDR_BTH_BECN] = tp[12*8+6];
+    hdr[`HROCE_ROCE_HDR_BTH_DQPN] = `RX_TP24(13);
+    hdr[`HROCE_ROCE_HDR_BTH_ACKREQ] = tp[16*8+7];
+    hdr[`HROCE_ROCE_HDR_BTH_PSN] = `RX_TP24(17);
     if (op_deth) begin
-        hdr[`HROCE_ROCE_HDR_DETH_QKEY] = `RX_IP32(EXT);
-        hdr[`HROCE_ROCE_HDR_DETH_SRC_QP] = `RX_IP24(EXT + 5);
+        hdr[`HROCE_ROCE_HDR_DETH_QKEY] = `RX_TP32(EXT);
+        hdr[`HROCE_ROCE_HDR_DETH_SRC_QP] = `RX_TP24(EXT + 5);
     end
     if (op_reth) begin
-        hdr[`HROCE_ROCE_HDR_RETH_VA] = `RX_IP64(EXT);
-        hdr[`HROCE_ROCE_HDR_RETH_RKEY] = `RX_IP32(EXT + 8);
-        hdr[`HROCE_ROCE_HDR_RETH_DMA_LEN] = `RX_IP32(EXT + 12);
+        hdr[`HROCE_ROCE_HDR_RETH_VA] = `RX_TP64(EXT);
+        hdr[`HROCE_ROCE_HDR_RETH_RKEY] = `RX_TP32(EXT + 8);
+        hdr[`HROCE_ROCE_HDR_RETH_DMA_LEN] = `RX_TP32(EXT + 12);
     end
     if (op_atomic) begin
-        hdr[`HROCE_ROCE_HDR_ATOMIC_VA] = `RX_IP64(EXT);
-        hdr[`HROCE_ROCE_HDR_ATOMIC_RKEY] = `RX_IP32(EXT + 8);
-        hdr[`HROCE_ROCE_HDR_ATOMIC_SWAP_ADD] = `RX_IP64(EXT + 12);
-        hdr[`HROCE_ROCE_HDR_ATOMIC_COMPARE] = `RX_IP64(EXT + 20);
+        hdr[`HROCE_ROCE_HDR_ATOMIC_VA] = `RX_TP64(EXT);
+        hdr[`HROCE_ROCE_HDR_ATOMIC_RKEY] = `RX_TP32(EXT + 8);
+        hdr[`HROCE_ROCE_HDR_ATOMIC_SWAP_ADD] = `RX_TP64(EXT + 12);
+        hdr[`HROCE_ROCE_HDR_ATOMIC_COMPARE] = `RX_TP64(EXT + 20);
     end
     if (op_aeth) begin
-        hdr[`HROCE_ROCE_HDR_AETH_SYNDROME] = `RX_IP8(EXT);
-        hdr[`HROCE_ROCE_HDR_AETH_MSN] = `RX_IP24(EXT + 1);
+        hdr[`HROCE_ROCE_HDR_AETH_SYNDROME] = `RX_TP8(EXT);
+        hdr[`HROCE_ROCE_HDR_AETH_MSN] = `RX_TP24(EXT + 1);
     end
     if (op_atomicack) begin
-        hdr[`HROCE_ROCE_HDR_ATOMICACK_ORIG] = `RX_IP64(EXT + 4);
+        hdr[`HROCE_ROCE_HDR_ATOMICACK_ORIG] = `RX_TP64(EXT + 4);
     end
     if (op_immdt) begin
         // after DETH or RETH when the opcode has one
-        hdr[`HROCE_ROCE_HDR_IMMDT] = op_deth ? `RX_IP32(EXT + 8) :
-                                     op_reth ? `RX_IP32(EXT + 16) : `RX_IP32(EXT);
+        hdr[`HROCE_ROCE_HDR_IMMDT] = op_deth ? `RX_TP32(EXT + 8) :
+                                     op_reth ? `RX_TP32(EXT + 16) : `RX_TP32(EXT);
     end
     if (op_ieth) begin
-        hdr[`HROCE_ROCE_HDR_IETH_RKEY] = `RX_IP32(EXT);
+        hdr[`HROCE_ROCE_HDR_IETH_RKEY] = `RX_TP32(EXT);
     end
     hdr[`HROCE_ROCE_HDR_PAYLOAD_LEN] = (frame_class == CLASS_ROCE) ? payload_len : 13'd0;
 end
@@ -483,8 +542,11 @@ endmodule
 `undef RX_HDR8
 `undef RX_IP8
 `undef RX_IP16
-`undef RX_IP24
 `undef RX_IP32
-`undef RX_IP64
+`undef RX_TP8
+`undef RX_TP16
+`undef RX_TP24
+`undef RX_TP32
+`undef RX_TP64
 
 `resetall

@@ -3,8 +3,10 @@
 RoCEv2 transmit path: one frame per header on the header bus, its payload from the
 payload stream, out as an Ethernet frame without FCS.
 
-The path computes what the header bus leaves to it: the IPv4 total length and checksum,
-the UDP length, the BTH pad count, the UDP source port when the header gives none (the
+The path builds IPv4 (without options) or IPv6 (without extension headers) as the header
+bus's IP6 says, and computes what the header bus leaves to it: the IPv4 total length and
+checksum or the IPv6 payload length, the UDP length (its checksum is zero, as rxe sends
+it over both), the BTH pad count, the UDP source port when the header gives none (the
 flow-label hash Linux uses, of the local and remote QPNs, for ECMP entropy), zero pad
 bytes, the ICRC, and zero padding to the Ethernet minimum (the MAC does not pad).
 
@@ -98,9 +100,13 @@ module roce_tx #
 
 localparam LANE_BITS = $clog2(KEEP_WIDTH);
 localparam HDR_WIDTH = `HROCE_ROCE_HDR_WIDTH;
-// The longest header: Ethernet + tag (18), IPv4 (20), UDP (8), BTH (12), AtomicETH (28)
-localparam HDR_BYTES = 86;
+// The longest header: Ethernet + tag (18), IPv6 (40), UDP (8), BTH (12), AtomicETH (28)
+localparam HDR_BYTES = 106;
 localparam IP_HDR_BYTES = HDR_BYTES - 18;
+// IP header lengths: IPv4 without options, IPv6 without extension headers
+localparam [15:0] IP4_HDR_LEN = 16'd20, IP6_HDR_LEN = `HROCE_IPV6_HDR_BYTES;
+// UDP, BTH and the extension headers, which follow either
+localparam TP_BYTES = IP_HDR_BYTES - IP6_HDR_LEN;
 // The beats that hold header bytes
 localparam HDR_BEATS = (HDR_BYTES + KEEP_WIDTH - 1) / KEEP_WIDTH;
 // A beat in the FIFO: data, keep, last, user, the ICRC's quad of lanes, ICRC here, done
@@ -135,7 +141,7 @@ reg [35:0] h1_prod_lo_reg = 36'd0, h1_prod_hi_reg = 36'd0;
 reg h1_deth_reg = 1'b0, h1_reth_reg = 1'b0, h1_atomic_reg = 1'b0, h1_aeth_reg = 1'b0;
 reg h1_atomicack_reg = 1'b0, h1_immdt_reg = 1'b0, h1_ieth_reg = 1'b0;
 reg [4:0] h1_ext_len_reg = 5'd0;        // bytes of extension headers
-reg [15:0] h1_ip_len_reg = 16'd0;       // IPv4 total length
+reg [15:0] h1_ip_len_reg = 16'd0;       // the IP packet's length (IPv4's total length)
 reg [18:0] h1_csum_reg = 19'd0;         // the IPv4 checksum's sum, but for the total length
 
 wire ctx_load;                          // stage 2 takes stage 1's header this cycle
@@ -164,9 +170,11 @@ roce_opcode opcode_inst (
     .ext_len(s_ext_len)
 );
 
-// IPv4 header, UDP header, BTH, extension headers, payload, pad, ICRC
+// IP header, UDP header (8), BTH (12), extension headers, payload, pad, ICRC (4)
 wire [1:0] s_pad = 2'd0 - s_payload_len[1:0];
-wire [15:0] s_ip_len = 16'd44 + {11'd0, s_ext_len} + {3'd0, s_payload_len} + {14'd0, s_pad};
+wire [15:0] s_ip_hdr_len = s_hdr_data[`HROCE_ROCE_HDR_IP6] ? IP6_HDR_LEN : IP4_HDR_LEN;
+wire [15:0] s_ip_len = s_ip_hdr_len + 16'd24 + {11'd0, s_ext_len} + {3'd0, s_payload_len} +
+                       {14'd0, s_pad};
 // the checksum's 16-bit words that the header gives: version/IHL/TOS, ID, flags, TTL and
 // protocol, addresses
 wire [18:0] s_csum = {3'd0, 8'h45, s_hdr_data[`HROCE_ROCE_HDR_IP_DSCP], s_hdr_data[`HROCE_ROCE_HDR_IP_ECN]} +
@@ -212,6 +220,8 @@ end
 wire [7:0] opcode = h1_hdr_reg[`HROCE_ROCE_HDR_BTH_OPCODE];
 wire [12:0] payload_len = h1_hdr_reg[`HROCE_ROCE_HDR_PAYLOAD_LEN];
 wire vlan = h1_hdr_reg[`HROCE_ROCE_HDR_VLAN_VALID];
+wire ip6 = h1_hdr_reg[`HROCE_ROCE_HDR_IP6];
+wire [15:0] ip_hdr_len = ip6 ? IP6_HDR_LEN : IP4_HDR_LEN;
 
 // the flow label of the QP pair, folded into 14 bits (as Linux's rdma_flow_label_to_udp_sport):
 // v = SRC_QPN * DQPN; v ^= v >> 20; v ^= v >> 40; the low 20 bits
@@ -224,7 +234,7 @@ wire [15:0] sport = h1_hdr_reg[`HROCE_ROCE_HDR_UDP_SPORT] != 16'd0 ?
 wire [1:0] pad = 2'd0 - payload_len[1:0];
 wire [15:0] ip_len = h1_ip_len_reg;
 wire [15:0] l2_len = vlan ? 16'd18 : 16'd14;
-wire [15:0] hdr_len = l2_len + 16'd40 + {11'd0, h1_ext_len_reg};
+wire [15:0] hdr_len = l2_len + ip_hdr_len + 16'd20 + {11'd0, h1_ext_len_reg};
 wire [15:0] frame_len = l2_len + ip_len;
 wire short_frame = PAD_MIN_FRAME != 0 && frame_len < `HROCE_ROCE_MIN_FRAME;
 localparam [13:0] KEEP_MASK14 = KEEP_WIDTH[13:0] - 14'd1;
@@ -240,94 +250,109 @@ localparam [LANE_BITS-1:0] SPLIT_LANE = {{LANE_BITS-1{1'b1}}, 1'b0}; // KEEP_WID
 wire icrc_split = icrc_pos[LANE_BITS-1:0] == SPLIT_LANE;
 
 wire [47:0] eth_src = h1_hdr_reg[`HROCE_ROCE_HDR_ETH_SRC];
+// IPv4's TOS, IPv6's traffic class
 wire [7:0] ip_tos = {h1_hdr_reg[`HROCE_ROCE_HDR_IP_DSCP], h1_hdr_reg[`HROCE_ROCE_HDR_IP_ECN]};
 wire [15:0] ip_frag = {h1_hdr_reg[`HROCE_ROCE_HDR_IP_FLAGS], 13'd0};
 wire [19:0] csum_sum = {1'b0, h1_csum_reg} + {4'd0, ip_len};
 wire [16:0] csum_fold1 = {1'b0, csum_sum[15:0]} + {13'd0, csum_sum[19:16]};
 wire [15:0] csum_fold2 = csum_fold1[15:0] + {15'd0, csum_fold1[16]};
 wire [15:0] ip_csum = ~csum_fold2;
+wire [15:0] ethertype = ip6 ? `HROCE_ETH_TYPE_IPV6 : `HROCE_ETH_TYPE_IPV4;
 
-// the IP packet's header bytes, then the frame's: each field big-endian at its offset
+// the transport headers (UDP, BTH, extension headers), the IP packet's header bytes with
+// them after the IP header, then the frame's: each field big-endian at its offset
+reg [TP_BYTES*8-1:0] tp;
 reg [IP_HDR_BYTES*8-1:0] ip;
 reg [HDR_BYTES*8-1:0] hdr_bytes;
-reg [63:0] f;
+reg [127:0] f;
 integer put_i;
 
 // the n low bytes of f, most significant first, at byte offset o of vector v
 `define TX_PUT(v, n, o) for (put_i = 0; put_i < (n); put_i = put_i + 1) v[((o) + put_i)*8 +: 8] = f[((n) - 1 - put_i)*8 +: 8]
 
 always @* begin
-    ip = {IP_HDR_BYTES*8{1'b0}};
-    f = {8'h45, ip_tos, ip_len, h1_hdr_reg[`HROCE_ROCE_HDR_IP_ID], ip_frag};
-    `TX_PUT(ip, 8, 0);
-    f = {h1_hdr_reg[`HROCE_ROCE_HDR_IP_TTL], `HROCE_IP_PROTO_UDP, ip_csum,
-         h1_hdr_reg[`HROCE_ROCE_HDR_IP_SRC]};
-    `TX_PUT(ip, 8, 8);
-    f = {h1_hdr_reg[`HROCE_ROCE_HDR_IP_DST], sport, `HROCE_ROCE_UDP_PORT};
-    `TX_PUT(ip, 8, 16);
-    f = {ip_len - 16'd20, 16'd0, opcode, h1_hdr_reg[`HROCE_ROCE_HDR_BTH_SE],
+    tp = {TP_BYTES*8{1'b0}};
+    f = {64'd0, sport, `HROCE_ROCE_UDP_PORT, ip_len - ip_hdr_len, 16'd0};
+    `TX_PUT(tp, 8, 0);
+    f = {96'd0, opcode, h1_hdr_reg[`HROCE_ROCE_HDR_BTH_SE],
          h1_hdr_reg[`HROCE_ROCE_HDR_BTH_MIGREQ], pad, h1_hdr_reg[`HROCE_ROCE_HDR_BTH_TVER],
          h1_hdr_reg[`HROCE_ROCE_HDR_BTH_PKEY]};
-    `TX_PUT(ip, 8, 24);
-    f = {h1_hdr_reg[`HROCE_ROCE_HDR_BTH_FECN], h1_hdr_reg[`HROCE_ROCE_HDR_BTH_BECN], 6'd0,
+    `TX_PUT(tp, 4, 8);
+    f = {64'd0, h1_hdr_reg[`HROCE_ROCE_HDR_BTH_FECN], h1_hdr_reg[`HROCE_ROCE_HDR_BTH_BECN], 6'd0,
          h1_hdr_reg[`HROCE_ROCE_HDR_BTH_DQPN], h1_hdr_reg[`HROCE_ROCE_HDR_BTH_ACKREQ], 7'd0,
          h1_hdr_reg[`HROCE_ROCE_HDR_BTH_PSN]};
-    `TX_PUT(ip, 8, 32);
-    // extension headers from byte 40, in IBTA order
+    `TX_PUT(tp, 8, 12);
+    // extension headers from byte 20, in IBTA order
     if (h1_deth_reg) begin
-        f = {h1_hdr_reg[`HROCE_ROCE_HDR_DETH_QKEY], 8'd0, h1_hdr_reg[`HROCE_ROCE_HDR_DETH_SRC_QP]};
-        `TX_PUT(ip, 8, 40);
+        f = {64'd0, h1_hdr_reg[`HROCE_ROCE_HDR_DETH_QKEY], 8'd0, h1_hdr_reg[`HROCE_ROCE_HDR_DETH_SRC_QP]};
+        `TX_PUT(tp, 8, 20);
     end
     if (h1_reth_reg) begin
-        f = h1_hdr_reg[`HROCE_ROCE_HDR_RETH_VA];
-        `TX_PUT(ip, 8, 40);
-        f = {h1_hdr_reg[`HROCE_ROCE_HDR_RETH_RKEY], h1_hdr_reg[`HROCE_ROCE_HDR_RETH_DMA_LEN]};
-        `TX_PUT(ip, 8, 48);
+        f = {h1_hdr_reg[`HROCE_ROCE_HDR_RETH_VA], h1_hdr_reg[`HROCE_ROCE_HDR_RETH_RKEY],
+             h1_hdr_reg[`HROCE_ROCE_HDR_RETH_DMA_LEN]};
+        `TX_PUT(tp, 16, 20);
     end
     if (h1_atomic_reg) begin
-        f = h1_hdr_reg[`HROCE_ROCE_HDR_ATOMIC_VA];
-        `TX_PUT(ip, 8, 40);
-        f = {32'd0, h1_hdr_reg[`HROCE_ROCE_HDR_ATOMIC_RKEY]};
-        `TX_PUT(ip, 4, 48);
-        f = h1_hdr_reg[`HROCE_ROCE_HDR_ATOMIC_SWAP_ADD];
-        `TX_PUT(ip, 8, 52);
-        f = h1_hdr_reg[`HROCE_ROCE_HDR_ATOMIC_COMPARE];
-        `TX_PUT(ip, 8, 60);
+        f = {32'd0, h1_hdr_reg[`HROCE_ROCE_HDR_ATOMIC_VA], h1_hdr_reg[`HROCE_ROCE_HDR_ATOMIC_RKEY]};
+        `TX_PUT(tp, 12, 20);
+        f = {h1_hdr_reg[`HROCE_ROCE_HDR_ATOMIC_SWAP_ADD], h1_hdr_reg[`HROCE_ROCE_HDR_ATOMIC_COMPARE]};
+        `TX_PUT(tp, 16, 32);
     end
     if (h1_aeth_reg) begin
-        f = {32'd0, h1_hdr_reg[`HROCE_ROCE_HDR_AETH_SYNDROME], h1_hdr_reg[`HROCE_ROCE_HDR_AETH_MSN]};
-        `TX_PUT(ip, 4, 40);
+        f = {96'd0, h1_hdr_reg[`HROCE_ROCE_HDR_AETH_SYNDROME], h1_hdr_reg[`HROCE_ROCE_HDR_AETH_MSN]};
+        `TX_PUT(tp, 4, 20);
     end
     if (h1_atomicack_reg) begin
-        f = h1_hdr_reg[`HROCE_ROCE_HDR_ATOMICACK_ORIG];
-        `TX_PUT(ip, 8, 44);
+        f = {64'd0, h1_hdr_reg[`HROCE_ROCE_HDR_ATOMICACK_ORIG]};
+        `TX_PUT(tp, 8, 24);
     end
     if (h1_immdt_reg) begin
-        f = {32'd0, h1_hdr_reg[`HROCE_ROCE_HDR_IMMDT]};
+        f = {96'd0, h1_hdr_reg[`HROCE_ROCE_HDR_IMMDT]};
         if (h1_deth_reg) begin
-            `TX_PUT(ip, 4, 48);
+            `TX_PUT(tp, 4, 28);
         end else if (h1_reth_reg) begin
-            `TX_PUT(ip, 4, 56);
+            `TX_PUT(tp, 4, 36);
         end else begin
-            `TX_PUT(ip, 4, 40);
+            `TX_PUT(tp, 4, 20);
         end
     end
     if (h1_ieth_reg) begin
-        f = {32'd0, h1_hdr_reg[`HROCE_ROCE_HDR_IETH_RKEY]};
-        `TX_PUT(ip, 4, 40);
+        f = {96'd0, h1_hdr_reg[`HROCE_ROCE_HDR_IETH_RKEY]};
+        `TX_PUT(tp, 4, 20);
+    end
+
+    ip = {IP_HDR_BYTES*8{1'b0}};
+    if (ip6) begin
+        f = {64'd0, 4'd6, ip_tos, h1_hdr_reg[`HROCE_ROCE_HDR_IP6_FLOW_LABEL], ip_len - IP6_HDR_LEN,
+             `HROCE_IP_PROTO_UDP, h1_hdr_reg[`HROCE_ROCE_HDR_IP_TTL]};
+        `TX_PUT(ip, 8, 0);
+        f = h1_hdr_reg[`HROCE_ROCE_HDR_IP6_SRC];
+        `TX_PUT(ip, 16, 8);
+        f = h1_hdr_reg[`HROCE_ROCE_HDR_IP6_DST];
+        `TX_PUT(ip, 16, 24);
+        ip[IP6_HDR_LEN*8 +: TP_BYTES*8] = tp;
+    end else begin
+        f = {64'd0, 8'h45, ip_tos, ip_len, h1_hdr_reg[`HROCE_ROCE_HDR_IP_ID], ip_frag};
+        `TX_PUT(ip, 8, 0);
+        f = {64'd0, h1_hdr_reg[`HROCE_ROCE_HDR_IP_TTL], `HROCE_IP_PROTO_UDP, ip_csum,
+             h1_hdr_reg[`HROCE_ROCE_HDR_IP_SRC]};
+        `TX_PUT(ip, 8, 8);
+        f = {96'd0, h1_hdr_reg[`HROCE_ROCE_HDR_IP_DST]};
+        `TX_PUT(ip, 4, 16);
+        ip[IP4_HDR_LEN*8 +: TP_BYTES*8] = tp;
     end
 
     hdr_bytes = {HDR_BYTES*8{1'b0}};
-    f = {h1_hdr_reg[`HROCE_ROCE_HDR_ETH_DST], eth_src[47:32]};
+    f = {64'd0, h1_hdr_reg[`HROCE_ROCE_HDR_ETH_DST], eth_src[47:32]};
     `TX_PUT(hdr_bytes, 8, 0);
     if (vlan) begin
-        f = {eth_src[31:0], `HROCE_ETH_TYPE_VLAN, h1_hdr_reg[`HROCE_ROCE_HDR_VLAN_TCI]};
+        f = {64'd0, eth_src[31:0], `HROCE_ETH_TYPE_VLAN, h1_hdr_reg[`HROCE_ROCE_HDR_VLAN_TCI]};
         `TX_PUT(hdr_bytes, 8, 8);
-        f = {48'd0, `HROCE_ETH_TYPE_IPV4};
+        f = {112'd0, ethertype};
         `TX_PUT(hdr_bytes, 2, 16);
         hdr_bytes[18*8 +: IP_HDR_BYTES*8] = ip;
     end else begin
-        f = {16'd0, eth_src[31:0], `HROCE_ETH_TYPE_IPV4};
+        f = {80'd0, eth_src[31:0], ethertype};
         `TX_PUT(hdr_bytes, 6, 8);
         hdr_bytes[14*8 +: IP_HDR_BYTES*8] = ip;
     end
@@ -350,6 +375,7 @@ localparam BEAT_BITS = 16 - LANE_BITS;
 reg ctx_valid_reg = 1'b0, ctx_valid_next;
 reg [HDR_BYTES*8-1:0] ctx_hdr_reg = {HDR_BYTES*8{1'b0}};
 reg [15:0] ctx_l2_reg = 16'd0;                        // first byte the ICRC covers
+reg ctx_ip6_reg = 1'b0;                               // the IP header is IPv6's
 reg [LANE_BITS-3:0] ctx_sh_reg = {LANE_BITS-2{1'b0}}; // header length mod KEEP_WIDTH, / 4
 reg [LANE_BITS-1:0] ctx_icrc_quad_reg = {LANE_BITS{1'b0}}; // first ICRC byte / 4, mod KEEP_WIDTH
 reg [13:0] ctx_pay_beats_reg = 14'd0;                 // payload beats to take
@@ -466,6 +492,7 @@ always @(posedge clk) begin
     if (ctx_load) begin
         ctx_hdr_reg <= hdr_bytes;
         ctx_l2_reg <= l2_len;
+        ctx_ip6_reg <= ip6;
         ctx_sh_reg <= hdr_len[LANE_BITS-1:2];
         ctx_icrc_quad_reg <= icrc_pos[LANE_BITS+1:2];
         ctx_pay_beats_reg <= pay_beats;
@@ -509,19 +536,22 @@ wire icrc_done = beat_reg == ctx_icrc_end_beat_reg;
 // group of four lanes holds it, as a signed count (mod KEEP_WIDTH: -1 is never a lane's)
 wire [LANE_BITS-1:0] icrc_quad = ctx_icrc_quad_reg - {beat_reg[1:0], {LANE_BITS-2{1'b0}}};
 
-// every RoCE header is 2 mod 4 bytes long (IPv4 without options): SH = 4 * ctx_sh_reg + 2,
+// every RoCE header is 2 mod 4 bytes long (IPv4 without options, IPv6 without extension
+// headers): SH = 4 * ctx_sh_reg + 2,
 // so a lane picks its payload byte among KEEP_WIDTH/4 of the window's, which holds the
 // previous payload beat from lane 2 and this one up to lane KEEP_WIDTH-3
 localparam SHIFTS = KEEP_WIDTH / 4;
 wire [2*DATA_WIDTH-33:0] window = {pay_now[DATA_WIDTH-17:0], prev_reg};
-wire [KEEP_WIDTH-1:0] masked;
+wire [KEEP_WIDTH-1:0] masked, masked_low;
 
 roce_icrc_mask #(
     .KEEP_WIDTH(KEEP_WIDTH)
 )
 icrc_mask_inst (
     .ip_offset({beat_reg, {LANE_BITS{1'b0}}} - ctx_l2_reg),
-    .mask(masked)
+    .ipv6(ctx_ip6_reg),
+    .mask(masked),
+    .mask_low(masked_low)
 );
 
 reg [DATA_WIDTH-1:0] gen_data;
@@ -569,6 +599,7 @@ reg [DATA_WIDTH-1:0] g_data_reg = {DATA_WIDTH{1'b0}};
 reg [KEEP_WIDTH-1:0] g_keep_reg = {KEEP_WIDTH{1'b0}};
 reg [KEEP_WIDTH-1:0] g_crc_keep_reg = {KEEP_WIDTH{1'b0}};
 reg [KEEP_WIDTH-1:0] g_masked_reg = {KEEP_WIDTH{1'b0}};
+reg [KEEP_WIDTH-1:0] g_masked_low_reg = {KEEP_WIDTH{1'b0}};
 reg g_crc_first_reg = 1'b0, g_crc_last_reg = 1'b0;
 reg g_last_reg = 1'b0, g_user_reg = 1'b0;
 reg g_icrc_here_reg = 1'b0, g_icrc_done_reg = 1'b0;
@@ -590,6 +621,7 @@ always @(posedge clk) begin
         g_keep_reg <= gen_keep;
         g_crc_keep_reg <= gen_crc_keep;
         g_masked_reg <= masked;
+        g_masked_low_reg <= masked_low;
         g_crc_first_reg <= l2_at;
         g_crc_last_reg <= cov_at;
         g_last_reg <= gen_last;
@@ -604,13 +636,16 @@ always @(posedge clk) begin
     end
 end
 
-// the invariant-masked fields read as ones: TOS, TTL, IP checksum, UDP checksum, BTH byte 4
+// the variant fields read as ones (roce_icrc_mask says which)
 reg [DATA_WIDTH-1:0] crc_data;
 integer crc_i;
 
 always @* begin
     for (crc_i = 0; crc_i < KEEP_WIDTH; crc_i = crc_i + 1) begin
         crc_data[crc_i*8 +: 8] = g_masked_reg[crc_i] ? 8'hff : g_data_reg[crc_i*8 +: 8];
+        if (g_masked_low_reg[crc_i]) begin
+            crc_data[crc_i*8 +: 4] = 4'hf;
+        end
     end
 end
 

@@ -176,17 +176,19 @@ void hroce_sim_link_set_tap(struct hroce_sim_link *l,
  *   never bad.
  * - flip: one random bit of the frame flipped. Only RoCEv2 frames, and only bits that the
  *   receiver's IPv4 header checksum or ICRC checks (roce_byte_checked(): never the
- *   Ethernet header, the padding, the UDP checksum, the BTH byte the ICRC masks, nor the
- *   IP protocol or UDP port): damage the link's FCS did not see (inside a switch), that
- *   the receiving core drops and counts in its RX counters (REG_RX_COUNTERS: IP_HEADER,
- *   IP_CHECKSUM, LENGTH, BAD_OPCODE, ICRC or TRUNCATED by the bit), as it would real
- *   damage.
+ *   Ethernet header, the padding, the UDP checksum, the BTH byte the ICRC masks, IPv6's
+ *   traffic class, flow label and hop limit, nor the IP protocol or UDP port): damage the link's
+ * FCS did not see (inside a switch), that the receiving core drops and counts in its RX counters
+ * (REG_RX_COUNTERS: IP_HEADER, IP_CHECKSUM, LENGTH, BAD_OPCODE, ICRC or TRUNCATED by the bit), as
+ * it would real damage.
  * - dup: delivered twice, the copy right behind it.
  * - reorder: held back behind the sender's reorder_depth (>= 1) next frames, or at most
  *   HROCE_SIM_FAULT_HOLD_NS, then delivered.
  * - rules: directed faults for tests: the nth (>= 1) RoCEv2 frame that matches {BTH
  *   opcode, PSN, destination QPN} (HROCE_SIM_FAULT_ANY: any) is dropped, duplicated or
- *   delayed (held behind depth later frames, as reorder); each rule fires once.
+ *   delayed (held behind depth later frames, as reorder); each rule fires once. The match
+ *   is made at the frame's first beat: an IPv6 frame, whose BTH ends past 64 bytes, is
+ *   matched by no rule.
  *
  * A frame a rule fires on gets the rule's fault alone. Any other meets drop, burst loss,
  * reorder and duplication in that order, the first that strikes alone, then the flip if

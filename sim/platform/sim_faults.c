@@ -140,16 +140,16 @@ static void apply_rules(struct sim_faults *f, const struct roce_hdr *h, struct s
 }
 
 /* One bit, uniformly among those the receiver's checks cover (roce_byte_checked). */
-static void choose_flip(uint64_t r, size_t ip_off, size_t ip_len, struct sim_fate *fate)
+static void choose_flip(uint64_t r, bool ip6, size_t ip_off, size_t ip_len, struct sim_fate *fate)
 {
 	size_t n = 0, k, off;
 
 	for (off = 0; off < ip_len; off++)
-		n += roce_byte_checked(off, ip_len);
+		n += roce_byte_checked(ip6, off, ip_len);
 	if (!n)
 		return;
 	k = (size_t)((r >> 3) % n);
-	for (off = 0; !roce_byte_checked(off, ip_len) || k--; off++)
+	for (off = 0; !roce_byte_checked(ip6, off, ip_len) || k--; off++)
 		;
 	fate->flip_off = ip_off + off;
 	fate->flip_mask = (uint8_t)(1u << (r & 7));
@@ -162,7 +162,7 @@ void sim_faults_begin(struct sim_faults *f, const uint8_t *start, size_t len, st
 	size_t ip_off = 0, ip_len = 0;
 	struct roce_hdr h;
 	uint64_t r_flip;
-	bool roce, lost;
+	bool roce, lost, bth;
 
 	memset(fate, 0, sizeof(*fate));
 	if (!f->active)
@@ -176,8 +176,9 @@ void sim_faults_begin(struct sim_faults *f, const uint8_t *start, size_t len, st
 	u_flip = rng_uniform(&f->rng);
 	r_flip = rng_next(&f->rng);
 
-	roce = roce_parse_start(start, len, &h, &ip_off, &ip_len) == ROCE_OK;
-	if (roce)
+	roce = roce_parse_start(start, len, &h, &ip_off, &ip_len, &bth) == ROCE_OK;
+	/* the rules match BTH fields: never on a frame whose first beat ends before its BTH */
+	if (roce && bth)
 		apply_rules(f, &h, fate);
 	lost = u_loss < (f->bad ? p->burst_loss : p->good_loss);
 	f->bad = f->bad ? !(u_move < p->burst_leave) : u_move < p->burst_enter;
@@ -201,7 +202,7 @@ void sim_faults_begin(struct sim_faults *f, const uint8_t *start, size_t len, st
 		fate->dup = true;
 	}
 	if (!fate->drop && roce && u_flip < p->flip)
-		choose_flip(r_flip, ip_off, ip_len, fate);
+		choose_flip(r_flip, h.ip6, ip_off, ip_len, fate);
 }
 
 static struct sim_faults_frame *frame_copy(const struct sim_fate *fate, const uint8_t *frame,

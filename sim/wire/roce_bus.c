@@ -53,6 +53,8 @@ static const struct bus_field fields[] = {
 	FIELD(DETH_QKEY, deth_qkey),
 	FIELD(DETH_SRC_QP, deth_src_qp),
 	FIELD(PAYLOAD_LEN, payload_len),
+	FIELD(IP6, ip6),
+	FIELD(IP6_FLOW_LABEL, flow_label),
 };
 
 static uint64_t member_get(const struct roce_hdr *h, const struct bus_field *f)
@@ -85,6 +87,19 @@ static void mac_from_u64(uint64_t v, uint8_t *mac)
 		mac[i] = (uint8_t)(v >> (8 * (5 - i)));
 }
 
+/* An IPv6 address, its first byte the field's most significant. */
+static void ip6_to_bus(const uint8_t *a, unsigned int lsb, roce_bus_t bus)
+{
+	for (unsigned int i = 0; i < 16; i++)
+		hroce_bus_set(bus, lsb + 8 * (15 - i), 8, a[i]);
+}
+
+static void ip6_from_bus(const roce_bus_t bus, unsigned int lsb, uint8_t *a)
+{
+	for (unsigned int i = 0; i < 16; i++)
+		a[i] = (uint8_t)hroce_bus_get(bus, lsb + 8 * (15 - i), 8);
+}
+
 void roce_hdr_to_bus(const struct roce_hdr *h, uint32_t src_qpn, roce_bus_t bus)
 {
 	memset(bus, 0, sizeof(roce_bus_t));
@@ -92,6 +107,8 @@ void roce_hdr_to_bus(const struct roce_hdr *h, uint32_t src_qpn, roce_bus_t bus)
 	HROCE_ROCE_HDR_SET(bus, ETH_SRC, mac_to_u64(h->eth_src));
 	for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++)
 		hroce_bus_set(bus, fields[i].lsb, fields[i].width, member_get(h, &fields[i]));
+	ip6_to_bus(h->ip6_src, HROCE_ROCE_HDR_IP6_SRC_LSB, bus);
+	ip6_to_bus(h->ip6_dst, HROCE_ROCE_HDR_IP6_DST_LSB, bus);
 	HROCE_ROCE_HDR_SET(bus, SRC_QPN, src_qpn);
 }
 
@@ -102,6 +119,8 @@ void roce_hdr_from_bus(const roce_bus_t bus, struct roce_hdr *h, uint32_t *src_q
 	mac_from_u64(HROCE_ROCE_HDR_GET(bus, ETH_SRC), h->eth_src);
 	for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++)
 		member_set(h, &fields[i], hroce_bus_get(bus, fields[i].lsb, fields[i].width));
+	ip6_from_bus(bus, HROCE_ROCE_HDR_IP6_SRC_LSB, h->ip6_src);
+	ip6_from_bus(bus, HROCE_ROCE_HDR_IP6_DST_LSB, h->ip6_dst);
 	if (src_qpn)
 		*src_qpn = (uint32_t)HROCE_ROCE_HDR_GET(bus, SRC_QPN);
 }

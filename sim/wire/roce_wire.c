@@ -6,12 +6,17 @@
 #include <string.h>
 
 #define ETH_TYPE_IPV4 0x0800
+#define ETH_TYPE_IPV6 0x86dd
 #define ETH_TYPE_VLAN 0x8100
 #define BTH_LEN 12
 #define ICRC_LEN 4
-#define UDP_OFF 20
-#define BTH_OFF 28
-#define EXT_OFF 40 /* extension headers, from the IP header's start */
+#define IP4_LEN 20
+#define IP6_LEN 40
+#define UDP_LEN 8
+/* from the IP header's start, for an IP header of iph bytes: UDP, BTH, extension headers */
+#define UDP_OFF(iph) (iph)
+#define BTH_OFF(iph) ((iph) + UDP_LEN)
+#define EXT_OFF(iph) ((iph) + UDP_LEN + BTH_LEN)
 
 #define OP(op, n, e, p) [op] = { n, e, 0, p }
 
@@ -72,8 +77,9 @@ const struct roce_opcode_info *roce_opcode_info(uint8_t opcode)
 const char *roce_verdict_name(enum roce_verdict v)
 {
 	static const char *const names[] = {
-		"ok",	  "not_roce",	"truncated", "ip_header", "ip_checksum",
-		"length", "bad_opcode", "icrc",	     "runt",	  "giant",
+		"ok",	     "not_roce",       "truncated",	"ip_header", "ip_checksum",
+		"length",    "bad_opcode",     "icrc",		"runt",	     "giant",
+		"mac_error", "ip6_ext_header", "ip6_hop_limit",
 	};
 
 	return v < ROCE_VERDICTS ? names[v] : "unknown";
@@ -116,20 +122,78 @@ uint32_t roce_crc32_update(uint32_t state, const void *p, size_t n)
 	return state;
 }
 
+bool roce_ip6_ext_header(uint8_t nh)
+{
+	switch (nh) {
+	case 0:	  /* hop-by-hop options */
+	case 43:  /* routing */
+	case 44:  /* fragment */
+	case 50:  /* ESP */
+	case 51:  /* AH */
+	case 60:  /* destination options */
+	case 135: /* mobility */
+	case 139: /* HIP */
+	case 140: /* shim6 */
+	case 253:
+	case 254: /* experiments */
+		return true;
+	default:
+		return false;
+	}
+}
+
+bool roce_ip6_upper(const uint8_t *f, size_t len, uint8_t *proto, size_t *off)
+{
+	size_t l2 = len >= 14 && get_be(f + 12, 2) == ETH_TYPE_VLAN ? 18 : 14, at = l2 + IP6_LEN;
+	uint8_t nh;
+
+	if (len < at || get_be(f + l2 - 2, 2) != ETH_TYPE_IPV6)
+		return false;
+	nh = f[l2 + 6];
+	while (roce_ip6_ext_header(nh)) {
+		size_t hlen;
+
+		if (nh == 50 || at + 8 > len)
+			return false;
+		if (nh == 44)
+			hlen = 8; /* fragment: fixed */
+		else if (nh == 51)
+			hlen = ((size_t)f[at + 1] + 2) * 4; /* AH counts 4-byte words */
+		else
+			hlen = ((size_t)f[at + 1] + 1) * 8;
+		nh = f[at];
+		at += hlen;
+	}
+	if (at > len)
+		return false;
+	*proto = nh;
+	*off = at;
+	return true;
+}
+
 uint32_t roce_icrc(const uint8_t *ip, size_t ip_len)
 {
-	uint8_t masked[EXT_OFF];
+	size_t iph = ip[0] >> 4 == 6 ? IP6_LEN : IP4_LEN;
+	uint8_t masked[EXT_OFF(IP6_LEN)];
 	uint32_t crc;
 
-	/* the variant fields read as ones: TOS, TTL, IP checksum, UDP checksum, BTH byte 4 */
-	memcpy(masked, ip, sizeof(masked));
-	masked[1] = 0xff;
-	masked[8] = 0xff;
-	masked[10] = masked[11] = 0xff;
-	masked[UDP_OFF + 6] = masked[UDP_OFF + 7] = 0xff;
-	masked[BTH_OFF + 4] = 0xff;
-	crc = roce_crc32_update(ROCE_ICRC_SEED, masked, sizeof(masked));
-	crc = roce_crc32_update(crc, ip + EXT_OFF, ip_len - EXT_OFF - ICRC_LEN);
+	memcpy(masked, ip, EXT_OFF(iph));
+	if (iph == IP6_LEN) {
+		/* the variant fields read as ones: traffic class, flow label, hop limit */
+		masked[0] |= 0x0f;
+		masked[1] = masked[2] = masked[3] = 0xff;
+		masked[7] = 0xff;
+	} else {
+		/* TOS, TTL, IP checksum */
+		masked[1] = 0xff;
+		masked[8] = 0xff;
+		masked[10] = masked[11] = 0xff;
+	}
+	/* and the UDP checksum, and the BTH byte with FECN and BECN */
+	masked[UDP_OFF(iph) + 6] = masked[UDP_OFF(iph) + 7] = 0xff;
+	masked[BTH_OFF(iph) + 4] = 0xff;
+	crc = roce_crc32_update(ROCE_ICRC_SEED, masked, EXT_OFF(iph));
+	crc = roce_crc32_update(crc, ip + EXT_OFF(iph), ip_len - EXT_OFF(iph) - ICRC_LEN);
 	return ~crc;
 }
 
@@ -159,7 +223,8 @@ size_t roce_hdr_len(const struct roce_hdr *h)
 {
 	const struct roce_opcode_info *o = roce_opcode_info(h->opcode);
 
-	return (h->vlan_valid ? 18 : 14) + EXT_OFF + (o ? o->ext_len : 0);
+	return (h->vlan_valid ? 18 : 14) + EXT_OFF(h->ip6 ? IP6_LEN : IP4_LEN) +
+	       (o ? o->ext_len : 0);
 }
 
 /* Writes (or, with !write, reads) the extension headers the opcode carries at p. */
@@ -215,13 +280,14 @@ int roce_build_frame(const struct roce_hdr *h, const void *payload, bool pad_to_
 {
 	const struct roce_opcode_info *o = roce_opcode_info(h->opcode);
 	unsigned int pad = (4 - h->payload_len % 4) % 4;
-	size_t l2 = h->vlan_valid ? 18 : 14, ip_len, total;
+	size_t l2 = h->vlan_valid ? 18 : 14, iph = h->ip6 ? IP6_LEN : IP4_LEN, ip_len, total;
+	uint8_t tclass = (uint8_t)(h->ip_dscp << 2 | (h->ip_ecn & 3));
 	struct roce_hdr copy = *h;
 	uint8_t *ip, *bth;
 
 	if (!o || h->payload_len > 8191)
 		return EINVAL;
-	ip_len = EXT_OFF + o->ext_len + h->payload_len + pad + ICRC_LEN;
+	ip_len = EXT_OFF(iph) + o->ext_len + h->payload_len + pad + ICRC_LEN;
 	total = l2 + ip_len;
 	if (pad_to_min && total < ROCE_MIN_FRAME)
 		total = ROCE_MIN_FRAME;
@@ -234,25 +300,34 @@ int roce_build_frame(const struct roce_hdr *h, const void *payload, bool pad_to_
 		put_be(frame + 12, ETH_TYPE_VLAN, 2);
 		put_be(frame + 14, h->vlan_tci, 2);
 	}
-	put_be(frame + l2 - 2, ETH_TYPE_IPV4, 2);
+	put_be(frame + l2 - 2, h->ip6 ? ETH_TYPE_IPV6 : ETH_TYPE_IPV4, 2);
 
 	ip = frame + l2;
-	ip[0] = 0x45;
-	ip[1] = (uint8_t)(h->ip_dscp << 2 | (h->ip_ecn & 3));
-	put_be(ip + 2, ip_len, 2);
-	put_be(ip + 4, h->ip_id, 2);
-	put_be(ip + 6, (uint16_t)(h->ip_flags & 7) << 13, 2);
-	ip[8] = h->ip_ttl;
-	ip[9] = 17;
-	put_be(ip + 12, h->ip_src, 4);
-	put_be(ip + 16, h->ip_dst, 4);
-	put_be(ip + 10, ip_checksum(ip), 2);
+	if (h->ip6) {
+		put_be(ip, 6u << 28 | (uint32_t)tclass << 20 | (h->flow_label & 0xfffff), 4);
+		put_be(ip + 4, ip_len - IP6_LEN, 2);
+		ip[6] = 17;
+		ip[7] = h->ip_ttl;
+		memcpy(ip + 8, h->ip6_src, 16);
+		memcpy(ip + 24, h->ip6_dst, 16);
+	} else {
+		ip[0] = 0x45;
+		ip[1] = tclass;
+		put_be(ip + 2, ip_len, 2);
+		put_be(ip + 4, h->ip_id, 2);
+		put_be(ip + 6, (uint16_t)(h->ip_flags & 7) << 13, 2);
+		ip[8] = h->ip_ttl;
+		ip[9] = 17;
+		put_be(ip + 12, h->ip_src, 4);
+		put_be(ip + 16, h->ip_dst, 4);
+		put_be(ip + 10, ip_checksum(ip), 2);
+	}
 
-	put_be(ip + UDP_OFF, h->udp_sport, 2);
-	put_be(ip + UDP_OFF + 2, ROCE_UDP_PORT, 2);
-	put_be(ip + UDP_OFF + 4, ip_len - UDP_OFF, 2);
+	put_be(ip + UDP_OFF(iph), h->udp_sport, 2);
+	put_be(ip + UDP_OFF(iph) + 2, ROCE_UDP_PORT, 2);
+	put_be(ip + UDP_OFF(iph) + 4, ip_len - UDP_OFF(iph), 2);
 
-	bth = ip + BTH_OFF;
+	bth = ip + BTH_OFF(iph);
 	bth[0] = h->opcode;
 	bth[1] = (uint8_t)(h->se << 7 | h->migreq << 6 | pad << 4 | (h->tver & 0xf));
 	put_be(bth + 2, h->pkey, 2);
@@ -260,149 +335,212 @@ int roce_build_frame(const struct roce_hdr *h, const void *payload, bool pad_to_
 	put_be(bth + 5, h->dqpn, 3);
 	bth[8] = (uint8_t)(h->ackreq << 7);
 	put_be(bth + 9, h->psn, 3);
-	ext_headers(&copy, o->ext, ip + EXT_OFF, true);
+	ext_headers(&copy, o->ext, ip + EXT_OFF(iph), true);
 	if (h->payload_len)
-		memcpy(ip + EXT_OFF + o->ext_len, payload, h->payload_len);
+		memcpy(ip + EXT_OFF(iph) + o->ext_len, payload, h->payload_len);
 	put_be(ip + ip_len - ICRC_LEN, __builtin_bswap32(roce_icrc(ip, ip_len)), 4);
 	*len = total;
 	return 0;
 }
 
-/* The IPv4, UDP and BTH fields of a RoCEv2 packet whose first EXT_OFF bytes are there. */
-static void ip_bth_fields(const uint8_t *ip, struct roce_hdr *h)
+/* The UDP and BTH fields, at ip + iph (not the extension headers behind them). */
+static void bth_fields(const uint8_t *ip, size_t iph, struct roce_hdr *h)
 {
-	h->ip_dscp = ip[1] >> 2;
-	h->ip_ecn = ip[1] & 3;
-	h->ip_id = (uint16_t)get_be(ip + 4, 2);
-	h->ip_flags = ip[6] >> 5;
-	h->ip_ttl = ip[8];
-	h->ip_src = (uint32_t)get_be(ip + 12, 4);
-	h->ip_dst = (uint32_t)get_be(ip + 16, 4);
-	h->udp_sport = (uint16_t)get_be(ip + UDP_OFF, 2);
-	h->udp_csum = (uint16_t)get_be(ip + UDP_OFF + 6, 2);
-	h->opcode = ip[BTH_OFF];
-	h->se = ip[BTH_OFF + 1] >> 7;
-	h->migreq = ip[BTH_OFF + 1] >> 6 & 1;
-	h->pad = ip[BTH_OFF + 1] >> 4 & 3;
-	h->tver = ip[BTH_OFF + 1] & 0xf;
-	h->pkey = (uint16_t)get_be(ip + BTH_OFF + 2, 2);
-	h->fecn = ip[BTH_OFF + 4] >> 7;
-	h->becn = ip[BTH_OFF + 4] >> 6 & 1;
-	h->dqpn = (uint32_t)get_be(ip + BTH_OFF + 5, 3);
-	h->ackreq = ip[BTH_OFF + 8] >> 7;
-	h->psn = (uint32_t)get_be(ip + BTH_OFF + 9, 3);
+	const uint8_t *bth = ip + BTH_OFF(iph);
+
+	h->udp_sport = (uint16_t)get_be(ip + UDP_OFF(iph), 2);
+	h->udp_csum = (uint16_t)get_be(ip + UDP_OFF(iph) + 6, 2);
+	h->opcode = bth[0];
+	h->se = bth[1] >> 7;
+	h->migreq = bth[1] >> 6 & 1;
+	h->pad = bth[1] >> 4 & 3;
+	h->tver = bth[1] & 0xf;
+	h->pkey = (uint16_t)get_be(bth + 2, 2);
+	h->fecn = bth[4] >> 7;
+	h->becn = bth[4] >> 6 & 1;
+	h->dqpn = (uint32_t)get_be(bth + 5, 3);
+	h->ackreq = bth[8] >> 7;
+	h->psn = (uint32_t)get_be(bth + 9, 3);
 }
 
-/* Ethernet (one tag at most), IPv4, UDP 4791: the IP header's offset, or 0 with why not. */
-static size_t roce_l2(const uint8_t *f, size_t len, struct roce_hdr *h, enum roce_verdict *v)
+/* The IP header's fields (iph bytes: IPv4 or IPv6), then the UDP and BTH ones. */
+static void ip_bth_fields(const uint8_t *ip, size_t iph, struct roce_hdr *h)
 {
-	size_t l2 = len >= 14 && get_be(f + 12, 2) == ETH_TYPE_VLAN ? 18 : 14;
-
-	if (len < l2) {
-		*v = ROCE_RUNT;
-		return 0;
+	if (iph == IP6_LEN) {
+		h->ip6 = true;
+		h->ip_dscp = (uint8_t)(get_be(ip, 2) >> 6 & 0x3f);
+		h->ip_ecn = ip[1] >> 4 & 3;
+		h->flow_label = (uint32_t)get_be(ip, 4) & 0xfffff;
+		h->ip_ttl = ip[7];
+		memcpy(h->ip6_src, ip + 8, 16);
+		memcpy(h->ip6_dst, ip + 24, 16);
+	} else {
+		h->ip_dscp = ip[1] >> 2;
+		h->ip_ecn = ip[1] & 3;
+		h->ip_id = (uint16_t)get_be(ip + 4, 2);
+		h->ip_flags = ip[6] >> 5;
+		h->ip_ttl = ip[8];
+		h->ip_src = (uint32_t)get_be(ip + 12, 4);
+		h->ip_dst = (uint32_t)get_be(ip + 16, 4);
 	}
+	bth_fields(ip, iph, h);
+}
+
+/* The IP packet's length its header gives (IPv6's counts what follows the header). */
+static size_t ip_total_len(const uint8_t *ip, size_t iph)
+{
+	return iph == IP6_LEN ? IP6_LEN + get_be(ip + 4, 2) : get_be(ip + 2, 2);
+}
+
+/*
+ * Ethernet (one tag at most), IPv4 or IPv6, UDP to port 4791: ROCE_OK with the IP header's
+ * offset in *l2 and its length in *iph (the Ethernet fields in h), else why not.
+ */
+static enum roce_verdict roce_start(const uint8_t *f, size_t len, struct roce_hdr *h, size_t *l2,
+				    size_t *iph)
+{
+	const uint8_t *ip;
+	uint64_t type;
+
+	*l2 = len >= 14 && get_be(f + 12, 2) == ETH_TYPE_VLAN ? 18 : 14;
+	if (len < *l2)
+		return ROCE_RUNT;
 	memcpy(h->eth_dst, f, 6);
 	memcpy(h->eth_src, f + 6, 6);
-	if (l2 == 18) {
+	if (*l2 == 18) {
 		h->vlan_valid = true;
 		h->vlan_tci = (uint16_t)get_be(f + 14, 2);
 	}
-	*v = ROCE_NOT_ROCE;
-	if (get_be(f + l2 - 2, 2) != ETH_TYPE_IPV4)
-		return 0;
-	*v = ROCE_TRUNCATED; /* IPv4, but too short to tell whether RoCE */
-	if (len < l2 + 24)
-		return 0;
-	*v = ROCE_NOT_ROCE;
-	if (f[l2 + 9] != 17 || get_be(f + l2 + UDP_OFF + 2, 2) != ROCE_UDP_PORT)
-		return 0;
-	*v = ROCE_OK;
-	return l2;
-}
-
-enum roce_verdict roce_parse_start(const uint8_t *f, size_t len, struct roce_hdr *h, size_t *ip_off,
-				   size_t *ip_len)
-{
-	enum roce_verdict v;
-	size_t l2;
-
-	memset(h, 0, sizeof(*h));
-	l2 = roce_l2(f, len, h, &v);
-	if (!l2)
-		return v;
-	if (len < l2 + EXT_OFF)
-		return ROCE_TRUNCATED;
-	ip_bth_fields(f + l2, h);
-	*ip_off = l2;
-	*ip_len = get_be(f + l2 + 2, 2);
+	ip = f + *l2;
+	type = get_be(f + *l2 - 2, 2);
+	if (type == ETH_TYPE_IPV4) {
+		*iph = IP4_LEN;
+		if (len < *l2 + IP4_LEN + 4)
+			return ROCE_TRUNCATED; /* IPv4, but too short to tell whether RoCE */
+		if (ip[9] != 17)
+			return ROCE_NOT_ROCE;
+	} else if (type == ETH_TYPE_IPV6) {
+		*iph = IP6_LEN;
+		/* the next header, and the UDP destination port behind it */
+		if (len < *l2 + IP6_LEN + 4)
+			return ROCE_TRUNCATED;
+		if (roce_ip6_ext_header(ip[6]))
+			return ROCE_IP6_EXT_HEADER;
+		if (ip[6] != 17)
+			return ROCE_NOT_ROCE;
+	} else {
+		return ROCE_NOT_ROCE;
+	}
+	if (get_be(ip + UDP_OFF(*iph) + 2, 2) != ROCE_UDP_PORT)
+		return ROCE_NOT_ROCE;
 	return ROCE_OK;
 }
 
-bool roce_byte_checked(size_t off, size_t ip_len)
+enum roce_verdict roce_parse_start(const uint8_t *f, size_t len, struct roce_hdr *h, size_t *ip_off,
+				   size_t *ip_len, bool *bth)
 {
-	if (off < UDP_OFF)	 /* the IPv4 header checksum covers the whole header */
-		return off != 9; /* the protocol: another one's packet */
+	enum roce_verdict v;
+	size_t l2, iph;
+
+	memset(h, 0, sizeof(*h));
+	v = roce_start(f, len, h, &l2, &iph);
+	if (v != ROCE_OK)
+		return v;
+	*bth = len >= l2 + EXT_OFF(iph);
+	if (*bth)
+		ip_bth_fields(f + l2, iph, h);
+	else
+		h->ip6 = iph == IP6_LEN;
+	*ip_off = l2;
+	*ip_len = ip_total_len(f + l2, iph);
+	return ROCE_OK;
+}
+
+bool roce_byte_checked(bool ip6, size_t off, size_t ip_len)
+{
+	size_t iph = ip6 ? IP6_LEN : IP4_LEN;
+
+	if (!ip6 && off < UDP_OFF(iph)) /* the IPv4 header checksum covers the whole header */
+		return off != 9;	/* the protocol: another one's packet */
+	/*
+	 * IPv6 has no header checksum: the ICRC covers it but traffic class and flow label
+	 * (bytes 0 to 3: the version shares a byte with them) and hop limit (7), and a
+	 * changed next header (6) makes it another protocol's packet
+	 */
+	if (ip6 && off < UDP_OFF(iph))
+		return off >= 4 && off != 6 && off != 7;
 	if (off >= ip_len)
 		return false;
 	/* the ICRC covers the rest but the fields it masks that nothing else checks */
-	return off != UDP_OFF + 2 && off != UDP_OFF + 3 && off != UDP_OFF + 6 &&
-	       off != UDP_OFF + 7 && off != BTH_OFF + 4;
+	return off != UDP_OFF(iph) + 2 && off != UDP_OFF(iph) + 3 && off != UDP_OFF(iph) + 6 &&
+	       off != UDP_OFF(iph) + 7 && off != BTH_OFF(iph) + 4;
 }
 
-enum roce_verdict roce_parse(const uint8_t *f, size_t len, struct roce_hdr *h,
-			     const uint8_t **payload)
+/*
+ * The checks both families share once their IP header passed: opcode, lengths (the IP
+ * packet's, ip_total bytes), ICRC.
+ */
+static enum roce_verdict check_roce(const uint8_t *f, size_t len, size_t l2, size_t iph,
+				    size_t ip_total, const struct roce_opcode_info *o,
+				    struct roce_hdr *h, const uint8_t **payload)
 {
-	const struct roce_opcode_info *o;
-	size_t l2, ip_total, payload_off, ext_len;
-	const uint8_t *ip;
+	const uint8_t *ip = f + l2;
 	long payload_len;
-	unsigned int pad;
 
-	enum roce_verdict v;
-
-	memset(h, 0, sizeof(*h));
-	*payload = NULL;
-	if (len < (len >= 14 && get_be(f + 12, 2) == ETH_TYPE_VLAN ? 18u : 14u))
-		return ROCE_RUNT;
-	if (len > ROCE_MAX_FRAME)
-		return ROCE_GIANT;
-	l2 = roce_l2(f, len, h, &v);
-	if (!l2)
-		return v;
-	ip = f + l2;
-	if (len < l2 + EXT_OFF)
-		return ROCE_TRUNCATED;
-	o = roce_opcode_info(ip[BTH_OFF]);
-	ext_len = o ? o->ext_len : 0;
-	payload_off = l2 + EXT_OFF + ext_len;
-	ip_total = get_be(ip + 2, 2);
-	if (len < payload_off || len < l2 + ip_total)
-		return ROCE_TRUNCATED;
-
-	ip_bth_fields(ip, h);
-	pad = h->pad;
-	if (o)
-		ext_headers(h, o->ext, (uint8_t *)ip + EXT_OFF, false);
-
-	if (ip[0] != 0x45 || (ip[6] & 0x20) || (get_be(ip + 6, 2) & 0x1fff))
-		return ROCE_IP_HEADER;
-	if (ip_checksum(ip))
-		return ROCE_IP_CHECKSUM;
 	if (!o || h->tver)
 		return ROCE_BAD_OPCODE;
-	payload_len = (long)ip_total - EXT_OFF - (long)ext_len - pad - ICRC_LEN;
+	payload_len = (long)ip_total - (long)EXT_OFF(iph) - (long)o->ext_len - h->pad - ICRC_LEN;
 	/* the pad count aligns the payload: the IP packet is a multiple of 4 bytes */
-	if (get_be(ip + UDP_OFF + 4, 2) != ip_total - UDP_OFF || payload_len < 0 || ip_total % 4 ||
-	    payload_len > 8191 || (len != l2 + ip_total && len != ROCE_MIN_FRAME) ||
+	if (get_be(ip + UDP_OFF(iph) + 4, 2) != ip_total - UDP_OFF(iph) || payload_len < 0 ||
+	    ip_total % 4 || payload_len > 8191 || (len != l2 + ip_total && len != ROCE_MIN_FRAME) ||
 	    (!o->has_payload && payload_len))
 		return ROCE_LENGTH;
 	/* the ICRC goes on the wire least significant byte first */
 	if (__builtin_bswap32(roce_icrc(ip, ip_total)) != get_be(ip + ip_total - ICRC_LEN, 4))
 		return ROCE_ICRC;
 	h->payload_len = (uint16_t)payload_len;
-	*payload = f + payload_off;
+	*payload = ip + EXT_OFF(iph) + o->ext_len;
 	return ROCE_OK;
+}
+
+enum roce_verdict roce_parse(const uint8_t *f, size_t len, struct roce_hdr *h,
+			     const uint8_t **payload)
+{
+	const struct roce_opcode_info *o;
+	size_t l2, iph, ip_total;
+	enum roce_verdict v;
+	const uint8_t *ip;
+
+	memset(h, 0, sizeof(*h));
+	*payload = NULL;
+	if (len > ROCE_MAX_FRAME) /* never a runt either */
+		return ROCE_GIANT;
+	v = roce_start(f, len, h, &l2, &iph);
+	if (v != ROCE_OK)
+		return v;
+	if (len < l2 + EXT_OFF(iph))
+		return ROCE_TRUNCATED;
+	ip = f + l2;
+	o = roce_opcode_info(ip[BTH_OFF(iph)]);
+	ip_total = ip_total_len(ip, iph);
+	if (len < l2 + EXT_OFF(iph) + (o ? o->ext_len : 0) || len < l2 + ip_total)
+		return ROCE_TRUNCATED;
+
+	ip_bth_fields(ip, iph, h);
+	if (o)
+		ext_headers(h, o->ext, (uint8_t *)ip + EXT_OFF(iph), false);
+	if (iph == IP4_LEN) {
+		if (ip[0] != 0x45 || (ip[6] & 0x20) || (get_be(ip + 6, 2) & 0x1fff))
+			return ROCE_IP_HEADER;
+		if (ip_checksum(ip))
+			return ROCE_IP_CHECKSUM;
+	} else {
+		if (ip[0] >> 4 != 6)
+			return ROCE_IP_HEADER;
+		if (!ip[7])
+			return ROCE_IP6_HOP_LIMIT;
+	}
+	return check_roce(f, len, l2, iph, ip_total, o, h, payload);
 }
 
 int roce_hdr_format(const struct roce_hdr *h, char *buf, size_t size)

@@ -34,7 +34,7 @@ void roce_oracle_scapy(struct bench *b, const char *name, const char *path);
 void roce_oracle_tshark(struct bench *b, const char *name, const char *path);
 /*
  * tshark's full decode (-V) of a capture of nframes frames: every frame InfiniBand, a good
- * IPv4 checksum, nothing malformed and no expert error.
+ * checksum on each IPv4 one, nothing malformed and no expert error.
  */
 void roce_oracle_tshark_verbose(struct bench *b, const char *name, const char *path,
 				size_t nframes);

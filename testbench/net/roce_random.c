@@ -79,6 +79,25 @@ void roce_random_hdr(struct bench *b, struct roce_hdr *h, uint8_t opcode, unsign
 	h->deth_qkey = (uint32_t)bench_rand(b);
 	h->deth_src_qp = (uint32_t)bench_rand(b) & 0xffffff;
 	h->payload_len = info && info->has_payload ? random_len(b, beat_bytes, max_len) : 0;
+	if (bench_chance(b, 40))
+		roce_random_ip6(b, h);
+}
+
+void roce_random_ip6(struct bench *b, struct roce_hdr *h)
+{
+	h->ip6 = true;
+	h->ip_id = 0;
+	h->ip_flags = 0;
+	h->ip_src = h->ip_dst = 0;
+	h->flow_label = (uint32_t)bench_rand(b) & 0xfffff;
+	h->ip_ttl = (uint8_t)bench_range(b, 1, 255); /* hop limit 0 is dropped */
+	bench_fill(b, h->ip6_src, sizeof(h->ip6_src));
+	bench_fill(b, h->ip6_dst, sizeof(h->ip6_dst));
+	if (bench_chance(b, 30)) {
+		/* link-local, as GID index 0 of rxe: fe80::/64 and an interface id */
+		memcpy(h->ip6_src, "\xfe\x80\0\0\0\0\0\0", 8);
+		memcpy(h->ip6_dst, "\xfe\x80\0\0\0\0\0\0", 8);
+	}
 }
 
 void roce_hdr_canonical(struct roce_hdr *h)
@@ -88,6 +107,15 @@ void roce_hdr_canonical(struct roce_hdr *h)
 
 	h->pad = (uint8_t)((4 - h->payload_len % 4) % 4);
 	h->udp_csum = 0;
+	if (h->ip6) {
+		h->ip_id = 0;
+		h->ip_flags = 0;
+		h->ip_src = h->ip_dst = 0;
+	} else {
+		h->flow_label = 0;
+		memset(h->ip6_src, 0, sizeof(h->ip6_src));
+		memset(h->ip6_dst, 0, sizeof(h->ip6_dst));
+	}
 	if (!h->vlan_valid)
 		h->vlan_tci = 0;
 	if (!(ext & ROCE_EXT_DETH))

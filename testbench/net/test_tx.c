@@ -138,7 +138,7 @@ static void build_unknown(const struct roce_hdr *h, const uint8_t *payload, uint
 			  size_t *len)
 {
 	struct roce_hdr c = *h;
-	size_t l2 = h->vlan_valid ? 18 : 14, ip_len;
+	size_t l2 = h->vlan_valid ? 18 : 14, iph = h->ip6 ? 40 : 20, ip_len;
 	uint8_t *ip = frame + l2;
 	uint32_t icrc;
 
@@ -147,8 +147,9 @@ static void build_unknown(const struct roce_hdr *h, const uint8_t *payload, uint
 		fprintf(stderr, "roce_build_frame failed for an unknown opcode\n");
 		exit(1);
 	}
-	ip[28] = h->opcode;
-	ip_len = (size_t)ip[2] << 8 | ip[3];
+	ip[iph + 8] = h->opcode;
+	/* IPv4's total length, or IPv6's payload length after its header */
+	ip_len = h->ip6 ? 40 + ((size_t)ip[4] << 8 | ip[5]) : (size_t)ip[2] << 8 | ip[3];
 	icrc = roce_icrc(ip, ip_len);
 	for (unsigned int k = 0; k < 4; k++)
 		ip[ip_len - 4 + k] = (uint8_t)(icrc >> (8 * k));
@@ -575,8 +576,12 @@ static void test_bad_payload(struct bench *b, const struct vmodel_ops *ops, cons
  */
 static void test_pcap_rebuild(struct bench *b, const struct vmodel_ops *ops, const char *name)
 {
-	static const char *const captures[] = { "rxe-atomic.pcap", "rxe-read.pcap", "rxe-send.pcap",
-						"rxe-write.pcap" };
+	static const char *const captures[] = { "rxe-atomic.pcap",
+						"rxe-read.pcap",
+						"rxe-send.pcap",
+						"rxe-write.pcap",
+						"rxe-ipv6-rc-pingpong.pcap",
+						"rxe-ipv6-write-bw.pcap" };
 	struct tx_env e;
 	char path[256], why[300] = "";
 	bool ok;
@@ -609,7 +614,7 @@ static void test_pcap_rebuild(struct bench *b, const struct vmodel_ops *ops, con
 		snprintf(why, sizeof(why), "hang: no progress for %d cycles", HANG_CYCLES);
 	else
 		ok = check(&e, why, sizeof(why));
-	bench_result(b, name, ok && e.nexpect > 900, "%s (%zu frames)", why, e.nexpect);
+	bench_result(b, name, ok && e.nexpect > 1200, "%s (%zu frames)", why, e.nexpect);
 	env_close(&e);
 }
 
@@ -649,6 +654,11 @@ static void test_decoders(struct bench *b, const struct vmodel_ops *ops, const c
 
 		roce_random_hdr(b, &h, opcodes[i % nops], e.bytes, 1500);
 		h.vlan_valid = i >= nops;
+		/* half of each in IPv6 */
+		if (i % 2 && !h.ip6)
+			roce_random_ip6(b, &h);
+		else if (!(i % 2))
+			h.ip6 = false;
 		if (bench_chance(b, 50))
 			h.udp_sport = 0;
 		send_frame(&e, &h, (uint32_t)bench_range(b, 1, 0xffffff), payload, h.payload_len);

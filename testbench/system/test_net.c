@@ -283,12 +283,14 @@ static void test_ping(struct net_test *t)
 		len = echo_request(1, t, host_mac, host_ip, 64, 79, f, sizeof(f));
 		f[20] |= 0x20; /* more fragments */
 		inject(t, 1, f, len, false);
-		/* IPv6 */
+		/* IPv6 TCP (an all-zero IPv6 header would be a hop-by-hop header, dropped) */
 		memset(f, 0, 80);
 		memcpy(f, c->mac, 6);
 		memcpy(f + 6, host_mac, 6);
 		f[12] = 0x86;
 		f[13] = 0xdd;
+		f[14] = 0x60;
+		f[14 + 6] = 6;
 		inject(t, 1, f, 80, false);
 	}
 	run_ns(t, 20000);

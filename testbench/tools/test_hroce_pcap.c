@@ -130,6 +130,48 @@ static void check_stats(struct bench *b)
 	}
 }
 
+/*
+ * rxe's IPv6 capture passes, its MLD reports (behind a hop-by-hop header) named as such;
+ * a RoCE frame behind a hop-by-hop header fails the check, named as such too.
+ */
+static void check_ext_header(struct bench *b)
+{
+	static uint8_t payload[64], frame[256], hidden[256 + 8];
+	struct roce_hdr h = { .ip6 = true, .ip_ttl = 64, .opcode = 0x04, .payload_len = 64 };
+	struct pcap_file *out;
+	char line[512];
+	size_t len;
+	int status;
+
+	status = run(TOOL " check testbench/data/rxe-ipv6-rc-pingpong.pcap", "# 231 frames", line,
+		     sizeof(line));
+	bench_result(b, "tool_check_rxe_ipv6",
+		     status == 0 && strstr(line, "200 good RoCE") &&
+			     strstr(line, "ip6_ext_header 8"),
+		     "exit %d: %s", status, line);
+	status = run(TOOL " check testbench/data/rxe-ipv6-rc-pingpong.pcap", "ip6_ext_header (",
+		     line, sizeof(line));
+	bench_result(b, "tool_check_rxe_ipv6_mld", strstr(line, "then ICMPv6 (next header 58)"),
+		     "no ICMPv6 behind the extension headers: %s", line);
+
+	/* the frame with an 8-byte hop-by-hop header (PadN) between IPv6 and UDP */
+	roce_build(&h, payload, frame, sizeof(frame), &len);
+	memcpy(hidden, frame, 14 + 40);
+	memcpy(hidden + 14 + 48, frame + 14 + 40, len - 14 - 40);
+	hidden[14 + 6] = 0;  /* next header: hop-by-hop */
+	hidden[14 + 5] += 8; /* its 8 bytes in the payload length */
+	memcpy(hidden + 14 + 40, "\x11\0\x01\x04\0\0\0\0", 8); /* then UDP; PadN */
+	out = pcap_open_write(BAD, true);
+	if (out) {
+		pcap_write(out, 0, hidden, len + 8);
+		pcap_close(out);
+	}
+	status = run(TOOL " check " BAD, "     1 ", line, sizeof(line));
+	bench_result(b, "tool_check_roce_behind_ext_header",
+		     status == 1 && strstr(line, "RoCE behind IPv6 extension headers"),
+		     "exit %d: %s", status, line);
+}
+
 int main(int argc, char **argv)
 {
 	char line[512];
@@ -144,11 +186,20 @@ int main(int argc, char **argv)
 	roce_oracle_scapy(&b, "tool_generate_scapy", GOOD);
 
 	status = run(TOOL " check " GOOD, "# 74 frames", line, sizeof(line));
-	bench_result(&b, "tool_check_w512", status == 0 && strstr(line, "74 good RoCE, 0 not RoCE"),
+	bench_result(&b, "tool_check_w512",
+		     status == 0 && strstr(line, "74 good RoCE") &&
+			     strstr(line, ", 0 not RoCE, 0 dropped"),
 		     "exit %d: %s", status, line);
 	status = run(TOOL " check --width 64 " GOOD, "# 74 frames", line, sizeof(line));
-	bench_result(&b, "tool_check_w64", status == 0 && strstr(line, "74 good RoCE, 0 not RoCE"),
+	bench_result(&b, "tool_check_w64",
+		     status == 0 && strstr(line, "74 good RoCE") &&
+			     strstr(line, ", 0 not RoCE, 0 dropped"),
 		     "exit %d: %s", status, line);
+	/* every third generated frame is IPv6 */
+	status = run(TOOL " check " GOOD, " IPv6 qpn", line, sizeof(line));
+	bench_result(&b, "tool_check_ipv6", status == 0 && line[0], "exit %d: no IPv6 frame",
+		     status);
+	check_ext_header(&b);
 
 	/* frame 10 has a payload (so its last byte is ICRC, not Ethernet padding) */
 	damage(GOOD, BAD, 10);
@@ -161,5 +212,14 @@ int main(int argc, char **argv)
 	bench_result(&b, "tool_check_not_pcap", status == 2 && strstr(line, "Invalid argument"),
 		     "exit %d: %s", status, line);
 	check_stats(&b);
+	/* directions by IPv6 address: rxe's ib_write_bw over link-local addresses, 72 data frames
+	 */
+	status = run(TOOL " stats testbench/data/rxe-ipv6-write-bw.pcap",
+		     "dir0.src fe80::5054:ff:fe00:b\n", line, sizeof(line));
+	if (status == 0 && line[0])
+		status = run(TOOL " stats testbench/data/rxe-ipv6-write-bw.pcap",
+			     "dir0.data_frames 72\n", line, sizeof(line));
+	bench_result(&b, "tool_stats_ipv6", status == 0 && line[0],
+		     "exit %d: no direction from fe80::5054:ff:fe00:b with 72 data frames", status);
 	return bench_finish(&b);
 }
