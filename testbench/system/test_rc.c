@@ -1110,7 +1110,7 @@ static void test_random_mix_lossy(struct bench *b, struct env *e, int nqps, int 
 			return;
 		}
 	}
-	e->t.timeout = 8;
+	e->t.timeout = bursts ? 12 : 8;
 	test_random_mix(b, e, bursts ? "soak" : "random_mix_lossy", nqps, true, nops, MIX_STALL_NS);
 	e->t.timeout = 14;
 	for (int i = 0; i < 2; i++) {
