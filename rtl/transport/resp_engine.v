@@ -329,7 +329,7 @@ reg [15:0] writes_pending_reg = 16'd0, writes_pending_next;
 reg stat_rx_no_qp_reg = 1'b0, stat_rx_no_qp_next;
 reg stat_rx_no_room_reg = 1'b0, stat_rx_no_room_next;
 // cycles the request at the input has waited for room for its answer
-reg [NO_ROOM_WAIT_WIDTH-1:0] no_room_wait_reg = {NO_ROOM_WAIT_WIDTH{1'b0}};
+reg [NO_ROOM_WAIT_WIDTH-1:0] no_room_wait_reg = {NO_ROOM_WAIT_WIDTH{1'b0}}, no_room_wait_next;
 reg stat_rx_duplicate_reg = 1'b0, stat_rx_duplicate_next;
 reg stat_rx_out_of_sequence_reg = 1'b0, stat_rx_out_of_sequence_next;
 
@@ -548,6 +548,16 @@ wire take_err = state_reg == S_IDLE && !send_ack && !hold && s_err_valid && room
 wire take_db = state_reg == S_IDLE && !send_ack && !hold && !s_err_valid && s_db_valid && room;
 wire take_rx = state_reg == S_IDLE && !send_ack && !hold && !take_err && !take_db &&
                s_hdr_valid && rx_room;
+
+// the request at the input waits for room while the link stands still
+always @* begin
+    no_room_wait_next = no_room_wait_reg;
+    if (take_rx || !s_hdr_valid || answer_room || tx_moving) begin
+        no_room_wait_next = {NO_ROOM_WAIT_WIDTH{1'b0}};
+    end else if (no_room_wait_reg != NO_ROOM_WAIT[NO_ROOM_WAIT_WIDTH-1:0]) begin
+        no_room_wait_next = no_room_wait_reg + 1'b1;
+    end
+end
 
 /*
  * Control FSM
@@ -1107,11 +1117,7 @@ always @(posedge clk) begin
     writes_pending_reg <= writes_pending_next;
     stat_rx_no_qp_reg <= stat_rx_no_qp_next;
     stat_rx_no_room_reg <= stat_rx_no_room_next;
-    if (take_rx || !s_hdr_valid || answer_room || tx_moving) begin
-        no_room_wait_reg <= {NO_ROOM_WAIT_WIDTH{1'b0}};
-    end else if (no_room_wait_reg != NO_ROOM_WAIT[NO_ROOM_WAIT_WIDTH-1:0]) begin
-        no_room_wait_reg <= no_room_wait_reg + 1'b1;
-    end
+    no_room_wait_reg <= no_room_wait_next;
     stat_rx_duplicate_reg <= stat_rx_duplicate_next;
     stat_rx_out_of_sequence_reg <= stat_rx_out_of_sequence_next;
 

@@ -34,14 +34,6 @@
 
 static const struct qp_caps bench_caps = { 256, 16, 4, 4, 128 };
 
-static double wall_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 /* What a CQ holds now, up to n; else the world runs until something comes (or limit_ns). */
 static int poll_some(struct env *e, struct hroce_cq *cq, int n, struct hroce_wc *wc,
 		     uint64_t limit_ns)
@@ -107,7 +99,7 @@ static bool stream(struct env *e, const struct stream_run *r, struct stream_resu
 	const int warm = r->window;
 	int total = warm + r->messages, posted[8] = { 0 }, done[8] = { 0 };
 	uint64_t c0 = hroce_sim_world_cycles(e->w), t_meas = 0;
-	double w0 = wall_s();
+	double w0 = env_wall_s();
 	bool ok = true, measuring = false;
 	uint64_t measured0 = 0;
 
@@ -200,7 +192,7 @@ static bool stream(struct env *e, const struct stream_run *r, struct stream_resu
 	res->ns = (double)(env_ns(e) - t_meas);
 	res->messages = (uint64_t)total * (uint64_t)r->nqps - measured0;
 	res->cycles = hroce_sim_world_cycles(e->w) - c0;
-	res->wall = wall_s() - w0;
+	res->wall = env_wall_s() - w0;
 	for (int q = 0; q < r->nqps; q++)
 		qp_pair_close(&qp[q]);
 	hroce_dereg_mr(src);

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static void die(const char *what, int err)
 {
@@ -243,4 +244,23 @@ bool wc_ok(struct bench *b, const char *test, const struct hroce_wc *wc, uint64_
 		return false;
 	}
 	return true;
+}
+
+double env_wall_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+bool env_expect_wc(struct env *e, const char *test, struct hroce_cq *cq, uint64_t wr_id,
+		   enum hroce_wc_opcode op, enum hroce_wc_status status, uint64_t limit_ns)
+{
+	struct hroce_wc wc;
+
+	if (env_poll(e, cq, 1, &wc, limit_ns) != 1)
+		return bench_result(e->b, test, false, "no completion of wr_id %llu",
+				    (unsigned long long)wr_id);
+	return wc_ok(e->b, test, &wc, wr_id, op, status);
 }

@@ -88,6 +88,14 @@ void buf_open(struct env *e, struct buf *b, int node, size_t len, unsigned int a
 	      unsigned int log_page);
 void buf_close(struct buf *b);
 
+/* Wall-clock seconds (monotonic), for the speed a run states. */
+double env_wall_s(void);
+
+/* The next completion of cq, within limit_ns of simulated time, is wr_id's with that
+ * status (and opcode if it succeeded); otherwise a failed result, and false. */
+bool env_expect_wc(struct env *e, const char *test, struct hroce_cq *cq, uint64_t wr_id,
+		   enum hroce_wc_opcode op, enum hroce_wc_status status, uint64_t limit_ns);
+
 /* A completion is wr_id's, with that status (and opcode if it succeeded); else a result. */
 bool wc_ok(struct bench *b, const char *test, const struct hroce_wc *wc, uint64_t wr_id,
 	   enum hroce_wc_opcode op, enum hroce_wc_status status);

@@ -814,18 +814,6 @@ struct prot_case {
 
 enum { BAD_RKEY, BAD_PD, NO_WRITE, NO_READ, OOB_HIGH, OOB_LOW, BAD_LKEY, NO_RECV, RECV_SMALL };
 
-/* The next completion of cq is wr_id's, with that status. */
-static bool prot_wc(struct bench *b, struct env *e, const char *test, struct hroce_cq *cq,
-		    uint64_t wr_id, enum hroce_wc_status status)
-{
-	struct hroce_wc wc;
-
-	if (env_poll(e, cq, 1, &wc, POLL_NS) != 1)
-		return bench_result(b, test, false, "no completion of wr_id %llu",
-				    (unsigned long long)wr_id);
-	return wc_ok(b, test, &wc, wr_id, HROCE_WC_RECV, status);
-}
-
 static void test_protection(struct bench *b, struct env *e)
 {
 	static const struct prot_case cases[] = {
@@ -933,9 +921,12 @@ static void test_protection(struct bench *b, struct env *e)
 			env_idle(e);
 		hroce_post_send(qp.qp[0], &wr, &bad);
 
-		if (!prot_wc(b, e, c->name, e->n[0].scq, 1, c->req_status) ||
-		    !prot_wc(b, e, c->name, e->n[0].scq, 2, HROCE_WC_WR_FLUSH_ERR) ||
-		    (c->resp_status && !prot_wc(b, e, c->name, e->n[1].rcq, 7, c->resp_status)))
+		if (!env_expect_wc(e, c->name, e->n[0].scq, 1, HROCE_WC_RECV, c->req_status,
+				   POLL_NS) ||
+		    !env_expect_wc(e, c->name, e->n[0].scq, 2, HROCE_WC_RECV, HROCE_WC_WR_FLUSH_ERR,
+				   POLL_NS) ||
+		    (c->resp_status && !env_expect_wc(e, c->name, e->n[1].rcq, 7, HROCE_WC_RECV,
+						      c->resp_status, POLL_NS)))
 			goto next;
 		/* zero bytes written anywhere */
 		for (int i = 0; i < 200; i++)
@@ -1056,14 +1047,6 @@ static void test_reg_refused(struct bench *b, struct env *e)
 /* ===================================================================================== */
 /* The random mix over a link that misbehaves */
 
-static double wall_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 static uint64_t counter_sum(struct env *e, unsigned int c)
 {
 	return hroce_core_counter(e->n[0].dev, c) + hroce_core_counter(e->n[1].dev, c);
@@ -1088,7 +1071,7 @@ static void test_random_mix_lossy(struct bench *b, struct env *e, int nqps, int 
 		.reorder = 0.001,
 		.reorder_depth = 2,
 	};
-	double w0 = wall_s();
+	double w0 = env_wall_s();
 	uint64_t ns0 = env_ns(e);
 
 	/* make soak: bursts too, one in 1000 frames starts one (mean 4 frames, half lost) */
@@ -1131,7 +1114,7 @@ static void test_random_mix_lossy(struct bench *b, struct env *e, int nqps, int 
 		  (unsigned long long)(counter_sum(e, HROCE_CORE_COUNTER_RETRY_TIMEOUT) - t0),
 		  (unsigned long long)(counter_sum(e, HROCE_CORE_COUNTER_RX_NAK) - nak0),
 		  (unsigned long long)(counter_sum(e, HROCE_CORE_COUNTER_RETRY_IMPLICIT) - imp0),
-		  (double)(env_ns(e) - ns0) / 1e6, wall_s() - w0);
+		  (double)(env_ns(e) - ns0) / 1e6, env_wall_s() - w0);
 }
 
 /* ===================================================================================== */

@@ -224,18 +224,6 @@ static struct counts counts_of(struct env *e, int node)
 	};
 }
 
-/* The next completion of cq is wr_id's, with that status: else a failed result. */
-static bool expect_wc(struct bench *b, struct env *e, const char *test, struct hroce_cq *cq,
-		      uint64_t wr_id, enum hroce_wc_opcode op, enum hroce_wc_status status)
-{
-	struct hroce_wc wc;
-
-	if (env_poll(e, cq, 1, &wc, POLL_NS) != 1)
-		return bench_result(b, test, false, "no completion of wr_id %llu",
-				    (unsigned long long)wr_id);
-	return wc_ok(b, test, &wc, wr_id, op, status);
-}
-
 /* No completion on either node's CQs for QUIET_NS: a second CQE is a defect. */
 static bool no_more_cqes(struct env *e, char *why, size_t len)
 {
@@ -541,12 +529,14 @@ static void test_long_message(struct bench *b, struct env *e)
 		if (cases[i].op == HROCE_WR_SEND)
 			hroce_post_recv(qp.qp[1], &rwr, &rbad);
 		hroce_post_send(qp.qp[0], &wr, &bad);
-		if (!expect_wc(b, e, name, e->n[0].scq, 1,
-			       cases[i].op == HROCE_WR_SEND ? HROCE_WC_SEND : HROCE_WC_RDMA_WRITE,
-			       HROCE_WC_SUCCESS))
+		if (!env_expect_wc(e, name, e->n[0].scq, 1,
+				   cases[i].op == HROCE_WR_SEND ? HROCE_WC_SEND
+								: HROCE_WC_RDMA_WRITE,
+				   HROCE_WC_SUCCESS, POLL_NS))
 			goto close;
 		if (cases[i].op == HROCE_WR_SEND &&
-		    !expect_wc(b, e, name, e->n[1].rcq, 2, HROCE_WC_RECV, HROCE_WC_SUCCESS))
+		    !env_expect_wc(e, name, e->n[1].rcq, 2, HROCE_WC_RECV, HROCE_WC_SUCCESS,
+				   POLL_NS))
 			goto close;
 		hroce_sim_link_fault_stats(e->link, e->n[0].sim, &sq);
 		c1 = counts_of(e, 0);
@@ -634,10 +624,10 @@ static void test_rnr(struct bench *b, struct env *e)
 		t0 = env_ns(e);
 		if (c == 1) {
 			/* 3 RNR waits, then RNR_RETRY_EXC_ERR; the WRITE behind it flushed */
-			ok = expect_wc(b, e, names[c], e->n[0].scq, 1, HROCE_WC_SEND,
-				       HROCE_WC_RNR_RETRY_EXC_ERR) &&
-			     expect_wc(b, e, names[c], e->n[0].scq, 3, HROCE_WC_RDMA_WRITE,
-				       HROCE_WC_WR_FLUSH_ERR);
+			ok = env_expect_wc(e, names[c], e->n[0].scq, 1, HROCE_WC_SEND,
+					   HROCE_WC_RNR_RETRY_EXC_ERR, POLL_NS) &&
+			     env_expect_wc(e, names[c], e->n[0].scq, 3, HROCE_WC_RDMA_WRITE,
+					   HROCE_WC_WR_FLUSH_ERR, POLL_NS);
 			c1 = counts_of(e, 0);
 			if (ok)
 				bench_result(b, names[c],
@@ -657,12 +647,12 @@ static void test_rnr(struct bench *b, struct env *e)
 				goto next;
 			}
 			hroce_post_recv(qp.qp[1], &rwr, &rbad);
-			ok = expect_wc(b, e, names[c], e->n[0].scq, 1, HROCE_WC_SEND,
-				       HROCE_WC_SUCCESS) &&
-			     expect_wc(b, e, names[c], e->n[0].scq, 3, HROCE_WC_RDMA_WRITE,
-				       HROCE_WC_SUCCESS) &&
-			     expect_wc(b, e, names[c], e->n[1].rcq, 2, HROCE_WC_RECV,
-				       HROCE_WC_SUCCESS);
+			ok = env_expect_wc(e, names[c], e->n[0].scq, 1, HROCE_WC_SEND,
+					   HROCE_WC_SUCCESS, POLL_NS) &&
+			     env_expect_wc(e, names[c], e->n[0].scq, 3, HROCE_WC_RDMA_WRITE,
+					   HROCE_WC_SUCCESS, POLL_NS) &&
+			     env_expect_wc(e, names[c], e->n[1].rcq, 2, HROCE_WC_RECV,
+					   HROCE_WC_SUCCESS, POLL_NS);
 			c1 = counts_of(e, 0);
 			if (ok)
 				bench_result(b, names[c],
@@ -731,10 +721,10 @@ static void test_peer_gone(struct bench *b, struct env *e)
 		t0 = env_ns(e);
 		hroce_post_send(qp.qp[0], &wr, &bad);
 	}
-	if (!expect_wc(b, e, name, e->n[0].scq, 1, 0, HROCE_WC_RETRY_EXC_ERR))
+	if (!env_expect_wc(e, name, e->n[0].scq, 1, 0, HROCE_WC_RETRY_EXC_ERR, POLL_NS))
 		goto close;
 	waited = env_ns(e) - t0;
-	if (!expect_wc(b, e, name, e->n[0].scq, 2, 0, HROCE_WC_WR_FLUSH_ERR))
+	if (!env_expect_wc(e, name, e->n[0].scq, 2, 0, HROCE_WC_WR_FLUSH_ERR, POLL_NS))
 		goto close;
 	c1 = counts_of(e, 0);
 	hroce_query_qp(qp.qp[0], &a);
