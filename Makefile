@@ -271,6 +271,13 @@ $(BIN)/test_simrun: $(call cobjs,testbench/sim/test_simrun.c testbench/lib/bench
 	@mkdir -p $(BIN)
 	$(CC) -o $@ $^ $(LDLIBS)
 PROGRAMS += $(BIN)/test_simrun
+# the external port alone: a simulated NIC on a UDP socket, this test at the other end
+$(OBJ)/c/testbench/sim/test_port.o: CFLAGS += -Ihost-driver
+$(BIN)/test_port: $(call cobjs,testbench/sim/test_port.c testbench/lib/bench.c \
+		sim/wire/net_wire.c) $(SYSTEM_LIBS)
+	@mkdir -p $(BIN)
+	$(CC) -o $@ $^ $(LDLIBS)
+PROGRAMS += $(BIN)/test_port
 
 # ---------------------------------------------------------------------------------------
 # The verbs provider (provider/): libhroce-verbs.so, preloaded by hroce-run into unmodified
@@ -325,7 +332,7 @@ PROGRAMS += $(BIN)/badinput_verbs $(BIN)/test_badinput
 # Tests in the order they run; each prints "ok NAME" / "not ok NAME: why" lines.
 TESTS := test_wire test_icrc test_rx test_tx test_hroce_pcap test_arp test_icmp test_nd test_frame_arb
 TESTS += $(BLOCK_TESTS)
-TESTS += test_vfio test_pin test_sim test_faults test_rc test_retry test_net test_config test_simrun
+TESTS += test_vfio test_pin test_sim test_faults test_rc test_retry test_net test_config test_simrun test_port
 TESTS += test_perftest test_badinput test_cq_overrun test_verbs_attr test_verbs_cq_overrun
 
 .PHONY: all test lint synth bench demo demo-pcap clean check-valgrind soak

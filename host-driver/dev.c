@@ -393,6 +393,15 @@ static struct hroce_dev *open_device(const char *spec, const struct hroce_dev_pa
 		mac = mac << 8 | dev->params.mac[i];
 	hroce_mmio_write64(dev, HROCE_REG_MAC, mac);
 	hroce_mmio_write64(dev, HROCE_REG_IPV4, dev->params.ipv4);
+	/*
+	 * Writes are posted: the read flushes them, so that the core has its addresses when
+	 * open returns (a peer's ARP request may come in at once, and must be answered).
+	 */
+	if (hroce_mmio_read64(dev, HROCE_REG_IPV4) != dev->params.ipv4) {
+		hroce_log(HROCE_LOG_ERR, "%s: the core did not take its IPv4 address", spec);
+		err = EIO;
+		goto err_bus;
+	}
 	err = setup_tables(dev);
 	if (err)
 		goto err_tables;
