@@ -296,8 +296,8 @@ $(BIN)/hroce-run: provider/hroce-run | $(LIBHROCE_VERBS)
 PROGRAMS += $(LIBHROCE_VERBS) $(BIN)/hroce-run
 
 # End to end: Debian's perftest and ibverbs-utils through hroce-run, two processes
-$(BIN)/test_perftest: $(call cobjs,testbench/e2e/test_perftest.c testbench/lib/bench.c \
-		sim/vmodel/vmodel.c) \
+$(BIN)/test_perftest: $(call cobjs,testbench/e2e/test_perftest.c testbench/e2e/e2e_proc.c \
+		testbench/lib/bench.c sim/vmodel/vmodel.c) \
 		| $(BIN)/hroce-run
 	@mkdir -p $(BIN)
 	$(CC) -o $@ $^ $(LDLIBS)
@@ -306,7 +306,7 @@ PROGRAMS += $(BIN)/test_perftest
 # Bad input through the real libibverbs API: verbs programs run under hroce-run with two
 # simulated NICs in one process, each driven by a test (testbench/e2e/verbs_run.c)
 VERBS_PAIR_SRCS := testbench/e2e/verbs_pair.c
-$(OBJ)/c/testbench/e2e/verbs_%.o: CFLAGS += -Itestbench/e2e
+$(OBJ)/c/testbench/e2e/verbs_%.o $(OBJ)/c/testbench/e2e/test_%.o: CFLAGS += -Itestbench/e2e
 define verbs_test
 $(BIN)/$(1): $(call cobjs,testbench/e2e/$(1).c $(VERBS_PAIR_SRCS))
 	@mkdir -p $(BIN)
