@@ -8,6 +8,7 @@
 #   make demo     perftest (ib_write_bw, ib_send_lat, ib_read_bw) between two simulated NICs
 #   make demo-pcap  hroce-pcap on a capture made by the RTL TX path, and on ../shared/pcap
 #   make deps     install the Debian packages all of this needs (as root; idempotent)
+#   make interop-guest  the rxe guest: build/interop/{vmlinuz,modules,initramfs.cpio.gz}
 #   TRACE=1       build into build/trace with FST tracing compiled in (--trace FILE.fst)
 
 SHELL := /bin/bash
@@ -321,6 +322,15 @@ $(BIN)/test_badinput: $(call cobjs,testbench/e2e/test_badinput.c testbench/lib/b
 	@mkdir -p $(BIN)
 	$(CC) -o $@ $^ $(LDLIBS)
 PROGRAMS += $(BIN)/badinput_verbs $(BIN)/test_badinput
+
+# @@interop-guest@@
+# The Linux Soft-RoCE peer (testbench/interop/): Debian's kernel, its rdma_rxe and a small
+# initramfs with rdma-core and perftest, booted in QEMU by testbench/interop/rxe-guest
+INTEROP := build/interop
+.PHONY: interop-guest
+interop-guest: | $(DEPS_STAMP)
+	@testbench/interop/build-initramfs.sh $(INTEROP)
+# @@interop-guest@@ end
 
 # Tests in the order they run; each prints "ok NAME" / "not ok NAME: why" lines.
 TESTS := test_wire test_icrc test_rx test_tx test_hroce_pcap test_arp test_icmp test_nd test_frame_arb
