@@ -330,6 +330,9 @@ INTEROP := build/interop
 .PHONY: interop-guest
 interop-guest: | $(DEPS_STAMP)
 	@testbench/interop/build-initramfs.sh $(INTEROP)
+# the independent ICRC check of the interop captures, tested on testbench/data
+$(eval $(call program,test_icrc_check,testbench/interop/test_icrc_check.c sim/wire/pcap.c \
+	testbench/lib/bench.c sim/vmodel/vmodel.c))
 # @@interop-guest@@ end
 
 # Tests in the order they run; each prints "ok NAME" / "not ok NAME: why" lines.
@@ -337,6 +340,7 @@ TESTS := test_wire test_icrc test_rx test_tx test_hroce_pcap test_arp test_icmp 
 TESTS += $(BLOCK_TESTS)
 TESTS += test_vfio test_pin test_sim test_faults test_rc test_retry test_net test_config test_simrun
 TESTS += test_perftest test_badinput test_cq_overrun test_verbs_attr test_verbs_cq_overrun
+TESTS += test_icrc_check
 
 .PHONY: all test lint synth bench demo demo-pcap clean check-valgrind soak
 all: $(PROGRAMS)
