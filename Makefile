@@ -328,8 +328,13 @@ PROGRAMS += $(BIN)/badinput_verbs $(BIN)/test_badinput
 # initramfs with rdma-core and perftest, booted in QEMU by testbench/interop/rxe-guest
 INTEROP := build/interop
 .PHONY: interop-guest
-interop-guest: | $(DEPS_STAMP)
-	@testbench/interop/build-initramfs.sh $(INTEROP)
+interop-guest: $(BIN)/rkey_probe | $(DEPS_STAMP)
+	@testbench/interop/build-initramfs.sh $(INTEROP) $(BIN)/rkey_probe
+# a wrong R_Key, from either side (libibverbs only: for the guest, and for hroce-run)
+$(BIN)/rkey_probe: testbench/interop/rkey_probe.c | $(DEPS_STAMP)
+	@mkdir -p $(BIN)
+	$(CC) $(CFLAGS) -o $@ $< -libverbs
+PROGRAMS += $(BIN)/rkey_probe
 # the independent ICRC check of the interop captures, tested on testbench/data
 $(eval $(call program,test_icrc_check,testbench/interop/test_icrc_check.c sim/wire/pcap.c \
 	testbench/lib/bench.c sim/vmodel/vmodel.c))
