@@ -8,6 +8,7 @@
 #   make demo     perftest (ib_write_bw, ib_send_lat, ib_read_bw) between two simulated NICs
 #   make demo-pcap  hroce-pcap on a capture made by the RTL TX path, and on ../shared/pcap
 #   make deps     install the Debian packages all of this needs (as root; idempotent)
+#   make interop-guest  the rxe guest: build/interop/{vmlinuz,modules,initramfs.cpio.gz}
 #   TRACE=1       build into build/trace with FST tracing compiled in (--trace FILE.fst)
 
 SHELL := /bin/bash
@@ -329,11 +330,29 @@ $(BIN)/test_badinput: $(call cobjs,testbench/e2e/test_badinput.c testbench/lib/b
 	$(CC) -o $@ $^ $(LDLIBS)
 PROGRAMS += $(BIN)/badinput_verbs $(BIN)/test_badinput
 
+# @@interop-guest@@
+# The Linux Soft-RoCE peer (testbench/interop/): Debian's kernel, its rdma_rxe and a small
+# initramfs with rdma-core and perftest, booted in QEMU by testbench/interop/rxe-guest
+INTEROP := build/interop
+.PHONY: interop-guest
+interop-guest: $(BIN)/rkey_probe | $(DEPS_STAMP)
+	@testbench/interop/build-initramfs.sh $(INTEROP) $(BIN)/rkey_probe
+# a wrong R_Key, from either side (libibverbs only: for the guest, and for hroce-run)
+$(BIN)/rkey_probe: testbench/interop/rkey_probe.c | $(DEPS_STAMP)
+	@mkdir -p $(BIN)
+	$(CC) $(CFLAGS) -o $@ $< -libverbs
+PROGRAMS += $(BIN)/rkey_probe
+# the independent ICRC check of the interop captures, tested on testbench/data
+$(eval $(call program,test_icrc_check,testbench/interop/test_icrc_check.c sim/wire/pcap.c \
+	testbench/lib/bench.c sim/vmodel/vmodel.c))
+# @@interop-guest@@ end
+
 # Tests in the order they run; each prints "ok NAME" / "not ok NAME: why" lines.
 TESTS := test_wire test_icrc test_rx test_tx test_hroce_pcap test_arp test_icmp test_nd test_frame_arb
 TESTS += $(BLOCK_TESTS)
 TESTS += test_vfio test_pin test_sim test_faults test_rc test_retry test_net test_config test_simrun test_port
 TESTS += test_perftest test_badinput test_cq_overrun test_verbs_attr test_verbs_cq_overrun
+TESTS += test_icrc_check
 
 .PHONY: all test lint synth bench demo demo-pcap clean check-valgrind soak
 all: $(PROGRAMS)
