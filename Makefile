@@ -9,6 +9,7 @@
 #   make demo-pcap  hroce-pcap on a capture made by the RTL TX path, and on ../shared/pcap
 #   make deps     install the Debian packages all of this needs (as root; idempotent)
 #   make interop-guest  the rxe guest: build/interop/{vmlinuz,modules,initramfs.cpio.gz}
+#   make interop-selftest  two rxe guests on one link, no HardRoCE (proves the guest side)
 #   TRACE=1       build into build/trace with FST tracing compiled in (--trace FILE.fst)
 
 SHELL := /bin/bash
@@ -334,7 +335,7 @@ PROGRAMS += $(BIN)/badinput_verbs $(BIN)/test_badinput
 # The Linux Soft-RoCE peer (testbench/interop/): Debian's kernel, its rdma_rxe and a small
 # initramfs with rdma-core and perftest, booted in QEMU by testbench/interop/rxe-guest
 INTEROP := build/interop
-.PHONY: interop-guest
+.PHONY: interop-guest interop-selftest
 interop-guest: $(BIN)/rkey_probe | $(DEPS_STAMP)
 	@testbench/interop/build-initramfs.sh $(INTEROP) $(BIN)/rkey_probe
 # a wrong R_Key, from either side (libibverbs only: for the guest, and for hroce-run)
@@ -342,6 +343,9 @@ $(BIN)/rkey_probe: testbench/interop/rkey_probe.c | $(DEPS_STAMP)
 	@mkdir -p $(BIN)
 	$(CC) $(CFLAGS) -o $@ $< -libverbs
 PROGRAMS += $(BIN)/rkey_probe
+# two rxe guests on one link, no HardRoCE: ibv_rc_pingpong, ib_write_bw, every ICRC checked
+interop-selftest: interop-guest
+	@testbench/interop/selftest.sh $(INTEROP)/selftest
 # the independent ICRC check of the interop captures, tested on testbench/data
 $(eval $(call program,test_icrc_check,testbench/interop/test_icrc_check.c sim/wire/pcap.c \
 	testbench/lib/bench.c sim/vmodel/vmodel.c))
