@@ -351,12 +351,28 @@ $(eval $(call program,test_icrc_check,testbench/interop/test_icrc_check.c sim/wi
 	testbench/lib/bench.c sim/vmodel/vmodel.c))
 # @@interop-guest@@ end
 
+# Interop with Linux Soft-RoCE: our NIC under hroce-run, its port a UDP socket, and an rxe
+# guest on the other end; both directions, unmodified tools (testbench/interop/test_interop.c)
+$(OBJ)/c/testbench/interop/test_interop.o: CFLAGS += -Itestbench/e2e
+$(BIN)/test_interop: $(call cobjs,testbench/interop/test_interop.c testbench/e2e/e2e_proc.c \
+		sim/wire/pcap.c testbench/lib/bench.c sim/vmodel/vmodel.c) \
+		| $(BIN)/hroce-run $(BIN)/hroce-pcap $(BIN)/rkey_probe $(INTEROP)/initramfs.cpio.gz
+	@mkdir -p $(BIN)
+	$(CC) -o $@ $^ $(LDLIBS)
+PROGRAMS += $(BIN)/test_interop
+$(INTEROP)/initramfs.cpio.gz: testbench/interop/build-initramfs.sh testbench/interop/get-kernel.sh \
+		testbench/interop/guest-init $(BIN)/rkey_probe | $(DEPS_STAMP)
+	@testbench/interop/build-initramfs.sh $(INTEROP) $(BIN)/rkey_probe
+.PHONY: interop
+interop: $(BIN)/test_interop
+	@$(BIN)/test_interop
+
 # Tests in the order they run; each prints "ok NAME" / "not ok NAME: why" lines.
 TESTS := test_wire test_icrc test_rx test_tx test_hroce_pcap test_arp test_icmp test_nd test_frame_arb
 TESTS += $(BLOCK_TESTS)
 TESTS += test_vfio test_pin test_sim test_faults test_rc test_retry test_net test_config test_simrun test_port
 TESTS += test_perftest test_badinput test_cq_overrun test_verbs_attr test_verbs_cq_overrun
-TESTS += test_icrc_check
+TESTS += test_icrc_check test_interop
 
 .PHONY: all test lint synth bench demo demo-pcap clean check-valgrind soak
 all: $(PROGRAMS)

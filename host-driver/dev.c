@@ -477,6 +477,12 @@ int hroce_query_dev(struct hroce_dev *dev, struct hroce_dev_attr *attr)
 	attr->max_sge = HROCE_REG_FIELD(dev->caps, CAPS, MAX_SGE);
 	attr->max_inline = HROCE_MAX_INLINE;
 	attr->max_qp_rd_atom = 16;
+	/*
+	 * the requester only counts its READs in flight (QPC RD_INFLIGHT, 8 bits): as many as
+	 * rxe allows, whose perftest peers ask for 128 (perftest moves to RTS with the
+	 * responder's number)
+	 */
+	attr->max_qp_init_rd_atom = 128;
 	attr->max_mr_size = HROCE_MAX_MR_SIZE;
 	attr->max_msg_sz = UINT32_C(1) << 31;
 	attr->qp_cache_lines = HROCE_REG_FIELD(dev->caps, CAPS, QP_CACHE_LINES);

@@ -529,6 +529,15 @@ static void case_config(struct bench *b)
 		hroce_config_free(cfg);
 	}
 	unlink(path);
+	{
+		struct hroce_config *cfg = NULL;
+		int err = hroce_config_load_file("host-driver/hroce-rxe.conf.example", &cfg);
+		const struct hroce_config_dev *d = err ? NULL : hroce_config_dev(cfg, 0);
+
+		t_check(b, d && hroce_sim_ext_is_endpoint(d->wire),
+			"host-driver/hroce-rxe.conf.example: load returned %d", err);
+		hroce_config_free(cfg);
+	}
 }
 
 /* A TAP needs root and /dev/net/tun: either it opens, or the error says why. */
