@@ -45,9 +45,9 @@
 #define HOST_IP "192.0.2.10"
 #define HOST_MAC "02:00:c0:00:02:0a"
 #define GUEST_IP "192.0.2.1/24"
-#define GUEST_SERVER_PORT 18515 /* a guest server listens here */
-#define GUEST_CLIENT_PORT 18516 /* a guest client connects to 10.0.2.100 here */
-#define GUEST_GO_PORT 18517	/* a guest client waits here for our server to listen */
+#define GUEST_SERVER_PORT 18515u /* a guest server listens here */
+#define GUEST_CLIENT_PORT 18516u /* a guest client connects to 10.0.2.100 here */
+#define GUEST_GO_PORT 18517u	 /* a guest client waits here for our server to listen */
 #define STEP_TIMEOUT_S 150
 #define BOOT_TIMEOUT_S 60
 #define MAX_STEPS 12

@@ -16,8 +16,13 @@
  * - The pcap: both directions, simulated-ns timestamps in order.
  * - The configuration: endpoints that are not one fail with EINVAL and say why.
  */
+#define _GNU_SOURCE
 #include <arpa/inet.h>
 #include <errno.h>
+#include <net/if.h>
+#include <sched.h>
+#include <sys/ioctl.h>
+#include <sys/wait.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -573,6 +578,115 @@ static void case_tap(struct bench *b)
 	hroce_sim_world_destroy(w);
 }
 
+/*
+ * Linux's own stack on the other side of a TAP: in a network namespace of its own (so
+ * nothing of this machine's network changes), the kernel pings the NIC through the TAP,
+ * resolving it by ARP first. The child's exit status: 0 pass, 1 fail (said on stderr), 77
+ * no privilege to make a namespace or a TAP.
+ */
+static int tap_linux_child(const char *dir)
+{
+	char conf[128];
+	struct ifreq ifr = { 0 };
+	struct sockaddr_in *sin = (struct sockaddr_in *)&ifr.ifr_addr;
+	uint8_t pkt[64] = { NET_ICMP_ECHO_REQUEST }, buf[256];
+	struct sockaddr_in to = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(NIC_IP) };
+	struct hroce_dev *dev;
+	uint64_t end;
+	int fd, raw;
+	uint16_t sum;
+	FILE *f;
+
+	if (unshare(CLONE_NEWNET))
+		return 77;
+	snprintf(conf, sizeof(conf), "%s/tap.conf", dir);
+	f = fopen(conf, "w");
+	if (!f)
+		return 1;
+	fprintf(f, "[tap0]\nspec = sim:tap0\nmac = 02:00:0a:00:00:01\nipv4 = 10.0.0.1\n"
+		   "wire = tap:hroce-tap0\n");
+	fclose(f);
+	setenv(HROCE_CONFIG_ENV, conf, 1);
+	dev = hroce_open("sim:tap0", NULL);
+	if (!dev)
+		return errno == EPERM || errno == EACCES ? 77 : 1;
+	/* the TAP's side: 10.0.0.99/24, up */
+	fd = socket(AF_INET, SOCK_DGRAM, 0);
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "hroce-tap0");
+	sin->sin_family = AF_INET;
+	sin->sin_addr.s_addr = htonl(PEER_IP);
+	if (ioctl(fd, SIOCSIFADDR, &ifr)) {
+		fprintf(stderr, "SIOCSIFADDR: %s\n", strerror(errno));
+		return 1;
+	}
+	sin->sin_addr.s_addr = htonl(0xffffff00u);
+	ioctl(fd, SIOCSIFNETMASK, &ifr);
+	ioctl(fd, SIOCGIFFLAGS, &ifr);
+	ifr.ifr_flags |= IFF_UP;
+	if (ioctl(fd, SIOCSIFFLAGS, &ifr)) {
+		fprintf(stderr, "SIOCSIFFLAGS: %s\n", strerror(errno));
+		return 1;
+	}
+	close(fd);
+	/* an echo request of the kernel's stack: it resolves 10.0.0.1 through the TAP first */
+	raw = socket(AF_INET, SOCK_RAW | SOCK_CLOEXEC, IPPROTO_ICMP);
+	if (raw < 0)
+		return 77;
+	pkt[4] = 0x12; /* id */
+	pkt[7] = 1;    /* seq */
+	memset(pkt + 8, 0x5a, sizeof(pkt) - 8);
+	sum = net_csum(pkt, sizeof(pkt));
+	memcpy(pkt + 2, &sum, 2);
+	end = now_ms() + WAIT_MS;
+	while (now_ms() < end) {
+		struct pollfd p = { raw, POLLIN, 0 };
+		ssize_t n;
+
+		if (sendto(raw, pkt, sizeof(pkt), 0, (struct sockaddr *)&to, sizeof(to)) < 0)
+			usleep(100000);
+		if (poll(&p, 1, 500) != 1)
+			continue;
+		n = recv(raw, buf, sizeof(buf), 0);
+		/* the IPv4 header, then ICMP: an echo reply with our id and seq */
+		if (n >= 20 + 8 && buf[20] == NET_ICMP_ECHO_REPLY && buf[24] == 0x12 &&
+		    buf[27] == 1) {
+			uint64_t answered = hroce_net_counter(dev, HROCE_NET_COUNTER_ICMP_ANSWERED);
+			uint64_t arp = hroce_net_counter(dev, HROCE_NET_COUNTER_ARP_ANSWERED);
+
+			hroce_close(dev);
+			if (answered >= 1 && arp >= 1)
+				return 0;
+			fprintf(stderr, "a reply, but ICMP_ANSWERED %llu, ARP_ANSWERED %llu\n",
+				(unsigned long long)answered, (unsigned long long)arp);
+			return 1;
+		}
+	}
+	fprintf(stderr, "no echo reply from 10.0.0.1 through the TAP in %d ms\n", WAIT_MS);
+	return 1;
+}
+
+static void case_tap_linux(struct bench *b, const char *dir)
+{
+	int status = 0;
+	pid_t pid;
+
+	t_case(b, "tap_linux_ping");
+	pid = fork();
+	if (pid == 0)
+		_exit(tap_linux_child(dir));
+	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status)) {
+		t_fail(b, "the child did not end normally (status 0x%x)", status);
+		return;
+	}
+	if (WEXITSTATUS(status) == 77) {
+		/* a TAP and a namespace need root: said, and counted as not run */
+		printf("# tap_linux_ping: not run: no privilege for a network namespace and a TAP\n");
+		return;
+	}
+	t_check(b, WEXITSTATUS(status) == 0, "the kernel's ping through the TAP failed (exit %d)",
+		WEXITSTATUS(status));
+}
+
 static void setup(struct env *e)
 {
 	uint16_t my_port;
@@ -624,12 +738,15 @@ int main(int argc, char **argv)
 		case_bad_input(&e);
 		case_pcap(&e);
 	}
+	case_tap_linux(b, e.dir);
 	if (e.dev)
 		hroce_close(e.dev);
 	if (e.sock >= 0)
 		close(e.sock);
 	unlink(e.conf);
 	unlink(e.pcap);
+	snprintf(e.conf, sizeof(e.conf), "%s/tap.conf", e.dir);
+	unlink(e.conf);
 	rmdir(e.dir);
 	return bench_finish(b);
 }
