@@ -584,6 +584,13 @@ static void case_tap(struct bench *b)
  * resolving it by ARP first. The child's exit status: 0 pass, 1 fail (said on stderr), 77
  * no privilege to make a namespace or a TAP.
  */
+static void print_port_stat(void *ctx, const char *name, uint64_t value)
+{
+	(void)ctx;
+	if (!strncmp(name, "port.", 5))
+		fprintf(stderr, "  %s %llu\n", name, (unsigned long long)value);
+}
+
 static int tap_linux_child(const char *dir)
 {
 	char conf[128];
@@ -636,7 +643,8 @@ static int tap_linux_child(const char *dir)
 	pkt[7] = 1;    /* seq */
 	memset(pkt + 8, 0x5a, sizeof(pkt) - 8);
 	sum = net_csum(pkt, sizeof(pkt));
-	memcpy(pkt + 2, &sum, 2);
+	pkt[2] = (uint8_t)(sum >> 8);
+	pkt[3] = (uint8_t)sum;
 	end = now_ms() + WAIT_MS;
 	while (now_ms() < end) {
 		struct pollfd p = { raw, POLLIN, 0 };
@@ -661,7 +669,12 @@ static int tap_linux_child(const char *dir)
 			return 1;
 		}
 	}
-	fprintf(stderr, "no echo reply from 10.0.0.1 through the TAP in %d ms\n", WAIT_MS);
+	fprintf(stderr,
+		"no echo reply from 10.0.0.1 through the TAP in %d ms (ARP answered %llu, echo "
+		"answered %llu)\n",
+		WAIT_MS, (unsigned long long)hroce_net_counter(dev, HROCE_NET_COUNTER_ARP_ANSWERED),
+		(unsigned long long)hroce_net_counter(dev, HROCE_NET_COUNTER_ICMP_ANSWERED));
+	hroce_bus_stats(dev, print_port_stat, NULL);
 	return 1;
 }
 
