@@ -325,8 +325,8 @@ $(eval $(call verbs_test,verbs_cq_overrun))
 $(BIN)/badinput_verbs: $(call cobjs,testbench/e2e/badinput_verbs.c)
 	@mkdir -p $(BIN)
 	$(CC) -o $@ $^ -libverbs
-$(BIN)/test_badinput: $(call cobjs,testbench/e2e/test_badinput.c testbench/lib/bench.c \
-		sim/vmodel/vmodel.c) | $(BIN)/hroce-run $(BIN)/badinput_verbs
+$(BIN)/test_badinput: $(call cobjs,testbench/e2e/test_badinput.c testbench/e2e/e2e_proc.c \
+		testbench/lib/bench.c sim/vmodel/vmodel.c) | $(BIN)/hroce-run $(BIN)/badinput_verbs
 	@mkdir -p $(BIN)
 	$(CC) -o $@ $^ $(LDLIBS)
 PROGRAMS += $(BIN)/badinput_verbs $(BIN)/test_badinput

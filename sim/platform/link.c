@@ -6,25 +6,11 @@
 
 #include "sim_internal.h"
 
-static void frame_sent(void *ctx, uint64_t start, uint64_t end, uint64_t len, bool aborted)
-{
-	(void)aborted;
-	sim_nic_event(ctx, HROCE_SIM_TX_START, start, 0, len);
-	sim_nic_event(ctx, HROCE_SIM_TX_END, end, 0, len);
-}
-
-static void frame_received(void *ctx, uint64_t start, uint64_t end, uint64_t len, bool bad)
-{
-	(void)bad;
-	sim_nic_event(ctx, HROCE_SIM_RX_START, start, 0, len);
-	sim_nic_event(ctx, HROCE_SIM_RX_END, end, 0, len);
-}
-
 struct hroce_sim_link *hroce_sim_link_connect(struct hroce_sim *a, struct hroce_sim *b,
 					      const struct hroce_sim_link_params *p)
 {
 	struct sim_channel_params cp;
-	struct sim_channel_hooks hooks = { frame_sent, frame_received, a, b };
+	struct sim_channel_hooks hooks = { sim_nic_frame_sent, sim_nic_frame_received, a, b };
 	struct hroce_sim_link *l;
 	int err;
 

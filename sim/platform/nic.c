@@ -33,6 +33,20 @@ void sim_nic_event(struct hroce_sim *s, enum hroce_sim_event_kind kind, uint64_t
 	s->obs_fn(s->obs_ctx, s, &ev);
 }
 
+void sim_nic_frame_sent(void *ctx, uint64_t start, uint64_t end, uint64_t len, bool aborted)
+{
+	(void)aborted;
+	sim_nic_event(ctx, HROCE_SIM_TX_START, start, 0, len);
+	sim_nic_event(ctx, HROCE_SIM_TX_END, end, 0, len);
+}
+
+void sim_nic_frame_received(void *ctx, uint64_t start, uint64_t end, uint64_t len, bool bad)
+{
+	(void)bad;
+	sim_nic_event(ctx, HROCE_SIM_RX_START, start, 0, len);
+	sim_nic_event(ctx, HROCE_SIM_RX_END, end, 0, len);
+}
+
 static void model_event(void *ctx, enum hroce_sim_event_kind kind, uint64_t cycle, uint64_t addr,
 			uint64_t len)
 {

@@ -407,20 +407,6 @@ bool sim_ext_pending(const struct hroce_sim_ext *x)
 /* ------------------------------------------------------------------------------------- */
 /* Attach and detach */
 
-static void frame_sent(void *ctx, uint64_t start, uint64_t end, uint64_t len, bool aborted)
-{
-	(void)aborted;
-	sim_nic_event(ctx, HROCE_SIM_TX_START, start, 0, len);
-	sim_nic_event(ctx, HROCE_SIM_TX_END, end, 0, len);
-}
-
-static void frame_received(void *ctx, uint64_t start, uint64_t end, uint64_t len, bool bad)
-{
-	(void)bad;
-	sim_nic_event(ctx, HROCE_SIM_RX_START, start, 0, len);
-	sim_nic_event(ctx, HROCE_SIM_RX_END, end, 0, len);
-}
-
 static void ext_free(struct hroce_sim_ext *x)
 {
 	struct ext_frame *f;
@@ -460,8 +446,8 @@ static int ext_open(struct hroce_sim_ext *x, const struct hroce_sim_ext_params *
 		.gbps = p->gbps,
 		.clock_mhz = s->w->clock_mhz,
 	};
-	struct sim_channel_hooks out_hooks = { frame_sent, NULL, s, NULL };
-	struct sim_channel_hooks in_hooks = { NULL, frame_received, NULL, s };
+	struct sim_channel_hooks out_hooks = { sim_nic_frame_sent, NULL, s, NULL };
+	struct sim_channel_hooks in_hooks = { NULL, sim_nic_frame_received, NULL, s };
 	int err;
 
 	if (p->pcap_path) {

@@ -3,10 +3,12 @@
 #include "e2e_proc.h"
 
 #include <fcntl.h>
+#include <libgen.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -151,6 +153,26 @@ bool e2e_stats_clean(const char *stats, bool lossy, char *why, size_t len)
 			snprintf(why, len, "%s is %lld", zero[i], v);
 			return false;
 		}
+	}
+	return true;
+}
+
+bool e2e_dirs(char *bindir, size_t bindir_len, char *tmpdir, size_t tmpdir_len, const char *sub)
+{
+	char self[PATH_MAX];
+	ssize_t len = readlink("/proc/self/exe", self, sizeof(self) - 1);
+
+	if (len <= 0)
+		return false;
+	self[len] = 0;
+	snprintf(bindir, bindir_len, "%s", dirname(self));
+	snprintf(tmpdir, tmpdir_len, "%s/../test-logs", bindir);
+	mkdir(tmpdir, 0755);
+	if (sub) {
+		size_t n = strlen(tmpdir);
+
+		snprintf(tmpdir + n, tmpdir_len - n, "/%s", sub);
+		mkdir(tmpdir, 0755);
 	}
 	return true;
 }

@@ -28,6 +28,11 @@ struct e2e_side {
  * s->stats at close, and $HROCE_CONFIG set to config ("": unset).
  */
 pid_t e2e_spawn(const char *bindir, struct e2e_side *s, const char *config);
+/*
+ * The directory of the running program (build/bin) into bindir, and its log directory
+ * build/test-logs[/sub] (made if absent) into tmpdir; false if /proc/self/exe is unreadable.
+ */
+bool e2e_dirs(char *bindir, size_t bindir_len, char *tmpdir, size_t tmpdir_len, const char *sub);
 /* Waits for a side until the deadline; kills it past it (timed_out). */
 void e2e_reap(struct e2e_side *s, time_t deadline);
 /* A whole file, NUL-terminated ("" if it cannot be read); free() it. */

@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "e2e_proc.h"
 
 #define RUN_TIMEOUT_S 240
 /* valgrind runs the simulated NICs some fifty times slower */
@@ -155,8 +156,6 @@ static void run(bool valgrind)
 int main(int argc, char **argv)
 {
 	bool valgrind = false;
-	char self[1024];
-	ssize_t len;
 	int n = 0;
 
 	/* --valgrind is this driver's; the rest are the bench's */
@@ -166,13 +165,8 @@ int main(int argc, char **argv)
 		else
 			valgrind = true;
 	bench_init(&b, "test_badinput", n, argv);
-	len = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	if (len <= 0)
+	if (!e2e_dirs(bindir, sizeof(bindir), tmpdir, sizeof(tmpdir), NULL))
 		return 1;
-	self[len] = 0;
-	snprintf(bindir, sizeof(bindir), "%s", dirname(self));
-	snprintf(tmpdir, sizeof(tmpdir), "%s/../test-logs", bindir);
-	mkdir(tmpdir, 0755);
 	run(valgrind);
 	return bench_finish(&b);
 }

@@ -219,19 +219,9 @@ static void run_one(const char *name, const char *const *argv, const char *const
 
 int main(int argc, char **argv)
 {
-	char self[1024];
-	ssize_t len;
-
 	bench_init(&b, "test_perftest", argc, argv);
-	len = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	if (len <= 0)
+	if (!e2e_dirs(bindir, sizeof(bindir), tmpdir, sizeof(tmpdir), "perftest"))
 		return 1;
-	self[len] = 0;
-	snprintf(bindir, sizeof(bindir), "%s", dirname(self));
-	snprintf(tmpdir, sizeof(tmpdir), "%s/../test-logs", bindir);
-	mkdir(tmpdir, 0755);
-	strcat(tmpdir, "/perftest");
-	mkdir(tmpdir, 0755);
 	port_base = 20000 + (getpid() % 20000);
 
 	run_one("ibv_devices", ARGS("ibv_devices"), ARGS("hroce0", "hroce1"));

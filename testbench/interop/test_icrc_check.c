@@ -29,23 +29,6 @@ enum damage { DAMAGE_PAYLOAD, DAMAGE_ICRC, DAMAGE_TTL, DAMAGE_UDP_CSUM };
 
 static const char *const damage_names[] = { "payload", "icrc", "ttl", "udp_checksum" };
 
-/* Runs a command; returns its exit status and the last line that contains want, if any. */
-static int run(const char *cmd, const char *want, char *line, size_t size)
-{
-	char buf[512];
-	FILE *p = popen(cmd, "r");
-	int status;
-
-	line[0] = 0;
-	if (!p)
-		return -1;
-	while (fgets(buf, sizeof(buf), p))
-		if (want && strstr(buf, want))
-			snprintf(line, size, "%s", buf);
-	status = pclose(p);
-	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
 static unsigned int be16(const uint8_t *p)
 {
 	return (unsigned int)p[0] << 8 | p[1];
@@ -124,7 +107,7 @@ static void check_damaged(struct bench *b, const char *capture, enum damage what
 	}
 	snprintf(want, sizeof(want), "frame %u:", frame);
 	snprintf(cmd, sizeof(cmd), CHECK " %s 2>&1", COPY);
-	status = run(cmd, passes ? " bad" : want, line, sizeof(line));
+	status = bench_run_cmd(cmd, passes ? " bad" : want, line, sizeof(line));
 	if (passes)
 		bench_result(b, name, status == 0 && strstr(line, ", 0 bad"),
 			     "a change the ICRC does not cover failed (exit %d): %s", status, line);
@@ -152,7 +135,7 @@ int main(int argc, char **argv)
 		const char *counts;
 
 		snprintf(cmd, sizeof(cmd), CHECK " %s 2>&1", path);
-		status = run(cmd, " RoCEv2 frames ", line, sizeof(line));
+		status = bench_run_cmd(cmd, " RoCEv2 frames ", line, sizeof(line));
 		counts = strstr(line, "): ");
 		if (counts)
 			sscanf(counts, "): %lu good", &good);
@@ -176,7 +159,7 @@ int main(int argc, char **argv)
 
 	status = -1;
 	if (empty && pcap_close(empty) == 0)
-		status = run(CHECK " " COPY " 2>&1", "no RoCEv2", line, sizeof(line));
+		status = bench_run_cmd(CHECK " " COPY " 2>&1", "no RoCEv2", line, sizeof(line));
 	bench_result(&b, "no_roce_frame", status == 1 && line[0], "exit %d: %s", status, line);
 
 	remove(COPY);

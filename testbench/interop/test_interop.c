@@ -618,21 +618,11 @@ int main(int argc, char **argv)
 		BOOT("mtu4096", 4200, NULL, mtu4096, 4096),
 		BOOT("flips", 1500, "flip = 0.05\nfault_seed = 3", flips, 1024),
 	};
-	char self[1024];
-	ssize_t len;
-
 	bench_init(&b, "test_interop", argc, argv);
-	len = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	if (len <= 0)
+	if (!e2e_dirs(bindir, sizeof(bindir), tmpdir, sizeof(tmpdir), "interop"))
 		return 1;
-	self[len] = 0;
-	snprintf(bindir, sizeof(bindir), "%s", dirname(self));
 	snprintf(srcdir, sizeof(srcdir), "%s/../..", bindir);
 	snprintf(interop, sizeof(interop), "%s/../interop", bindir);
-	snprintf(tmpdir, sizeof(tmpdir), "%s/../test-logs", bindir);
-	mkdir(tmpdir, 0755);
-	strcat(tmpdir, "/interop");
-	mkdir(tmpdir, 0755);
 	port_base = 30000 + (unsigned int)(getpid() % 2000) * 16;
 	for (size_t i = 0; i < sizeof(boots) / sizeof(boots[0]); i++)
 		run_boot(&boots[i], (unsigned int)i);

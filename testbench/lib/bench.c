@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <time.h>
 
 static void usage(const char *argv0)
@@ -222,4 +223,20 @@ bool dut_run(struct dut *d, unsigned int settle, unsigned int hang)
 		if (quiet > hang)
 			return false;
 	}
+}
+
+int bench_run_cmd(const char *cmd, const char *want, char *line, size_t size)
+{
+	char buf[512];
+	FILE *p = popen(cmd, "r");
+	int status;
+
+	line[0] = 0;
+	if (!p)
+		return -1;
+	while (fgets(buf, sizeof(buf), p))
+		if (want && strstr(buf, want))
+			snprintf(line, size, "%s", buf);
+	status = pclose(p);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }

@@ -12,6 +12,7 @@
 
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "vmodel.h"
@@ -35,6 +36,11 @@ bool bench_result(struct bench *b, const char *test, bool ok, const char *fmt, .
 /* Prints a closing line and returns the process exit status. */
 int bench_finish(struct bench *b);
 void bench_log(struct bench *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/*
+ * Runs a shell command; returns its exit status (-1 if it did not exit) and, in line, the
+ * last line of its output that contains want (empty if none, or want is NULL).
+ */
+int bench_run_cmd(const char *cmd, const char *want, char *line, size_t size);
 
 uint64_t bench_rand(struct bench *b);
 /* Uniform in [lo, hi]. */

@@ -20,23 +20,6 @@
 #define BAD "build/test-tool-bad.pcap"
 #define STATS "build/test-tool-stats.pcap"
 
-/* Runs a command; returns its exit status and the last line that contains want, if any. */
-static int run(const char *cmd, const char *want, char *line, size_t size)
-{
-	char buf[512];
-	FILE *p = popen(cmd, "r");
-	int status;
-
-	line[0] = 0;
-	if (!p)
-		return -1;
-	while (fgets(buf, sizeof(buf), p))
-		if (want && strstr(buf, want))
-			snprintf(line, size, "%s", buf);
-	status = pclose(p);
-	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
 /* Copies the capture with one bit of frame n's last byte flipped. */
 static void damage(const char *from, const char *to, unsigned int n)
 {
@@ -122,7 +105,7 @@ static void check_stats(struct bench *b)
 				 (unsigned long long)(last - first));
 		else
 			snprintf(expect, sizeof(expect), "%s %s\n", want[i].key, want[i].value);
-		status = run(cmd, expect, line, sizeof(line));
+		status = bench_run_cmd(cmd, expect, line, sizeof(line));
 		ok = status == 0 && !strcmp(line, expect);
 		if (!bench_result(b, "tool_stats", ok, "exit %d, no line \"%.*s\"", status,
 				  (int)strlen(expect) - 1, expect))
@@ -143,14 +126,14 @@ static void check_ext_header(struct bench *b)
 	size_t len;
 	int status;
 
-	status = run(TOOL " check testbench/data/rxe-ipv6-rc-pingpong.pcap", "# 231 frames", line,
-		     sizeof(line));
+	status = bench_run_cmd(TOOL " check testbench/data/rxe-ipv6-rc-pingpong.pcap",
+			       "# 231 frames", line, sizeof(line));
 	bench_result(b, "tool_check_rxe_ipv6",
 		     status == 0 && strstr(line, "200 good RoCE") &&
 			     strstr(line, "ip6_ext_header 8"),
 		     "exit %d: %s", status, line);
-	status = run(TOOL " check testbench/data/rxe-ipv6-rc-pingpong.pcap", "ip6_ext_header (",
-		     line, sizeof(line));
+	status = bench_run_cmd(TOOL " check testbench/data/rxe-ipv6-rc-pingpong.pcap",
+			       "ip6_ext_header (", line, sizeof(line));
 	bench_result(b, "tool_check_rxe_ipv6_mld", strstr(line, "then ICMPv6 (next header 58)"),
 		     "no ICMPv6 behind the extension headers: %s", line);
 
@@ -166,7 +149,7 @@ static void check_ext_header(struct bench *b)
 		pcap_write(out, 0, hidden, len + 8);
 		pcap_close(out);
 	}
-	status = run(TOOL " check " BAD, "     1 ", line, sizeof(line));
+	status = bench_run_cmd(TOOL " check " BAD, "     1 ", line, sizeof(line));
 	bench_result(b, "tool_check_roce_behind_ext_header",
 		     status == 1 && strstr(line, "RoCE behind IPv6 extension headers"),
 		     "exit %d: %s", status, line);
@@ -179,46 +162,46 @@ int main(int argc, char **argv)
 	int status;
 
 	bench_init(&b, "test_hroce_pcap", argc, argv);
-	status = run(TOOL " generate --frames 74 " GOOD, "built", line, sizeof(line));
+	status = bench_run_cmd(TOOL " generate --frames 74 " GOOD, "built", line, sizeof(line));
 	bench_result(&b, "tool_generate", status == 0 && strstr(line, "built 74 frames"),
 		     "exit %d: %s", status, line);
 	roce_oracle_tshark(&b, "tool_generate_tshark", GOOD);
 	roce_oracle_scapy(&b, "tool_generate_scapy", GOOD);
 
-	status = run(TOOL " check " GOOD, "# 74 frames", line, sizeof(line));
+	status = bench_run_cmd(TOOL " check " GOOD, "# 74 frames", line, sizeof(line));
 	bench_result(&b, "tool_check_w512",
 		     status == 0 && strstr(line, "74 good RoCE") &&
 			     strstr(line, ", 0 not RoCE, 0 dropped"),
 		     "exit %d: %s", status, line);
-	status = run(TOOL " check --width 64 " GOOD, "# 74 frames", line, sizeof(line));
+	status = bench_run_cmd(TOOL " check --width 64 " GOOD, "# 74 frames", line, sizeof(line));
 	bench_result(&b, "tool_check_w64",
 		     status == 0 && strstr(line, "74 good RoCE") &&
 			     strstr(line, ", 0 not RoCE, 0 dropped"),
 		     "exit %d: %s", status, line);
 	/* every third generated frame is IPv6 */
-	status = run(TOOL " check " GOOD, " IPv6 qpn", line, sizeof(line));
+	status = bench_run_cmd(TOOL " check " GOOD, " IPv6 qpn", line, sizeof(line));
 	bench_result(&b, "tool_check_ipv6", status == 0 && line[0], "exit %d: no IPv6 frame",
 		     status);
 	check_ext_header(&b);
 
 	/* frame 10 has a payload (so its last byte is ICRC, not Ethernet padding) */
 	damage(GOOD, BAD, 10);
-	status = run(TOOL " check " BAD, "    10 ", line, sizeof(line));
+	status = bench_run_cmd(TOOL " check " BAD, "    10 ", line, sizeof(line));
 	bench_result(&b, "tool_check_damaged", status == 1 && strstr(line, "dropped: icrc"),
 		     "exit %d: %s", status, line);
 
-	status = run(TOOL " check testbench/tools/test_hroce_pcap.c 2>&1", "hroce-pcap", line,
-		     sizeof(line));
+	status = bench_run_cmd(TOOL " check testbench/tools/test_hroce_pcap.c 2>&1", "hroce-pcap",
+			       line, sizeof(line));
 	bench_result(&b, "tool_check_not_pcap", status == 2 && strstr(line, "Invalid argument"),
 		     "exit %d: %s", status, line);
 	check_stats(&b);
 	/* directions by IPv6 address: rxe's ib_write_bw over link-local addresses, 72 data frames
 	 */
-	status = run(TOOL " stats testbench/data/rxe-ipv6-write-bw.pcap",
-		     "dir0.src fe80::5054:ff:fe00:b\n", line, sizeof(line));
+	status = bench_run_cmd(TOOL " stats testbench/data/rxe-ipv6-write-bw.pcap",
+			       "dir0.src fe80::5054:ff:fe00:b\n", line, sizeof(line));
 	if (status == 0 && line[0])
-		status = run(TOOL " stats testbench/data/rxe-ipv6-write-bw.pcap",
-			     "dir0.data_frames 72\n", line, sizeof(line));
+		status = bench_run_cmd(TOOL " stats testbench/data/rxe-ipv6-write-bw.pcap",
+				       "dir0.data_frames 72\n", line, sizeof(line));
 	bench_result(&b, "tool_stats_ipv6", status == 0 && line[0],
 		     "exit %d: no direction from fe80::5054:ff:fe00:b with 72 data frames", status);
 	return bench_finish(&b);
