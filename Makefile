@@ -320,6 +320,8 @@ PROGRAMS += $(BIN)/$(1) $(BIN)/test_$(1)
 endef
 $(eval $(call verbs_test,verbs_attr))
 $(eval $(call verbs_test,verbs_cq_overrun))
+# threads posting at once on their own queues, and on a shared CQ
+$(eval $(call verbs_test,verbs_threads))
 # End to end: a verbs program of bad input (libibverbs only: hroce-run brings the rest),
 # and its driver, which runs it against two simulated NICs in one process
 $(BIN)/badinput_verbs: $(call cobjs,testbench/e2e/badinput_verbs.c)
@@ -372,6 +374,7 @@ TESTS := test_wire test_icrc test_rx test_tx test_hroce_pcap test_arp test_icmp 
 TESTS += $(BLOCK_TESTS)
 TESTS += test_vfio test_pin test_sim test_faults test_rc test_retry test_net test_config test_simrun test_port
 TESTS += test_perftest test_badinput test_cq_overrun test_verbs_attr test_verbs_cq_overrun
+TESTS += test_verbs_threads
 TESTS += test_icrc_check test_interop
 
 .PHONY: all test lint synth bench demo demo-pcap clean check-valgrind soak

@@ -150,8 +150,8 @@ static void complete(struct hroce_dev *dev, const uint8_t *cqe, struct hroce_wc 
 	}
 	wq = HROCE_CQE_GET(cqe, FROM_SQ) ? &qp->sq : &qp->rq;
 	wc->wr_id = wq->wr_id[index & ((1u << wq->log_size) - 1)];
-	/* the WQEs before it completed too (unsignaled ones, on the SQ) */
-	wq->cc = index + 1;
+	/* the WQEs before it completed too (unsignaled ones, on the SQ): their slots are free */
+	atomic_store_explicit(&wq->cc, (uint16_t)(index + 1), memory_order_release);
 }
 
 int hroce_poll_cq(struct hroce_cq *cq, int n, struct hroce_wc *wc)

@@ -356,6 +356,7 @@ static struct hroce_dev *open_device(const char *spec, const struct hroce_dev_pa
 	dev->next_pdn = 1;
 	dev->owner = getpid();
 	pthread_mutex_init(&dev->lock, NULL);
+	pthread_mutex_init(&dev->push_lock, NULL);
 	err = config_addresses(dev, spec);
 	err = err ?: open_bus(spec, &dev->bus);
 	if (err)
@@ -413,6 +414,7 @@ err_bus:
 	dev->bus->ops->close(dev->bus);
 err_free:
 	pthread_mutex_destroy(&dev->lock);
+	pthread_mutex_destroy(&dev->push_lock);
 	free(dev);
 	errno = err;
 	return NULL;
@@ -453,6 +455,7 @@ void hroce_close(struct hroce_dev *dev)
 	free_tables(dev);
 	dev->bus->ops->close(dev->bus);
 	pthread_mutex_destroy(&dev->lock);
+	pthread_mutex_destroy(&dev->push_lock);
 	free(dev);
 }
 

@@ -16,7 +16,10 @@
  * that a verbs provider is a thin layer over it.
  *
  * Functions returning int return 0 or a positive errno; pointer-returning ones return NULL
- * and set errno. Nothing here is thread-safe: one thread per device at a time.
+ * and set errno. Posting on a QP's SQ, posting on its RQ, and polling or arming a CQ may
+ * each go on in a thread of its own (one thread per queue at a time, and not while the QP
+ * or CQ is created, modified or destroyed); everything else is one thread per device at a
+ * time.
  */
 #ifndef HROCE_H
 #define HROCE_H

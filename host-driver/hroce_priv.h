@@ -38,6 +38,11 @@ struct hroce_dev {
 	unsigned int opens;
 	struct hroce_dev *next_open; /* the process's open devices */
 	pthread_mutex_t lock;
+	/*
+	 * The WQE push window is one per device: a push and the doorbell that takes it must
+	 * not interleave with another QP's (posts are under their queue's lock only)
+	 */
+	pthread_mutex_t push_lock;
 	char name[64];
 	struct hroce_dev_params params;
 	uint64_t caps;
@@ -85,7 +90,11 @@ struct hroce_wq {
 	struct hroce_dma ring;
 	unsigned int log_size, log_stride;
 	uint16_t pi; /* posted */
-	uint16_t cc; /* completed (SQ: up to the last CQE's WQE; RQ: CQEs taken) */
+	/*
+	 * completed (SQ: up to the last CQE's WQE; RQ: CQEs taken): written by whoever polls
+	 * the CQ, read by whoever posts, each under its own lock
+	 */
+	_Atomic uint16_t cc;
 	uint64_t *wr_id;
 };
 
@@ -97,8 +106,8 @@ struct hroce_qp {
 	struct hroce_wq sq, rq;
 	struct hroce_qp_cap cap;
 	bool sq_sig_all;
-	enum hroce_qp_state state; /* as the driver last set it */
-	uint8_t ctx[64];	   /* the static beat of the context, as last written */
+	_Atomic enum hroce_qp_state state; /* as the driver last set it (read by posts) */
+	uint8_t ctx[64];		   /* the static beat of the context, as last written */
 };
 
 void hroce_log(enum hroce_log_level level, const char *fmt, ...)

@@ -76,7 +76,8 @@ static uint8_t *wq_slot(struct hroce_wq *wq, uint16_t index)
 
 static unsigned int wq_room(const struct hroce_wq *wq)
 {
-	return (1u << wq->log_size) - (uint16_t)(wq->pi - wq->cc);
+	return (1u << wq->log_size) -
+	       (uint16_t)(wq->pi - atomic_load_explicit(&wq->cc, memory_order_acquire));
 }
 
 /* What the QP can take given its strides. */
@@ -441,11 +442,14 @@ int hroce_post_send(struct hroce_qp *qp, struct hroce_send_wr *wr, struct hroce_
 		bool push = used <= HROCE_WQE_PUSH_BYTES;
 
 		if (push) {
+			pthread_mutex_lock(&qp->dev->push_lock);
 			atomic_thread_fence(memory_order_release);
 			qp->dev->bus->ops->mmio_write(qp->dev->bus, HROCE_REG_WQE_PUSH, last,
 						      HROCE_WQE_PUSH_BYTES);
 		}
 		hroce_doorbell(qp->dev, HROCE_REG_DB_SQ, qp->qpn, qp->sq.pi, push, false);
+		if (push)
+			pthread_mutex_unlock(&qp->dev->push_lock);
 	}
 	return err;
 }

@@ -90,15 +90,18 @@ struct hroce_vmr {
 struct hroce_vcq {
 	struct verbs_cq vcq;
 	struct hroce_cq *cq;
+	pthread_mutex_t lock; /* polls and arms: one thread at a time, others' queues go on */
 	unsigned int vector;
 	bool armed;		      /* req_notify_cq since the last event */
 	struct hroce_vcq *next_event; /* in hroce_vevents.cqs */
 	struct hroce_vcq *next_cq;    /* in hroce_vevents.all_cqs */
 };
 
+/* Posts on the SQ and on the RQ take their queue's lock only, as rdma-core's providers do. */
 struct hroce_vqp {
 	struct verbs_qp vqp;
 	struct hroce_qp *qp;
+	pthread_mutex_t sq_lock, rq_lock;
 };
 
 static inline struct hroce_vdev *to_hdev(struct ibv_device *d)

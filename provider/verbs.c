@@ -195,6 +195,7 @@ static struct ibv_cq *create_cq(struct ibv_context *context, int cqe,
 	vcq = calloc(1, sizeof(*vcq));
 	if (!vcq)
 		return NULL;
+	pthread_mutex_init(&vcq->lock, NULL);
 	/* a vector per CQ of the device (the core has 64): an interrupt tells which CQ */
 	pthread_mutex_lock(&ev->lock);
 	vcq->vector = ev->next_vector++ % HROCE_MAX_CQ_VECTORS;
@@ -229,6 +230,7 @@ err_destroy:
 	hroce_destroy_cq(vcq->cq);
 	pthread_mutex_unlock(&ctx->lock);
 err_free:
+	pthread_mutex_destroy(&vcq->lock);
 	free(vcq);
 	errno = err;
 	return NULL;
@@ -245,6 +247,7 @@ static int destroy_cq(struct ibv_cq *cq)
 	pthread_mutex_unlock(&ctx->lock);
 	if (!err) {
 		unlist_cq(&to_hdev(cq->context->device)->events, vcq);
+		pthread_mutex_destroy(&vcq->lock);
 		free(vcq);
 	}
 	return err;
@@ -258,7 +261,7 @@ static int poll_cq(struct ibv_cq *cq, int num_entries, struct ibv_wc *wc)
 
 	if (num_entries < 0)
 		return -EINVAL;
-	pthread_mutex_lock(&ctx->lock);
+	pthread_mutex_lock(&to_hcq(cq)->lock);
 	while (total < num_entries) {
 		int want = num_entries - total < POST_BATCH ? num_entries - total : POST_BATCH;
 
@@ -286,7 +289,7 @@ static int poll_cq(struct ibv_cq *cq, int num_entries, struct ibv_wc *wc)
 		if (n < want)
 			break;
 	}
-	pthread_mutex_unlock(&ctx->lock);
+	pthread_mutex_unlock(&to_hcq(cq)->lock);
 	/*
 	 * found nothing: let the device move (a simulated NIC advances a little), without
 	 * the lock, which the event thread and other pollers need meanwhile
@@ -298,14 +301,13 @@ static int poll_cq(struct ibv_cq *cq, int num_entries, struct ibv_wc *wc)
 
 static int req_notify_cq(struct ibv_cq *cq, int solicited_only)
 {
-	struct hroce_vctx *ctx = ctx_of(cq->context);
 	struct hroce_vcq *vcq = to_hcq(cq);
 	int err;
 
-	pthread_mutex_lock(&ctx->lock);
+	pthread_mutex_lock(&vcq->lock);
 	set_armed(&to_hdev(cq->context->device)->events, vcq, true);
 	err = hroce_req_notify_cq(vcq->cq, solicited_only);
-	pthread_mutex_unlock(&ctx->lock);
+	pthread_mutex_unlock(&vcq->lock);
 	return err;
 }
 
@@ -552,6 +554,8 @@ static struct ibv_qp *create_qp(struct ibv_pd *pd, struct ibv_qp_init_attr *attr
 	qp->state = IBV_QPS_RESET;
 	qp->qp_type = IBV_QPT_RC;
 	qp->events_completed = 0;
+	pthread_mutex_init(&vqp->sq_lock, NULL);
+	pthread_mutex_init(&vqp->rq_lock, NULL);
 	pthread_mutex_init(&qp->mutex, NULL);
 	pthread_cond_init(&qp->cond, NULL);
 	return qp;
@@ -563,11 +567,20 @@ static int destroy_qp(struct ibv_qp *qp)
 	struct hroce_vqp *vqp = to_hqp(qp);
 	int err;
 
+	/* no poll of its CQs may look the QP up while it goes, nor their rings while cleaned */
 	pthread_mutex_lock(&ctx->lock);
+	pthread_mutex_lock(&to_hcq(qp->send_cq)->lock);
+	if (qp->recv_cq != qp->send_cq)
+		pthread_mutex_lock(&to_hcq(qp->recv_cq)->lock);
 	err = hroce_destroy_qp(vqp->qp);
+	if (qp->recv_cq != qp->send_cq)
+		pthread_mutex_unlock(&to_hcq(qp->recv_cq)->lock);
+	pthread_mutex_unlock(&to_hcq(qp->send_cq)->lock);
 	pthread_mutex_unlock(&ctx->lock);
 	if (err)
 		return err;
+	pthread_mutex_destroy(&vqp->sq_lock);
+	pthread_mutex_destroy(&vqp->rq_lock);
 	pthread_cond_destroy(&qp->cond);
 	pthread_mutex_destroy(&qp->mutex);
 	free(vqp);
@@ -719,12 +732,12 @@ static int query_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int mask,
 
 static int post_send(struct ibv_qp *qp, struct ibv_send_wr *wr, struct ibv_send_wr **bad_wr)
 {
-	struct hroce_vctx *ctx = ctx_of(qp->context);
+	struct hroce_vqp *vqp = to_hqp(qp);
 	struct hroce_send_wr hw[POST_BATCH], *hbad;
 	struct ibv_send_wr *first = wr;
 	int err = 0;
 
-	pthread_mutex_lock(&ctx->lock);
+	pthread_mutex_lock(&vqp->sq_lock);
 	while (wr && !err) {
 		int n = 0;
 
@@ -751,7 +764,7 @@ static int post_send(struct ibv_qp *qp, struct ibv_send_wr *wr, struct ibv_send_
 				hw[n - 1].next = &hw[n];
 		}
 		if (n) {
-			int perr = hroce_post_send(to_hqp(qp)->qp, hw, &hbad);
+			int perr = hroce_post_send(vqp->qp, hw, &hbad);
 
 			if (perr) {
 				/* the first one not posted */
@@ -765,7 +778,7 @@ static int post_send(struct ibv_qp *qp, struct ibv_send_wr *wr, struct ibv_send_
 		if (err)
 			first = wr;
 	}
-	pthread_mutex_unlock(&ctx->lock);
+	pthread_mutex_unlock(&vqp->sq_lock);
 	if (err)
 		*bad_wr = first;
 	return err;
@@ -773,12 +786,12 @@ static int post_send(struct ibv_qp *qp, struct ibv_send_wr *wr, struct ibv_send_
 
 static int post_recv(struct ibv_qp *qp, struct ibv_recv_wr *wr, struct ibv_recv_wr **bad_wr)
 {
-	struct hroce_vctx *ctx = ctx_of(qp->context);
+	struct hroce_vqp *vqp = to_hqp(qp);
 	struct hroce_recv_wr hw[POST_BATCH], *hbad;
 	struct ibv_recv_wr *first = wr;
 	int err = 0;
 
-	pthread_mutex_lock(&ctx->lock);
+	pthread_mutex_lock(&vqp->rq_lock);
 	while (wr && !err) {
 		int n = 0;
 
@@ -798,7 +811,7 @@ static int post_recv(struct ibv_qp *qp, struct ibv_recv_wr *wr, struct ibv_recv_
 				hw[n - 1].next = &hw[n];
 		}
 		if (n) {
-			int perr = hroce_post_recv(to_hqp(qp)->qp, hw, &hbad);
+			int perr = hroce_post_recv(vqp->qp, hw, &hbad);
 
 			if (perr) {
 				for (struct hroce_recv_wr *h = hw; h != hbad; h = h->next)
@@ -811,7 +824,7 @@ static int post_recv(struct ibv_qp *qp, struct ibv_recv_wr *wr, struct ibv_recv_
 		if (err)
 			first = wr;
 	}
-	pthread_mutex_unlock(&ctx->lock);
+	pthread_mutex_unlock(&vqp->rq_lock);
 	if (err)
 		*bad_wr = first;
 	return err;
