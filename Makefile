@@ -213,6 +213,10 @@ CORE_LINT_TOPS += mr_translate
 
 # @@ctx@@
 
+# @@firmware@@ (begin) -- the board shell, its benches, the flash tool and the board builds
+include testbench/firmware/bench.mk
+# @@firmware@@ (end)
+
 # ---------------------------------------------------------------------------------------
 # libhroce (host-driver/hroce.h): the host driver. Only its sim backend uses sim/.
 
@@ -327,6 +331,7 @@ TESTS := test_wire test_icrc test_rx test_tx test_hroce_pcap test_arp test_icmp 
 TESTS += $(BLOCK_TESTS)
 TESTS += test_vfio test_pin test_sim test_faults test_rc test_retry test_net test_config test_simrun
 TESTS += test_perftest test_badinput test_cq_overrun test_verbs_attr test_verbs_cq_overrun
+TESTS += $(FW_TESTS) # @@firmware@@
 
 .PHONY: all test lint synth bench demo demo-pcap clean check-valgrind soak
 all: $(PROGRAMS)

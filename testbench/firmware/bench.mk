@@ -1,0 +1,36 @@
+# Benches of the board shell (firmware/rtl) and the flash tool: their models and programs.
+# Included by the top Makefile.
+
+# the shell's blocks alone (no core: work on the core does not rebuild them), and the shell
+FW_VLT := firmware/rtl/firmware.vlt
+FW_BLOCK_SRCS := $(filter-out firmware/rtl/hroce_shell.v,$(wildcard firmware/rtl/*.v))
+FW_SHELL_SRCS := $(wildcard firmware/rtl/*.v) $(RTL_SRCS)
+FW_SIM_SRCS := sim/firmware/flash_model.c sim/firmware/icap_model.c sim/firmware/fw_sim.c \
+	firmware/tool/fw_flash.c
+$(OBJ)/c/testbench/firmware/%.o $(OBJ)/c/sim/firmware/%.o $(OBJ)/c/firmware/%.o: CFLAGS += \
+	-Isim/firmware -Ifirmware/tool
+
+# the board register block with the SPI controller and the reload (a small SCK divider)
+$(eval $(call model,fw_board,board_regs,$(FW_VLT) -GSPI_DIV_DEFAULT=0 \
+	-GGIT_HASH=32\'h1234abcd -GBUILD_STAMP=32\'d1700000000,$(FW_BLOCK_SRCS)))
+$(eval $(call program,test_fw_board,testbench/firmware/test_fw_board.c $(FW_SIM_SRCS) \
+	$(BENCH_SRCS),fw_board))
+
+# the MAC FIFOs: RX (drops whole frames) and TX (holds the writer back), small and 64-bit
+$(eval $(call model,fw_fifo_rx,axis_async_frame_fifo,$(FW_VLT) -GDATA_WIDTH=64 -GDEPTH_LOG=5 \
+	-GDROP_WHEN_FULL=1,$(FW_BLOCK_SRCS)))
+$(eval $(call model,fw_fifo_tx,axis_async_frame_fifo,$(FW_VLT) -GDATA_WIDTH=64 -GDEPTH_LOG=5 \
+	-GDROP_WHEN_FULL=0,$(FW_BLOCK_SRCS)))
+$(eval $(call program,test_fw_mac_fifo,testbench/firmware/test_fw_mac_fifo.c $(BENCH_SRCS),\
+	fw_fifo_rx fw_fifo_tx))
+
+$(eval $(call model,fw_msix,msix_table,$(FW_VLT),$(FW_BLOCK_SRCS)))
+$(eval $(call program,test_fw_msix,testbench/firmware/test_fw_msix.c $(BENCH_SRCS),fw_msix))
+
+# the whole shell with the core inside, and the BAR0 bridge alone (to see the core's side)
+$(eval $(call model,fw_shell,hroce_shell,$(FW_VLT),$(FW_SHELL_SRCS)))
+$(eval $(call model,fw_bridge,axil_reg_bridge,$(FW_VLT),$(FW_BLOCK_SRCS)))
+$(eval $(call program,test_fw_shell,testbench/firmware/test_fw_shell.c $(FW_SIM_SRCS) \
+	$(BENCH_SRCS),fw_shell fw_bridge))
+
+FW_TESTS := test_fw_board test_fw_mac_fifo test_fw_msix test_fw_shell
