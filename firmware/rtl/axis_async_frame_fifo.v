@@ -93,6 +93,7 @@ endfunction
 reg [WORD_WIDTH-1:0] mem [0:DEPTH-1];
 
 reg [DEPTH_LOG:0] rd_ptr_reg = {DEPTH_LOG+1{1'b0}};
+reg [DEPTH_LOG:0] rd_ptr_gray_reg = {DEPTH_LOG+1{1'b0}};
 
 /*
  * Write side (s_clk)
@@ -107,14 +108,17 @@ reg [31:0] drop_gray_reg = 32'd0;
 (* ASYNC_REG = "TRUE" *) reg [DEPTH_LOG:0] rd_gray_s2_reg = {DEPTH_LOG+1{1'b0}};
 
 wire [DEPTH_LOG:0] rd_ptr_s = gray2bin(rd_gray_s2_reg);
-wire full = (wr_cur_reg - rd_ptr_s) == DEPTH;
+// differences of pointers modulo 2^(DEPTH_LOG+1) (a wider context would not wrap)
+wire [DEPTH_LOG:0] used = wr_cur_reg - rd_ptr_s;
+wire [DEPTH_LOG:0] frame_beats = wr_cur_reg - wr_ptr_reg;
+wire full = used[DEPTH_LOG];
 // the frame being written fills the FIFO alone: it can never fit
-wire frame_too_long = (wr_cur_reg - wr_ptr_reg) == DEPTH;
+wire frame_too_long = frame_beats[DEPTH_LOG];
 wire s_ready = DROP_WHEN_FULL ? 1'b1 : (!full || frame_too_long || drop_reg);
 wire s_beat = s_axis_tvalid && s_ready;
 
 always @(posedge s_clk) begin
-    rd_gray_s1_reg <= bin2gray(rd_ptr_reg);
+    rd_gray_s1_reg <= rd_ptr_gray_reg;
     rd_gray_s2_reg <= rd_gray_s1_reg;
 
     if (s_beat) begin
@@ -168,6 +172,8 @@ always @(posedge m_clk) begin
     wr_gray_s2_reg <= wr_gray_s1_reg;
     drop_s1_reg <= drop_gray_reg;
     drop_s2_reg <= drop_s1_reg;
+    // Gray code made on this clock, so that the other one never sees two bits move
+    rd_ptr_gray_reg <= bin2gray(rd_ptr_reg);
 
     if (out_load) begin
         out_reg <= mem[rd_ptr_reg[DEPTH_LOG-1:0]];
@@ -179,6 +185,7 @@ always @(posedge m_clk) begin
 
     if (m_rst) begin
         rd_ptr_reg <= {DEPTH_LOG+1{1'b0}};
+        rd_ptr_gray_reg <= {DEPTH_LOG+1{1'b0}};
         out_valid_reg <= 1'b0;
         wr_gray_s1_reg <= {DEPTH_LOG+1{1'b0}};
         wr_gray_s2_reg <= {DEPTH_LOG+1{1'b0}};
