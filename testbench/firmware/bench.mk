@@ -25,7 +25,8 @@ $(eval $(call program,test_fw_mac_fifo,testbench/firmware/test_fw_mac_fifo.c $(B
 	fw_fifo_rx fw_fifo_tx))
 
 $(eval $(call model,fw_msix,msix_table,$(FW_VLT),$(FW_BLOCK_SRCS)))
-$(eval $(call program,test_fw_msix,testbench/firmware/test_fw_msix.c $(BENCH_SRCS),fw_msix))
+$(eval $(call program,test_fw_msix,testbench/firmware/test_fw_msix.c testbench/firmware/fw_axil.c \
+	$(BENCH_SRCS),fw_msix))
 
 # the whole shell with the core inside, and the BAR0 bridge alone (to see the core's side)
 $(eval $(call model,fw_shell,hroce_shell,$(FW_VLT),$(FW_SHELL_SRCS)))
