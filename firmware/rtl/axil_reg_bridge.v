@@ -191,7 +191,8 @@ always @* begin
                     board_wr_next = 1'b1;
                     state_next = STATE_RESP_B;
                 end else if (!aw_push && !aw_core[2]) begin
-                    lo_valid_next = 1'b1;
+                    // only a whole low half can make a whole 64-bit write
+                    lo_valid_next = s_axil_wstrb == 4'hf;
                     lo_word_next = aw_core[CORE_ADDR_WIDTH-1:3];
                     lo_data_next = s_axil_wdata;
                     state_next = STATE_RESP_B;

@@ -31,7 +31,9 @@ $(eval $(call program,test_fw_msix,testbench/firmware/test_fw_msix.c testbench/f
 # the whole shell with the core inside, and the BAR0 bridge alone (to see the core's side)
 $(eval $(call model,fw_shell,hroce_shell,$(FW_VLT),$(FW_SHELL_SRCS)))
 $(eval $(call model,fw_bridge,axil_reg_bridge,$(FW_VLT),$(FW_BLOCK_SRCS)))
-$(eval $(call program,test_fw_shell,testbench/firmware/test_fw_shell.c $(FW_SIM_SRCS) \
-	$(BENCH_SRCS),fw_shell fw_bridge))
+# the core's AXI4 master goes to the platform's host-memory model
+$(OBJ)/c/testbench/firmware/test_fw_shell.o: CFLAGS += -Isim/platform
+$(eval $(call program,test_fw_shell,testbench/firmware/test_fw_shell.c \
+	testbench/firmware/fw_axil.c $(FW_SIM_SRCS) $(DMA_SIM_SRCS) $(BENCH_SRCS),fw_shell fw_bridge))
 
 FW_TESTS := test_fw_board test_fw_mac_fifo test_fw_msix test_fw_shell
