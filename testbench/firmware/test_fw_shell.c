@@ -467,6 +467,8 @@ static void test_shell_regs(struct bench *b, struct shell_tb *t)
 	const unsigned int n = sizeof(rw) / sizeof(rw[0]);
 	uint64_t shadow[sizeof(rw) / sizeof(rw[0])] = { 0 };
 	unsigned int bad = 0, ops = b->quick ? 60 : 240;
+	int held = -1; /* the register whose low half the bridge holds */
+	uint32_t held_lo = 0;
 	uint64_t id = r64(t, HROCE_REG_ID), ver = r64(t, HROCE_REG_VERSION);
 	char why[128] = "";
 
@@ -479,12 +481,19 @@ static void test_shell_regs(struct bench *b, struct shell_tb *t)
 		unsigned int i = (unsigned int)bench_range(b, 0, n - 1);
 		uint64_t v = bench_rand(b);
 
+		int was_held = held;
+
+		held = -1;
 		switch (bench_range(b, 0, 5)) {
-		case 0: /* a lone low half: ignored */
+		case 0: /* a lone low half: held by the bridge */
 			fw_axil_write(&t->bar0, rw[i].off, (uint32_t)v, 0xf);
+			held = (int)i;
+			held_lo = (uint32_t)v;
 			break;
-		case 1: /* a lone high half: ignored */
+		case 1: /* a lone high half: ignored, unless it follows its low half */
 			fw_axil_write(&t->bar0, rw[i].off + 4, (uint32_t)v, 0xf);
+			if (was_held == (int)i)
+				shadow[i] = ((uint64_t)(uint32_t)v << 32 | held_lo) & rw[i].mask;
 			break;
 		case 2:
 		case 3:
