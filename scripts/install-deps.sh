@@ -11,6 +11,7 @@ packages=(
 	linux-libc-dev                # <linux/vfio.h>: the vfio backend of libhroce
 	tshark python3-scapy          # independent packet decoders for the tests
 	libibverbs-dev ibverbs-utils perftest  # the verbs provider, and the unmodified programs it runs
+	libpci-dev tcl                # firmware/: the flash tool (libpci), the board builds' Tcl under tclsh
 )
 
 missing=()

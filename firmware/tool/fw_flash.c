@@ -121,8 +121,7 @@ int fw_flash_read(struct fw_regs *r, uint32_t addr, void *buf, size_t len)
 /* Waits for WIP to clear; then the flag status's error bits tell how it went. */
 static int wait_ready(struct fw_regs *r)
 {
-	const uint8_t status = FW_SPI_STATUS, flag = FW_SPI_FLAG_STATUS,
-		      clear = FW_SPI_CLEAR_FLAGS;
+	const uint8_t status = FW_SPI_STATUS, flag = FW_SPI_FLAG_STATUS, clear = FW_SPI_CLEAR_FLAGS;
 	uint8_t s = 1;
 	uint64_t polls = 0;
 	int err;

@@ -54,11 +54,11 @@
 
 struct fw_regs {
 	void *ctx;
-	uint32_t (*read)(void *ctx, uint32_t off);   /* off in the board block */
+	uint32_t (*read)(void *ctx, uint32_t off); /* off in the board block */
 	void (*write)(void *ctx, uint32_t off, uint32_t v);
-	unsigned int spi_div;                        /* SCK divider to use */
-	uint64_t poll_limit;                         /* status polls before a timeout */
-	uint32_t ctrl_cache;                         /* last SPI_CTRL written (+1: none) */
+	unsigned int spi_div; /* SCK divider to use */
+	uint64_t poll_limit;  /* status polls before a timeout */
+	uint32_t ctrl_cache;  /* last SPI_CTRL written (+1: none) */
 	bool ctrl_known;
 };
 

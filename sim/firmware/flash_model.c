@@ -119,7 +119,7 @@ static void finish_command(struct flash_model *f)
 		if (!operation_allowed(f, true))
 			break;
 		len = f->cmd == CMD_ERASE_64K || f->cmd == CMD_ERASE_64K_4B ? FLASH_SECTOR_BYTES
-									     : FLASH_SUBSECTOR_BYTES;
+									    : FLASH_SUBSECTOR_BYTES;
 		memset(f->mem + (addr & ~(len - 1)), 0xff, len);
 		f->busy_until = f->now + (len == FLASH_SECTOR_BYTES ? f->t_sector : f->t_subsector);
 		break;
@@ -187,8 +187,8 @@ static void byte_in(struct flash_model *f, uint8_t b)
 		f->out_byte = (uint8_t)((busy ? 1 : 0) | (f->wel ? 2 : 0));
 		return;
 	case CMD_FLAG_STATUS:
-		f->out_byte =
-			(uint8_t)((busy ? 0 : FLAG_READY) | f->flags | (f->four_byte ? FLAG_4B : 0));
+		f->out_byte = (uint8_t)((busy ? 0 : FLAG_READY) | f->flags |
+					(f->four_byte ? FLAG_4B : 0));
 		return;
 	default:
 		break;

@@ -97,8 +97,8 @@ out:
 	return err;
 }
 
-int fw_sim_open(struct fw_sim *s, const struct vmodel_ops *ops, const char *flash_path,
-		size_t size, unsigned int time_divisor)
+int fw_sim_open(struct fw_sim *s, const struct vmodel_ops *ops, const char *flash_path, size_t size,
+		unsigned int time_divisor)
 {
 	int err;
 

@@ -51,8 +51,8 @@ struct fw_sim {
  * Opens the model and a flash of size bytes: in the file flash_path (created all FFh when
  * missing or empty), or in memory when flash_path is NULL. 0 or a positive errno.
  */
-int fw_sim_open(struct fw_sim *s, const struct vmodel_ops *ops, const char *flash_path,
-		size_t size, unsigned int time_divisor);
+int fw_sim_open(struct fw_sim *s, const struct vmodel_ops *ops, const char *flash_path, size_t size,
+		unsigned int time_divisor);
 void fw_sim_close(struct fw_sim *s);
 void fw_sim_step(struct fw_sim *s);
 uint32_t fw_sim_read(struct fw_sim *s, uint32_t off);

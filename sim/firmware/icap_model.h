@@ -23,8 +23,8 @@
 
 struct icap_model {
 	bool synced;
-	uint32_t reg;	     /* register of the packet being written */
-	unsigned int words;  /* words of it still to come */
+	uint32_t reg;	    /* register of the packet being written */
+	unsigned int words; /* words of it still to come */
 	uint32_t wbstar;
 	unsigned int iprogs; /* reloads seen */
 	uint32_t iprog_wbstar;

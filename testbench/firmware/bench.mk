@@ -37,3 +37,36 @@ $(eval $(call program,test_fw_shell,testbench/firmware/test_fw_shell.c \
 	testbench/firmware/fw_axil.c $(FW_SIM_SRCS) $(DMA_SIM_SRCS) $(BENCH_SRCS),fw_shell fw_bridge))
 
 FW_TESTS := test_fw_board test_fw_mac_fifo test_fw_msix test_fw_shell
+
+# The flash tool: libpci for boards, the board block's model for sim: devices
+FW_TOOL_SRCS := $(addprefix firmware/tool/,hroce-fw.c fw_flash.c fw_image.c fw_pci.c) \
+	sim/firmware/flash_model.c sim/firmware/icap_model.c sim/firmware/fw_sim.c sim/vmodel/vmodel.c
+$(BIN)/hroce-fw: $(call cobjs,$(FW_TOOL_SRCS)) $(MODEL_fw_board) $(VRUNTIME)
+	@mkdir -p $(BIN)
+	$(CC) -o $@ $^ $(LDLIBS) -lpci
+PROGRAMS += $(BIN)/hroce-fw
+$(eval $(call program,test_fw_tool,testbench/firmware/test_fw_tool.c $(BENCH_SRCS)))
+$(BIN)/test_fw_tool: | $(BIN)/hroce-fw
+FW_TESTS += test_fw_tool
+
+# Lint of the shell's RTL (every block, and the shell with the core) and of the tool's C;
+# sim/firmware and testbench/firmware are in the top lint's C files already
+FW_LINT_TOPS := axil_reg_bridge board_regs spi_flash_ctrl icap_reload axis_async_frame_fifo \
+	msix_table
+FW_C_LINT := $(wildcard firmware/tool/*.[ch])
+.PHONY: lint-firmware
+lint: lint-firmware
+lint-firmware: $(GEN_VH) $(GEN_H)
+	@set -e; for top in $(FW_LINT_TOPS); do \
+		verilator --lint-only -Wall $(FW_VLT) --top-module $$top $(FW_BLOCK_SRCS); \
+		iverilog -g2005 -Wall -Wno-timescale -o /dev/null -s $$top $(FW_BLOCK_SRCS); \
+	done
+	@verilator --lint-only -Wall rtl/hroce.vlt $(FW_VLT) $(addprefix -I,$(RTL_DIRS)) -I$(GEN) \
+		--top-module hroce_shell $(FW_SHELL_SRCS)
+	@iverilog -g2005 -Wall -Wno-timescale -o /dev/null $(addprefix -I,$(RTL_DIRS)) -I$(GEN) \
+		-s hroce_shell $(FW_SHELL_SRCS)
+	@clang-format --dry-run --Werror $(FW_C_LINT)
+	@cppcheck -q --error-exitcode=1 --enable=warning,portability --inline-suppr \
+		-I$(GEN) -Isim/vmodel -Isim/firmware -Ifirmware/tool $(FW_C_LINT) \
+		$(wildcard sim/firmware/*.[ch] testbench/firmware/*.[ch])
+	@echo "lint-firmware: clean ($(words $(FW_LINT_TOPS)) blocks and the shell, $(words $(FW_C_LINT)) tool files)"

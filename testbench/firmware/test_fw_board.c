@@ -148,7 +148,8 @@ static void test_erase_busy(struct bench *b, struct fw_sim *s, uint8_t *shadow)
 		busy += st & 1;
 	} while ((st & 1) && ++polls < 1000000);
 	memset(shadow + 0x100000, 0xff, FW_SECTOR_BYTES);
-	bench_result(b, "spi_erase_wip", busy > 0 && !(st & 1) &&
+	bench_result(b, "spi_erase_wip",
+		     busy > 0 && !(st & 1) &&
 			     !memcmp(s->mem + 0x100000, shadow + 0x100000, FW_SECTOR_BYTES),
 		     "WIP seen %u times, last status %02x", busy, st);
 }
@@ -219,9 +220,8 @@ int main(int argc, char **argv)
 	test_erase_busy(&b, &s, shadow);
 	test_no_wren(&b, &s, shadow);
 	test_reload(&b, &s);
-	bench_log(&b, "%llu cycles, %llu programs, %llu erases",
-		  (unsigned long long)s.cycle, (unsigned long long)s.flash.programs,
-		  (unsigned long long)s.flash.erases);
+	bench_log(&b, "%llu cycles, %llu programs, %llu erases", (unsigned long long)s.cycle,
+		  (unsigned long long)s.flash.programs, (unsigned long long)s.flash.erases);
 	free(shadow);
 	fw_sim_close(&s);
 	return bench_finish(&b);

@@ -154,9 +154,11 @@ static void make_frames(struct fifo_tb *t, unsigned int n)
 		struct frame *f = &t->in[i];
 
 		/* mostly short frames; some near the depth, a few longer than it */
-		f->beats = bench_chance(t->b, 5)	? (unsigned int)bench_range(t->b, DEPTH + 1, MAX_BEATS)
-			   : bench_chance(t->b, 20) ? (unsigned int)bench_range(t->b, DEPTH / 2, DEPTH)
-						      : (unsigned int)bench_range(t->b, 1, 6);
+		f->beats = bench_chance(t->b, 5)
+				   ? (unsigned int)bench_range(t->b, DEPTH + 1, MAX_BEATS)
+			   : bench_chance(t->b, 20)
+				   ? (unsigned int)bench_range(t->b, DEPTH / 2, DEPTH)
+				   : (unsigned int)bench_range(t->b, 1, 6);
 		for (unsigned int k = 0; k < f->beats; k++)
 			f->data[k] = bench_rand(t->b) ^ ((uint64_t)i << 48);
 		f->keep_last = (uint8_t)((1u << bench_range(t->b, 1, 8)) - 1);
@@ -275,8 +277,8 @@ static void run(struct bench *b, const struct vmodel_ops *ops, bool drop_mode, u
 		     "%u gaps)",
 		     t.why, sp, mp, t.nin, t.out_frames, t.dropped,
 		     (unsigned long long)vport_get(t.drops), t.underflows);
-	bench_log(b, "%s: s period %u, m period %u: %u frames in, %u out, %u dropped", name, sp,
-		  mp, t.nin, t.out_frames, t.dropped);
+	bench_log(b, "%s: s period %u, m period %u: %u frames in, %u out, %u dropped", name, sp, mp,
+		  t.nin, t.out_frames, t.dropped);
 	vmodel_close(&t.vm);
 	free(t.in);
 }

@@ -231,14 +231,13 @@ int main(int argc, char **argv)
 	pba[0] = fw_axil_read(&t.bar, PBA);
 	pba[1] = fw_axil_read(&t.bar, PBA + 4);
 	bench_result(&b, "msix_random", ok && !t.errors && !pba[0] && !pba[1] && !t.bar.errors,
-		     "%s; %llu requests, %llu messages, PBA %08x%08x",
-		     t.why, (unsigned long long)t.requests, (unsigned long long)t.messages, pba[1],
+		     "%s; %llu requests, %llu messages, PBA %08x%08x", t.why,
+		     (unsigned long long)t.requests, (unsigned long long)t.messages, pba[1],
 		     pba[0]);
 	bench_result(&b, "msix_never_holds_core", t.irq_not_ready == 0, "%llu requests refused",
 		     (unsigned long long)t.irq_not_ready);
-	bench_log(&b, "%llu requests, %llu messages, %llu cycles",
-		  (unsigned long long)t.requests, (unsigned long long)t.messages,
-		  (unsigned long long)t.d.cycle);
+	bench_log(&b, "%llu requests, %llu messages, %llu cycles", (unsigned long long)t.requests,
+		  (unsigned long long)t.messages, (unsigned long long)t.d.cycle);
 	dut_close(&t.d);
 	return bench_finish(&b);
 }

@@ -123,7 +123,8 @@ static void bridge_sample(void *ctx)
 
 		for (unsigned int i = 0; i < 8; i++)
 			if (t->ws >> i & 1)
-				*r = (*r & ~(UINT64_C(0xff) << (8 * i))) | (t->w & UINT64_C(0xff) << (8 * i));
+				*r = (*r & ~(UINT64_C(0xff) << (8 * i))) |
+				     (t->w & UINT64_C(0xff) << (8 * i));
 		if (t->nseen < MAX_TX)
 			t->seen[t->nseen++] = (struct core_tx){ true, t->aw, t->w, t->ws };
 		t->have_aw = t->have_w = false;
@@ -156,7 +157,8 @@ static void model_core_write(struct bridge_model *m, uint32_t addr, uint64_t dat
 
 	for (unsigned int i = 0; i < 8; i++)
 		if (strb >> i & 1)
-			*r = (*r & ~(UINT64_C(0xff) << (8 * i))) | (data & UINT64_C(0xff) << (8 * i));
+			*r = (*r & ~(UINT64_C(0xff) << (8 * i))) |
+			     (data & UINT64_C(0xff) << (8 * i));
 	m->expect[m->nexpect++] = (struct core_tx){ true, addr, data, strb };
 }
 
@@ -369,8 +371,8 @@ static void shell_sample(void *ctx)
 	sim_pcie_sample(&t->pcie, t->d.cycle);
 	fw_pins_eval(&t->pins, t->d.cycle * FW_SIM_NS_PER_CYCLE);
 	if (vport_get(t->msix_valid) && vport_get(t->msix_ready) && t->nmsgs < 64)
-		t->msgs[t->nmsgs++] =
-			(struct msix_msg){ vport_get(t->msix_addr), (uint32_t)vport_get(t->msix_data) };
+		t->msgs[t->nmsgs++] = (struct msix_msg){ vport_get(t->msix_addr),
+							 (uint32_t)vport_get(t->msix_data) };
 	if (vport_get(t->mac_tx_valid) && vport_get(t->mac_clk))
 		t->mac_tx_beats++;
 }
@@ -511,8 +513,8 @@ static void test_shell_regs(struct bench *b, struct shell_tb *t)
 		}
 		}
 	}
-	bench_result(b, "shell_regs_64bit_halves", !bad && !t->bar0.errors, "%u bad reads: %s",
-		     bad, why);
+	bench_result(b, "shell_regs_64bit_halves", !bad && !t->bar0.errors, "%u bad reads: %s", bad,
+		     why);
 
 	/* the time crosses 2^32 meanwhile: a 64-bit read is one read of the core */
 	bad = 0;
@@ -546,13 +548,15 @@ static void test_shell_board(struct bench *b, struct shell_tb *t)
 	bench_result(b, "shell_board_block", !fw_board_check(&info) && info.idcode == 0x04b37093,
 		     "magic %#x idcode %#x", info.magic, info.idcode);
 	err = fw_flash_read_id(&r, id);
-	bench_result(b, "shell_flash_jedec", !err && id[0] == 0x20 && id[1] == 0xbb && id[2] == 0x21,
-		     "%s: %02x %02x %02x", strerror(err), id[0], id[1], id[2]);
+	bench_result(b, "shell_flash_jedec",
+		     !err && id[0] == 0x20 && id[1] == 0xbb && id[2] == 0x21, "%s: %02x %02x %02x",
+		     strerror(err), id[0], id[1], id[2]);
 	shell_board_write(t, FW_REG_RELOAD_ADDR, info.update_off);
 	shell_board_write(t, FW_REG_RELOAD, FW_RELOAD_KEY);
 	for (unsigned int c = 0; c < 100; c++)
 		dut_step(&t->d);
-	bench_result(b, "shell_reload", t->icap.iprogs == 1 && t->icap.iprog_wbstar == info.update_off,
+	bench_result(b, "shell_reload",
+		     t->icap.iprogs == 1 && t->icap.iprog_wbstar == info.update_off,
 		     "%u IPROGs, WBSTAR %#x", t->icap.iprogs, t->icap.iprog_wbstar);
 }
 
@@ -605,14 +609,16 @@ static void test_shell_irq(struct bench *b, struct shell_tb *t)
 	for (unsigned int c = 0; c < 5000 && !t->nmsgs; c++)
 		dut_step(&t->d);
 	irqs = r64(t, HROCE_REG_CORE_COUNTERS + 8 * HROCE_CORE_COUNTER_IRQ);
-	bench_result(b, "shell_irq_to_msix",
-		     t->nmsgs == 1 && t->msgs[0].addr == addr && t->msgs[0].data == data && irqs == 1,
-		     "%u messages (addr %#llx data %#x), want one to %#llx with %#x; core IRQ count %llu",
-		     t->nmsgs, t->nmsgs ? (unsigned long long)t->msgs[0].addr : 0ull,
-		     t->nmsgs ? t->msgs[0].data : 0, (unsigned long long)addr, data,
-		     (unsigned long long)irqs);
+	bench_result(
+		b, "shell_irq_to_msix",
+		t->nmsgs == 1 && t->msgs[0].addr == addr && t->msgs[0].data == data && irqs == 1,
+		"%u messages (addr %#llx data %#x), want one to %#llx with %#x; core IRQ count %llu",
+		t->nmsgs, t->nmsgs ? (unsigned long long)t->msgs[0].addr : 0ull,
+		t->nmsgs ? t->msgs[0].data : 0, (unsigned long long)addr, data,
+		(unsigned long long)irqs);
 	bench_result(b, "shell_pba_clear",
-		     fw_axil_read(&t->bar2, BAR2_PBA) == 0 && fw_axil_read(&t->bar2, BAR2_PBA + 4) == 0,
+		     fw_axil_read(&t->bar2, BAR2_PBA) == 0 &&
+			     fw_axil_read(&t->bar2, BAR2_PBA + 4) == 0,
 		     "a pending bit left after the message");
 }
 
