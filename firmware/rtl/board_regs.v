@@ -48,7 +48,9 @@ module board_regs #
     parameter [31:0] UPDATE_OFF = 32'h04000000,
     parameter [31:0] UPDATE_SIZE = 32'h04000000,
     // SCK divider after reset
-    parameter [7:0] SPI_DIV_DEFAULT = 8'd1
+    parameter [7:0] SPI_DIV_DEFAULT = 8'd1,
+    // clk cycles per ICAP word (the ICAP clock is clk / ICAP_WORD_CYCLES)
+    parameter ICAP_WORD_CYCLES = 1
 )
 (
     input  wire                          clk,
@@ -209,7 +211,10 @@ spi_flash_ctrl_inst (
     .spi_miso(spi_miso)
 );
 
-icap_reload icap_reload_inst (
+icap_reload #(
+    .WORD_CYCLES(ICAP_WORD_CYCLES)
+)
+icap_reload_inst (
     .clk(clk),
     .rst(rst),
     .wbstar(reload_addr_reg),

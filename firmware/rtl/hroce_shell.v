@@ -49,7 +49,9 @@ module hroce_shell #
     parameter [31:0] GOLDEN_SIZE = 32'h04000000,
     parameter [31:0] UPDATE_OFF = 32'h04000000,
     parameter [31:0] UPDATE_SIZE = 32'h04000000,
-    parameter [7:0] SPI_DIV_DEFAULT = 8'd1
+    parameter [7:0] SPI_DIV_DEFAULT = 8'd1,
+    // clk cycles per ICAP word (the board clocks ICAPE3 at clk / ICAP_WORD_CYCLES)
+    parameter ICAP_WORD_CYCLES = 1
 )
 (
     input  wire                          clk,
@@ -271,7 +273,8 @@ board_regs #(
     .GOLDEN_SIZE(GOLDEN_SIZE),
     .UPDATE_OFF(UPDATE_OFF),
     .UPDATE_SIZE(UPDATE_SIZE),
-    .SPI_DIV_DEFAULT(SPI_DIV_DEFAULT)
+    .SPI_DIV_DEFAULT(SPI_DIV_DEFAULT),
+    .ICAP_WORD_CYCLES(ICAP_WORD_CYCLES)
 )
 board_regs_inst (
     .clk(clk),

@@ -31,6 +31,7 @@ int fw_pins_bind(struct fw_pins *p, const struct vmodel *vm, struct flash_model 
 	p->avail = vmodel_port(vm, "icap_avail");
 	p->flash = flash;
 	p->icap = icap;
+	p->icap_every = 1;
 	if (!p->sck || !p->cs_n || !p->mosi || !p->miso || !p->csib || !p->rdwrb || !p->icap_i ||
 	    !p->avail)
 		return ENOENT;
@@ -45,8 +46,9 @@ void fw_pins_eval(struct fw_pins *p, uint64_t now_ns)
 				     vport_get(p->mosi));
 
 	vport_set(p->miso, miso);
-	icap_model_clock(p->icap, vport_get(p->csib), vport_get(p->rdwrb),
-			 (uint32_t)vport_get(p->icap_i));
+	if (p->cycles++ % p->icap_every == 0)
+		icap_model_clock(p->icap, vport_get(p->csib), vport_get(p->rdwrb),
+				 (uint32_t)vport_get(p->icap_i));
 }
 
 uint64_t fw_sim_now_ns(const struct fw_sim *s)

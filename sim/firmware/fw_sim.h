@@ -26,6 +26,9 @@ struct fw_pins {
 	const struct vmodel_port *csib, *rdwrb, *icap_i, *avail;
 	struct flash_model *flash;
 	struct icap_model *icap;
+	/* the ICAP is clocked every icap_every cycles (the board's ICAP_WORD_CYCLES) */
+	unsigned int icap_every;
+	uint64_t cycles;
 };
 
 /* Finds the pins by either name; 0 or ENOENT. */

@@ -13,8 +13,10 @@ $(OBJ)/c/testbench/firmware/%.o $(OBJ)/c/sim/firmware/%.o $(OBJ)/c/firmware/%.o:
 # the board register block with the SPI controller and the reload (a small SCK divider)
 $(eval $(call model,fw_board,board_regs,$(FW_VLT) -GSPI_DIV_DEFAULT=0 \
 	-GGIT_HASH=32\'h1234abcd -GBUILD_STAMP=32\'d1700000000,$(FW_BLOCK_SRCS)))
+# and as the board builds it: ICAPE3 clocked at half the rate, each word held two cycles
+$(eval $(call model,fw_board_icap2,board_regs,$(FW_VLT) -GICAP_WORD_CYCLES=2,$(FW_BLOCK_SRCS)))
 $(eval $(call program,test_fw_board,testbench/firmware/test_fw_board.c $(FW_SIM_SRCS) \
-	$(BENCH_SRCS),fw_board))
+	$(BENCH_SRCS),fw_board fw_board_icap2))
 
 # the MAC FIFOs: RX (drops whole frames) and TX (holds the writer back), small and 64-bit
 $(eval $(call model,fw_fifo_rx,axis_async_frame_fifo,$(FW_VLT) -GDATA_WIDTH=64 -GDEPTH_LOG=5 \
@@ -52,7 +54,7 @@ FW_TESTS += test_fw_tool
 # Lint of the shell's RTL (every block, and the shell with the core) and of the tool's C;
 # sim/firmware and testbench/firmware are in the top lint's C files already
 FW_LINT_TOPS := axil_reg_bridge board_regs spi_flash_ctrl icap_reload axis_async_frame_fifo \
-	msix_table
+	msix_table axil_bar_split
 FW_C_LINT := $(wildcard firmware/tool/*.[ch])
 .PHONY: lint-firmware
 lint: lint-firmware

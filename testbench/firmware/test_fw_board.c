@@ -21,7 +21,7 @@
 #include "fw_flash.h"
 #include "fw_sim.h"
 
-extern const struct vmodel_ops vmodel_Vfw_board;
+extern const struct vmodel_ops vmodel_Vfw_board, vmodel_Vfw_board_icap2;
 
 /* The model's parameters (testbench/firmware/bench.mk) and board_regs' defaults */
 #define GIT_HASH 0x1234abcdu
@@ -194,6 +194,34 @@ static void test_reload(struct bench *b, struct fw_sim *s)
 		     s->icap.words_seen);
 }
 
+/* The board's build: the ICAP clocked at half the rate, at either phase of the divider. */
+static void test_reload_half_rate(struct bench *b)
+{
+	for (unsigned int phase = 0; phase < 2; phase++) {
+		struct fw_sim s;
+		uint32_t addr = (uint32_t)bench_range(b, 1, 0x7ff) << 16;
+		char name[64];
+
+		if (fw_sim_open(&s, &vmodel_Vfw_board_icap2, NULL, FW_SECTOR_BYTES, 1)) {
+			bench_result(b, "reload_half_rate", false, "cannot open the model");
+			return;
+		}
+		s.pins.icap_every = 2;
+		s.pins.cycles = phase;
+		fw_sim_write(&s, FW_REG_RELOAD_ADDR, addr);
+		fw_sim_write(&s, FW_REG_RELOAD, FW_RELOAD_KEY);
+		for (unsigned int i = 0; i < 100; i++)
+			fw_sim_step(&s);
+		snprintf(name, sizeof(name), "reload_half_rate_phase%u", phase);
+		bench_result(b, name,
+			     s.icap.iprogs == 1 && s.icap.iprog_wbstar == addr && !s.icap.errors &&
+				     s.icap.words_seen == 8 && !(fw_sim_read(&s, FW_REG_RELOAD) & 1),
+			     "iprogs %u, wbstar %#x (want %#x), errors %u, words %u", s.icap.iprogs,
+			     s.icap.iprog_wbstar, addr, s.icap.errors, s.icap.words_seen);
+		fw_sim_close(&s);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	struct bench b;
@@ -220,6 +248,7 @@ int main(int argc, char **argv)
 	test_erase_busy(&b, &s, shadow);
 	test_no_wren(&b, &s, shadow);
 	test_reload(&b, &s);
+	test_reload_half_rate(&b);
 	bench_log(&b, "%llu cycles, %llu programs, %llu erases", (unsigned long long)s.cycle,
 		  (unsigned long long)s.flash.programs, (unsigned long long)s.flash.erases);
 	free(shadow);
