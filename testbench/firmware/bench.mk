@@ -67,8 +67,31 @@ lint-firmware: $(GEN_VH) $(GEN_H)
 		--top-module hroce_shell $(FW_SHELL_SRCS)
 	@iverilog -g2005 -Wall -Wno-timescale -o /dev/null $(addprefix -I,$(RTL_DIRS)) -I$(GEN) \
 		-s hroce_shell $(FW_SHELL_SRCS)
+	@verilator --lint-only -Wall rtl/hroce.vlt $(FW_VLT) firmware/stubs/stubs.vlt \
+		firmware/boards/common/board.vlt $(addprefix -I,$(RTL_DIRS)) -I$(GEN) \
+		--top-module hroce_board_top firmware/boards/common/hroce_board_top.v \
+		firmware/stubs/*.v $(FW_SHELL_SRCS)
 	@clang-format --dry-run --Werror $(FW_C_LINT)
 	@cppcheck -q --error-exitcode=1 --enable=warning,portability --inline-suppr \
 		-I$(GEN) -Isim/vmodel -Isim/firmware -Ifirmware/tool $(FW_C_LINT) \
 		$(wildcard sim/firmware/*.[ch] testbench/firmware/*.[ch])
-	@echo "lint-firmware: clean ($(words $(FW_LINT_TOPS)) blocks and the shell, $(words $(FW_C_LINT)) tool files)"
+	@echo "lint-firmware: clean ($(words $(FW_LINT_TOPS)) blocks, the shell, the board top, $(words $(FW_C_LINT)) tool files)"
+
+# The boards: Yosys figures of the shell, and the Vivado build (where Vivado is installed)
+BOARD ?= u200
+GIT_HASH ?= $(shell git rev-parse --short=8 HEAD 2>/dev/null || echo 00000000)
+.PHONY: synth-shell board
+synth-shell: $(GEN_VH) | $(DEPS_STAMP)
+	@scripts/synth_shell.sh build/synth/shell
+board: $(GEN_VH)
+	@command -v vivado >/dev/null || { echo "make board: Vivado is not on PATH (see README:" \
+		"Running on a board)"; exit 1; }
+	vivado -mode batch -nojournal -log build/board/$(BOARD)/vivado.log \
+		-source firmware/boards/common/build.tcl \
+		-tclargs firmware/boards/$(BOARD) build/board/$(BOARD) $(GEN) $(GIT_HASH) \
+		$(shell date +%s)
+
+# Every board top against the stubs, the build scripts under tclsh, the shell through Yosys
+$(eval $(call program,test_fw_boards,testbench/firmware/test_fw_boards.c $(BENCH_SRCS)))
+$(BIN)/test_fw_boards: | $(GEN_VH)
+FW_TESTS += test_fw_boards

@@ -215,7 +215,8 @@ static void test_reload_half_rate(struct bench *b)
 		snprintf(name, sizeof(name), "reload_half_rate_phase%u", phase);
 		bench_result(b, name,
 			     s.icap.iprogs == 1 && s.icap.iprog_wbstar == addr && !s.icap.errors &&
-				     s.icap.words_seen == 8 && !(fw_sim_read(&s, FW_REG_RELOAD) & 1),
+				     s.icap.words_seen == 8 &&
+				     !(fw_sim_read(&s, FW_REG_RELOAD) & 1),
 			     "iprogs %u, wbstar %#x (want %#x), errors %u, words %u", s.icap.iprogs,
 			     s.icap.iprog_wbstar, addr, s.icap.errors, s.icap.words_seen);
 		fw_sim_close(&s);
