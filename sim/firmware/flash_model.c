@@ -128,6 +128,16 @@ static void finish_command(struct flash_model *f)
 	}
 }
 
+static uint8_t status_byte(const struct flash_model *f, bool busy)
+{
+	return (uint8_t)((busy ? 1 : 0) | (f->wel ? 2 : 0));
+}
+
+static uint8_t flag_status_byte(const struct flash_model *f, bool busy)
+{
+	return (uint8_t)((busy ? 0 : FLAG_READY) | f->flags | (f->four_byte ? FLAG_4B : 0));
+}
+
 /* A whole byte came in: act on it, and say which byte goes out next. */
 static void byte_in(struct flash_model *f, uint8_t b)
 {
@@ -150,11 +160,10 @@ static void byte_in(struct flash_model *f, uint8_t b)
 			f->out_byte = jedec_id[0];
 			return;
 		case CMD_STATUS:
-			f->out_byte = (uint8_t)((busy ? 1 : 0) | (f->wel ? 2 : 0));
+			f->out_byte = status_byte(f, busy);
 			return;
 		case CMD_FLAG_STATUS:
-			f->out_byte = (uint8_t)((busy ? 0 : FLAG_READY) | f->flags |
-						(f->four_byte ? FLAG_4B : 0));
+			f->out_byte = flag_status_byte(f, busy);
 			return;
 		case CMD_CLEAR_FLAGS:
 			f->flags = 0;
@@ -184,11 +193,10 @@ static void byte_in(struct flash_model *f, uint8_t b)
 		f->out_byte = i < 3 ? jedec_id[i] : 0x00;
 		return;
 	case CMD_STATUS:
-		f->out_byte = (uint8_t)((busy ? 1 : 0) | (f->wel ? 2 : 0));
+		f->out_byte = status_byte(f, busy);
 		return;
 	case CMD_FLAG_STATUS:
-		f->out_byte = (uint8_t)((busy ? 0 : FLAG_READY) | f->flags |
-					(f->four_byte ? FLAG_4B : 0));
+		f->out_byte = flag_status_byte(f, busy);
 		return;
 	default:
 		break;
