@@ -114,7 +114,7 @@ wire [DEPTH_LOG:0] frame_beats = wr_cur_reg - wr_ptr_reg;
 wire full = used[DEPTH_LOG];
 // the frame being written fills the FIFO alone: it can never fit
 wire frame_too_long = frame_beats[DEPTH_LOG];
-wire s_ready = DROP_WHEN_FULL ? 1'b1 : (!full || frame_too_long || drop_reg);
+wire s_ready = (DROP_WHEN_FULL != 0) || !full || frame_too_long || drop_reg;
 wire s_beat = s_axis_tvalid && s_ready;
 
 always @(posedge s_clk) begin

@@ -146,7 +146,8 @@ static int dev_open(struct dev *d, const char *spec, const struct opts *o)
 		d->regs.ctx = &d->pdev;
 		d->regs.read = fw_pci_board_read;
 		d->regs.write = fw_pci_board_write;
-		d->regs.spi_div = 1;
+		/* SCK = 250 MHz / 8: the READ command's limit with margin for STARTUPE3's paths */
+		d->regs.spi_div = 3;
 		/* a status poll is a few reads across PCIe (~5 us): about 10 s */
 		d->regs.poll_limit = 2000000;
 	}
