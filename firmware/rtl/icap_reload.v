@@ -50,7 +50,7 @@ localparam [31:0]
     WORD_WRITE_CMD = 32'h30008001,      // Type 1, write, register 04h (CMD), 1 word
     WORD_IPROG = 32'h0000000f;
 localparam WORDS = 8;
-localparam [3:0] HOLD_CYCLES = WORD_CYCLES - 1;
+localparam integer HOLD_CYCLES = WORD_CYCLES - 1;
 
 reg busy_reg = 1'b0, busy_next;
 reg [3:0] index_reg = 4'd0, index_next;
@@ -111,7 +111,7 @@ always @* begin
     end else if (icap_avail) begin
         csib_next = 1'b0;
         data_next = bit_swap(word);
-        hold_next = HOLD_CYCLES;
+        hold_next = HOLD_CYCLES[3:0];
         index_next = index_reg + 1'b1;
         if (index_reg == WORDS - 1) begin
             busy_next = 1'b0;
