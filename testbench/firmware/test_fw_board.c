@@ -133,6 +133,61 @@ static void test_random(struct bench *b, struct fw_sim *s, uint8_t *shadow)
 		     memcmp(s->mem, shadow, FLASH_BYTES) ? " (array differs from shadow)" : "");
 }
 
+/*
+ * The 3-byte commands (03h read, 02h program, 20h 4 KiB erase) after E9h, and 03h and 20h
+ * taking 4 address bytes after B7h, against the shadow.
+ */
+static void test_address_modes(struct bench *b, struct fw_sim *s, uint8_t *shadow)
+{
+	struct fw_regs r;
+	const uint8_t exit4 = 0xe9, enter4 = FW_SPI_ENTER_4B, wren = FW_SPI_WREN,
+		      status = FW_SPI_STATUS;
+	uint32_t a = (uint32_t)bench_range(b, 0, (1u << 20) - 1) & ~(FLASH_SUBSECTOR_BYTES - 1);
+	uint8_t cmd[4 + 5 + 64], got[64], st;
+	bool ok = true;
+
+	regs_init(&r, s, 1);
+	for (int four = 0; four < 2; four++) {
+		unsigned int n = four ? 5 : 4, k;
+
+		fw_spi_cmd(&r, four ? &enter4 : &exit4, 1, NULL, 0);
+		/* erase the 4 KiB subsector */
+		cmd[0] = 0x20;
+		for (k = 1; k < n; k++)
+			cmd[k] = (uint8_t)(a >> (8 * (n - 1 - k)));
+		fw_spi_cmd(&r, &wren, 1, NULL, 0);
+		fw_spi_cmd(&r, cmd, n, NULL, 0);
+		do
+			fw_spi_cmd(&r, &status, 1, &st, 1);
+		while (st & 1);
+		memset(shadow + a, 0xff, FLASH_SUBSECTOR_BYTES);
+		/* program 64 bytes at an offset inside it */
+		cmd[0] = 0x02;
+		for (k = 1; k < n; k++)
+			cmd[k] = (uint8_t)((a + 0x100) >> (8 * (n - 1 - k)));
+		bench_fill(b, cmd + n, 64);
+		fw_spi_cmd(&r, &wren, 1, NULL, 0);
+		fw_spi_cmd(&r, cmd, n + 64, NULL, 0);
+		do
+			fw_spi_cmd(&r, &status, 1, &st, 1);
+		while (st & 1);
+		shadow_program(shadow, a + 0x100, cmd + n, 64);
+		/* read the subsector's start and the bytes programmed, with 03h */
+		cmd[0] = 0x03;
+		for (k = 1; k < n; k++)
+			cmd[k] = (uint8_t)(a >> (8 * (n - 1 - k)));
+		fw_spi_cmd(&r, cmd, n, got, sizeof(got));
+		ok &= !memcmp(got, shadow + a, sizeof(got));
+		for (k = 1; k < n; k++)
+			cmd[k] = (uint8_t)((a + 0x100) >> (8 * (n - 1 - k)));
+		fw_spi_cmd(&r, cmd, n, got, sizeof(got));
+		ok &= !memcmp(got, shadow + a + 0x100, sizeof(got));
+	}
+	fw_spi_cmd(&r, &enter4, 1, NULL, 0);
+	bench_result(b, "spi_3_and_4_byte_commands", ok && !memcmp(s->mem, shadow, FLASH_BYTES),
+		     "03h/02h/20h at 0x%x in 3- or 4-byte mode differ from the shadow", a);
+}
+
 static void test_erase_busy(struct bench *b, struct fw_sim *s, uint8_t *shadow)
 {
 	struct fw_regs r;
@@ -246,6 +301,7 @@ int main(int argc, char **argv)
 	test_identity(&b, &s);
 	test_jedec(&b, &s);
 	test_random(&b, &s, shadow);
+	test_address_modes(&b, &s, shadow);
 	test_erase_busy(&b, &s, shadow);
 	test_no_wren(&b, &s, shadow);
 	test_reload(&b, &s);
