@@ -95,36 +95,24 @@ static void finish_command(struct flash_model *f)
 	bool addressed = na && f->index >= 1 + na;
 	uint32_t addr = f->addr % f->size;
 	uint32_t len;
+	bool program = f->cmd == CMD_PROGRAM || f->cmd == CMD_PROGRAM_4B;
+	bool erase_4k = f->cmd == CMD_ERASE_4K || f->cmd == CMD_ERASE_4K_4B;
+	bool erase = erase_4k || f->cmd == CMD_ERASE_64K || f->cmd == CMD_ERASE_64K_4B;
 
-	switch (f->cmd) {
-	case CMD_PROGRAM:
-	case CMD_PROGRAM_4B:
-		if (!addressed || !f->wel)
-			break;
-		f->wel = false;
-		if (!operation_allowed(f, false))
-			break;
+	if (!(program || erase) || !addressed || !f->wel)
+		return;
+	f->wel = false;
+	if (!operation_allowed(f, erase))
+		return;
+	if (program) {
 		for (unsigned int i = 0; i < FLASH_PAGE_BYTES; i++)
 			if (f->page_touched[i])
 				f->mem[(addr & ~(FLASH_PAGE_BYTES - 1)) + i] &= f->page[i];
 		f->busy_until = f->now + f->t_program;
-		break;
-	case CMD_ERASE_4K:
-	case CMD_ERASE_4K_4B:
-	case CMD_ERASE_64K:
-	case CMD_ERASE_64K_4B:
-		if (!addressed || !f->wel)
-			break;
-		f->wel = false;
-		if (!operation_allowed(f, true))
-			break;
-		len = f->cmd == CMD_ERASE_64K || f->cmd == CMD_ERASE_64K_4B ? FLASH_SECTOR_BYTES
-									    : FLASH_SUBSECTOR_BYTES;
+	} else {
+		len = erase_4k ? FLASH_SUBSECTOR_BYTES : FLASH_SECTOR_BYTES;
 		memset(f->mem + (addr & ~(len - 1)), 0xff, len);
-		f->busy_until = f->now + (len == FLASH_SECTOR_BYTES ? f->t_sector : f->t_subsector);
-		break;
-	default:
-		break;
+		f->busy_until = f->now + (erase_4k ? f->t_subsector : f->t_sector);
 	}
 }
 
