@@ -215,6 +215,10 @@ CORE_LINT_TOPS += mr_translate
 
 # @@ctx@@
 
+# @@firmware@@ (begin) -- the board shell, its benches, the flash tool and the board builds
+include testbench/firmware/bench.mk
+# @@firmware@@ (end)
+
 # ---------------------------------------------------------------------------------------
 # libhroce (host-driver/hroce.h): the host driver. Only its sim backend uses sim/.
 
@@ -375,6 +379,7 @@ TESTS += $(BLOCK_TESTS)
 TESTS += test_vfio test_pin test_sim test_faults test_rc test_retry test_net test_config test_simrun test_port
 TESTS += test_perftest test_badinput test_cq_overrun test_verbs_attr test_verbs_cq_overrun
 TESTS += test_verbs_threads
+TESTS += $(FW_TESTS) # @@firmware@@
 TESTS += test_icrc_check test_interop
 
 .PHONY: all test lint synth bench demo demo-pcap clean check-valgrind soak
