@@ -91,8 +91,9 @@ void sim_nic_cycle(struct hroce_sim *s, uint64_t now)
 }
 
 /*
- * The core has no timer that fires by itself (time_now only stamps), so a core whose
- * interfaces all stood still for a while has nothing left to do until something comes in.
+ * A core whose interfaces all stood still for a while has nothing left to do until
+ * something comes in, or until time_now reaches m_time_deadline (its retransmission and
+ * ARP timers): its timers only compare time_now, which may jump.
  */
 bool sim_nic_quiet(const struct hroce_sim *s)
 {

@@ -3,18 +3,21 @@
  * Unit test of libhroce's device configuration (hroce_config.h): the built-in defaults,
  * $HROCE_CONFIG, a file with every key, the example file shipped with the driver, one
  * file per mistake, each refused with EINVAL and a message that names the file and line,
- * hroce_open with a bad file or a device the file does not have, and the fault keys with
- * $HROCE_FAULTS over them.
+ * hroce_open with a bad file or a device the file does not have, the fault keys with
+ * $HROCE_FAULTS over them, and a NIC that hroce_open made asking for an address nobody
+ * answers (its clock jumps over the ARP retries).
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "bench.h"
 #include "hroce.h"
 #include "hroce_config.h"
+#include "hroce_contract.h"
 
 static char last_msg[1024];
 static unsigned int messages;
@@ -365,6 +368,75 @@ static void test_faults(struct bench *b)
 	hroce_set_log(NULL, NULL);
 }
 
+struct sim_clock {
+	uint64_t cycles, skipped;
+};
+
+static void clock_stat(void *ctx, const char *name, uint64_t value)
+{
+	struct sim_clock *c = ctx;
+
+	if (!strcmp(name, "sim.cycles"))
+		c->cycles = value;
+	else if (!strcmp(name, "sim.cycles_skipped"))
+		c->skipped = value;
+}
+
+static double wall_seconds(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/*
+ * The NIC that hroce_open makes, asked for an address nobody answers (its port is on no
+ * wire): the core's requests go out REG_ARP_RETRY.TRIES times a second of simulated time
+ * apart, then the lookup fails with EHOSTUNREACH. The NIC's clock must have jumped over
+ * those seconds (to each retry, which the core reports in m_time_deadline), not evaluated
+ * them: at a few hundred thousand cycles a second that would take most of an hour.
+ */
+static void test_arp_silent(struct bench *b)
+{
+	const uint64_t span = (uint64_t)HROCE_ARP_TRIES_DEFAULT * HROCE_ARP_INTERVAL_DEFAULT;
+	struct sim_clock c0 = { 0 }, c1 = { 0 };
+	struct hroce_dev *dev;
+	uint8_t mac[6];
+	double t0, wall;
+	int err;
+
+	hroce_set_log(capture, NULL);
+	setenv(HROCE_CONFIG_ENV, write_file(SIM0), 1);
+	dev = hroce_open("sim:a", NULL);
+	if (!dev) {
+		bench_result(b, "config_arp_silent", false, "hroce_open: %s", strerror(errno));
+		goto out;
+	}
+	hroce_bus_stats(dev, clock_stat, &c0);
+	last_msg[0] = 0;
+	t0 = wall_seconds();
+	err = hroce_resolve_mac(dev, 0x0a000063, mac);
+	wall = wall_seconds() - t0;
+	hroce_bus_stats(dev, clock_stat, &c1);
+	/* what was evaluated, not jumped over: far less than one retry interval */
+	bench_result(b, "config_arp_silent",
+		     err == EHOSTUNREACH && strstr(last_msg, "no ARP reply from 10.0.0.99") &&
+			     c1.cycles - c0.cycles >= span &&
+			     (c1.cycles - c0.cycles) - (c1.skipped - c0.skipped) <
+				     HROCE_ARP_INTERVAL_DEFAULT / 10,
+		     "%s (\"%s\"); %llu cycles passed (%llu wanted), %llu of them evaluated",
+		     strerror(err), last_msg, (unsigned long long)(c1.cycles - c0.cycles),
+		     (unsigned long long)span,
+		     (unsigned long long)((c1.cycles - c0.cycles) - (c1.skipped - c0.skipped)));
+	bench_log(b, "config_arp_silent: %.3f s of simulated time in %.2f s of wall time",
+		  (double)(c1.cycles - c0.cycles) / 250e6, wall);
+	hroce_close(dev);
+out:
+	unsetenv(HROCE_CONFIG_ENV);
+	hroce_set_log(NULL, NULL);
+}
+
 int main(int argc, char **argv)
 {
 	struct bench b;
@@ -378,6 +450,7 @@ int main(int argc, char **argv)
 	test_errors(&b);
 	test_open(&b);
 	test_faults(&b);
+	test_arp_silent(&b);
 	unlink(tmp_path);
 	return bench_finish(&b);
 }
