@@ -248,6 +248,10 @@ static const struct hroce_bus_ops sim_bus_ops = {
 	.stats = sim_stats,
 };
 
+_Static_assert(HROCE_CONFIG_PCIE_BURSTS_DEFAULT == HROCE_SIM_PCIE_BRIDGE_BURSTS &&
+		       HROCE_CONFIG_PCIE_BURSTS_MAX == HROCE_SIM_PCIE_BURSTS_MAX,
+	       "the configuration's PCIe bridge is the simulator's");
+
 /* The configured NIC of spec sim:name: its world, the NIC, its wire, the thread. */
 static int create_nic(const char *name, struct hroce_sim **out)
 {
@@ -278,7 +282,8 @@ static int create_nic(const char *name, struct hroce_sim **out)
 	}
 	struct hroce_sim_params sp = {
 		.name = name,
-		.pcie = { d->pcie_read_ns, d->pcie_write_ns, d->pcie_gbps },
+		.pcie = { d->pcie_read_ns, d->pcie_write_ns, d->pcie_gbps, d->pcie_reads,
+			  d->pcie_writes },
 	};
 	sim = hroce_sim_create(w, &sp);
 	if (!sim) {

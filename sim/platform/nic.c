@@ -249,6 +249,8 @@ struct hroce_sim *hroce_sim_create(struct hroce_sim_world *w, const struct hroce
 		.write_latency = s->write_latency,
 		.gbps = p->pcie.gbps,
 		.clock_mhz = w->clock_mhz,
+		.max_reads = p->pcie.reads ? p->pcie.reads : HROCE_SIM_PCIE_BRIDGE_BURSTS,
+		.max_writes = p->pcie.writes ? p->pcie.writes : HROCE_SIM_PCIE_BRIDGE_BURSTS,
 	};
 	pcie_hooks.ctx = s;
 	mmio_hooks.ctx = s;

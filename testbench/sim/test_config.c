@@ -53,7 +53,8 @@ static bool mac_is(const uint8_t *mac, uint8_t last)
 static bool sim_defaults(const struct hroce_config_dev *d)
 {
 	return d->clock_mhz == 250 && d->pcie_read_ns == 200 && d->pcie_write_ns == 200 &&
-	       d->pcie_gbps == 128 && d->link_ns == 100 && d->link_gbps == 100 && !d->pcap[0];
+	       d->pcie_gbps == 128 && d->pcie_reads == 32 && d->pcie_writes == 32 &&
+	       d->link_ns == 100 && d->link_gbps == 100 && !d->pcap[0];
 }
 
 static void test_defaults(struct bench *b)
@@ -110,6 +111,8 @@ static const char good[] = "# two boards and a simulated NIC\n"
 			   "pcie_read_ns = 300\n"
 			   "pcie_write_ns = 150\n"
 			   "pcie_gbps = 0\n"
+			   "pcie_reads = 4\n"
+			   "pcie_writes = 256\n"
 			   "link_ns = 1000\n"
 			   "link_gbps = 25\n"
 			   "pcap = /tmp/sim-a.pcap\n"
@@ -141,8 +144,9 @@ static void test_file(struct bench *b)
 		why = "the vfio device";
 	else if (strcmp(a->spec, "sim:sim-a") || strcmp(a->wire, "my.wire_1") || a->port != 1 ||
 		 a->clock_mhz != 125 || a->pcie_read_ns != 300 || a->pcie_write_ns != 150 ||
-		 a->pcie_gbps || a->link_ns != 1000 || a->link_gbps != 25 ||
-		 strcmp(a->pcap, "/tmp/sim-a.pcap") || a->ipv4 != 0x0a010203 || a->line != 7)
+		 a->pcie_gbps || a->pcie_reads != 4 || a->pcie_writes != 256 ||
+		 a->link_ns != 1000 || a->link_gbps != 25 || strcmp(a->pcap, "/tmp/sim-a.pcap") ||
+		 a->ipv4 != 0x0a010203 || a->line != 7)
 		why = "the sim device with every key";
 	else if (o->wire[0] || !sim_defaults(o))
 		why = "defaults of a sim device without wire";
@@ -198,6 +202,10 @@ static const struct bad_case bad_cases[] = {
 	{ "clock_0", SIM0 "clock_mhz = 0\n", 4, "clock_mhz" },
 	{ "not_a_number", SIM0 "link_ns = 10ns\n", 4, "link_ns" },
 	{ "negative", SIM0 "pcie_read_ns = -5\n", 4, "pcie_read_ns" },
+	{ "pcie_reads_0", SIM0 "pcie_reads = 0\n", 4,
+	  "pcie_reads \"0\": a whole number from 1 to 256" },
+	{ "pcie_writes_257", SIM0 "pcie_writes = 257\n", 4,
+	  "pcie_writes \"257\": a whole number from 1 to 256" },
 	{ "key_outside", "mac = 02:00:0a:00:00:01\n", 1, "before any [NAME]" },
 	{ "no_equals", SIM0 "wire hroce-wire0\n", 4, "key = value" },
 	{ "bad_section", "[a\nmac = 02:00:0a:00:00:01\n", 1, "[NAME]" },
