@@ -58,8 +58,8 @@
 
 #define HROCE_CONFIG_ENV "HROCE_CONFIG"
 /* pcie_reads and pcie_writes: the bridge's (hroce_sim.h says where 32 comes from) */
-#define HROCE_CONFIG_PCIE_BURSTS_DEFAULT 32
-#define HROCE_CONFIG_PCIE_BURSTS_MAX 256
+#define HROCE_CONFIG_PCIE_BURSTS_DEFAULT 32u
+#define HROCE_CONFIG_PCIE_BURSTS_MAX 256u
 #define HROCE_FAULTS_ENV "HROCE_FAULTS"
 
 /* Directed faults: the nth frame that matches (hroce_sim.h, hroce_sim_fault_rule). */

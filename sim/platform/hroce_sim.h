@@ -38,8 +38,8 @@ struct hroce_sim_link;
  * requests and 32 read requests. A burst beyond the limit waits at the bridge (its AR or
  * AW is not taken) until one in flight is done.
  */
-#define HROCE_SIM_PCIE_BRIDGE_BURSTS 32
-#define HROCE_SIM_PCIE_BURSTS_MAX 256 /* what the model can hold */
+#define HROCE_SIM_PCIE_BRIDGE_BURSTS 32u
+#define HROCE_SIM_PCIE_BURSTS_MAX 256u /* what the model can hold */
 
 /* PCIe between host and NIC: one-way latencies and bandwidth per direction. */
 struct hroce_sim_pcie {

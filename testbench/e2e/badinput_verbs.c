@@ -245,6 +245,19 @@ static int to_rts(struct ibv_qp *qp, const struct dev *peer, uint32_t dest_qpn)
 	return to_init(qp) ?: to_rts_timed(qp, peer, dest_qpn, 14, 7);
 }
 
+/* An RC QP of 4 WRs of 1 SGE each way on pd, both CQs cq. */
+static struct ibv_qp *small_qp(struct ibv_pd *pd, struct ibv_cq *cq)
+{
+	struct ibv_qp_init_attr ia;
+
+	memset(&ia, 0, sizeof(ia));
+	ia.send_cq = ia.recv_cq = cq;
+	ia.qp_type = IBV_QPT_RC;
+	ia.cap.max_send_wr = ia.cap.max_recv_wr = 4;
+	ia.cap.max_send_sge = ia.cap.max_recv_sge = 1;
+	return ibv_create_qp(pd, &ia);
+}
+
 static enum ibv_qp_state qp_state(struct ibv_qp *qp)
 {
 	struct ibv_qp_attr a;
@@ -314,9 +327,9 @@ static bool poll_one(struct ibv_cq *cq, struct ibv_wc *wc)
 	return false;
 }
 
-/* An RDMA WRITE or READ of len bytes from local into the target's remote; its status. */
-static int rdma(struct pair *pr, enum ibv_wr_opcode op, const struct buf *local, uint64_t raddr,
-		uint32_t rkey, uint32_t len, struct ibv_wc *wc)
+/* Posts an RDMA WRITE or READ of len bytes from local into the target's remote, signaled. */
+static bool post_rdma(struct pair *pr, enum ibv_wr_opcode op, const struct buf *local,
+		      uint64_t raddr, uint32_t rkey, uint32_t len)
 {
 	struct ibv_sge sge = { (uintptr_t)local->p, len, local->mr->lkey };
 	struct ibv_send_wr wr, *bad;
@@ -329,7 +342,14 @@ static int rdma(struct pair *pr, enum ibv_wr_opcode op, const struct buf *local,
 	wr.send_flags = IBV_SEND_SIGNALED;
 	wr.wr.rdma.remote_addr = raddr;
 	wr.wr.rdma.rkey = rkey;
-	if (ibv_post_send(pr->qp[0], &wr, &bad))
+	return !ibv_post_send(pr->qp[0], &wr, &bad);
+}
+
+/* The same, and its status once it completed. */
+static int rdma(struct pair *pr, enum ibv_wr_opcode op, const struct buf *local, uint64_t raddr,
+		uint32_t rkey, uint32_t len, struct ibv_wc *wc)
+{
+	if (!post_rdma(pr, op, local, raddr, rkey, len))
 		return -1;
 	if (!poll_one(pr->cq[0], wc))
 		return -2;
@@ -607,19 +627,13 @@ static double now_s(void)
 static void test_silent(void)
 {
 	struct ibv_cq *cq = ibv_create_cq(devs[0].ctx, 16, NULL, NULL, 0);
-	struct ibv_qp_init_attr ia;
 	struct ibv_qp *qp = NULL;
 	struct dev nobody = devs[1];
 	double t0, s;
 	int err = -1;
 
 	nobody.gid.raw[15] = 99; /* ::ffff:10.0.0.99 */
-	memset(&ia, 0, sizeof(ia));
-	ia.send_cq = ia.recv_cq = cq;
-	ia.qp_type = IBV_QPT_RC;
-	ia.cap.max_send_wr = ia.cap.max_recv_wr = 4;
-	ia.cap.max_send_sge = ia.cap.max_recv_sge = 1;
-	qp = cq ? ibv_create_qp(devs[0].pd, &ia) : NULL;
+	qp = cq ? small_qp(devs[0].pd, cq) : NULL;
 	if (!result("silent_setup", qp && !to_init(qp), "%s", strerror(errno)))
 		goto out;
 	t0 = now_s();
@@ -656,8 +670,6 @@ static void test_dereg(void)
 	struct buf src, dst;
 	struct pair pr;
 	struct ibv_wc wc;
-	struct ibv_sge sge;
-	struct ibv_send_wr wr, *bad;
 	uint8_t *after = NULL;
 	size_t landed = 0, wrong = 0, moved = 0;
 	double deadline;
@@ -682,16 +694,10 @@ static void test_dereg(void)
 	err = pair_open(&pr, &devs[0], &devs[1]);
 	if (!result("dereg_setup", !err, "QP pair: %s", strerror(err)))
 		goto out;
-	sge = (struct ibv_sge){ (uintptr_t)src.p, DEREG_LEN, src.mr->lkey };
-	memset(&wr, 0, sizeof(wr));
-	wr.wr_id = 0xdeb;
-	wr.sg_list = &sge;
-	wr.num_sge = 1;
-	wr.opcode = IBV_WR_RDMA_WRITE;
-	wr.send_flags = IBV_SEND_SIGNALED;
-	wr.wr.rdma.remote_addr = (uintptr_t)dst.p;
-	wr.wr.rdma.rkey = dst.mr->rkey;
-	if (!result("dereg_post", !ibv_post_send(pr.qp[0], &wr, &bad), "%s", strerror(errno)))
+	if (!result("dereg_post",
+		    post_rdma(&pr, IBV_WR_RDMA_WRITE, &src, (uintptr_t)dst.p, dst.mr->rkey,
+			      DEREG_LEN),
+		    "%s", strerror(errno)))
 		goto out;
 	deadline = now_s() + 3 * POLL_SECONDS;
 	while (dst.p[DEREG_AT - 1] == GUARD_BYTE && now_s() < deadline)
@@ -707,7 +713,7 @@ static void test_dereg(void)
 	if (!result("dereg_returns", !err, "ibv_dereg_mr: %s", strerror(err)))
 		goto out;
 	st = poll_one(pr.cq[0], &wc) ? (int)wc.status : -2;
-	result("dereg_write_fails", st == IBV_WC_REM_ACCESS_ERR && wc.wr_id == 0xdeb,
+	result("dereg_write_fails", st == IBV_WC_REM_ACCESS_ERR && wc.wr_id == 0x5eed,
 	       "completion %s, wanted %s", status_str(st),
 	       ibv_wc_status_str(IBV_WC_REM_ACCESS_ERR));
 	/* no second completion, and the target's QP went to error */
@@ -750,7 +756,6 @@ static void write_to_nobody(const char *name, uint32_t dest_qpn, struct buf *dst
 {
 	const uint32_t len = 4096;
 	struct ibv_cq *cq = ibv_create_cq(devs[0].ctx, 16, NULL, NULL, 0);
-	struct ibv_qp_init_attr ia;
 	struct pair pr = { { cq, NULL }, { NULL, NULL }, { &devs[0], &devs[1] } };
 	struct buf src;
 	struct ibv_wc wc;
@@ -758,12 +763,7 @@ static void write_to_nobody(const char *name, uint32_t dest_qpn, struct buf *dst
 	int st = -2, st2 = -2;
 
 	memset(&src, 0, sizeof(src));
-	memset(&ia, 0, sizeof(ia));
-	ia.send_cq = ia.recv_cq = cq;
-	ia.qp_type = IBV_QPT_RC;
-	ia.cap.max_send_wr = ia.cap.max_recv_wr = 4;
-	ia.cap.max_send_sge = ia.cap.max_recv_sge = 1;
-	pr.qp[0] = cq ? ibv_create_qp(devs[0].pd, &ia) : NULL;
+	pr.qp[0] = cq ? small_qp(devs[0].pd, cq) : NULL;
 	snprintf(what, sizeof(what), "%s_setup", name);
 	if (!result(what,
 		    pr.qp[0] && buf_open(&src, len) && buf_reg(&src, &devs[0], ACCESS_RW) &&
@@ -792,7 +792,6 @@ out:
 static void test_nobody(void)
 {
 	struct ibv_cq *cq = ibv_create_cq(devs[1].ctx, 16, NULL, NULL, 0);
-	struct ibv_qp_init_attr ia;
 	struct ibv_qp *reset_qp = NULL;
 	struct buf dst;
 
@@ -802,12 +801,7 @@ static void test_nobody(void)
 	}
 	/* a QPN the target never handed out: the top of the 24-bit space */
 	write_to_nobody("nobody_no_such_qpn", 0xfffffe, &dst);
-	memset(&ia, 0, sizeof(ia));
-	ia.send_cq = ia.recv_cq = cq;
-	ia.qp_type = IBV_QPT_RC;
-	ia.cap.max_send_wr = ia.cap.max_recv_wr = 4;
-	ia.cap.max_send_sge = ia.cap.max_recv_sge = 1;
-	reset_qp = ibv_create_qp(devs[1].pd, &ia);
+	reset_qp = small_qp(devs[1].pd, cq);
 	if (result("nobody_reset_qp", reset_qp && qp_state(reset_qp) == IBV_QPS_RESET, "%s",
 		   reset_qp ? "not in RESET" : strerror(errno)))
 		write_to_nobody("nobody_qp_in_reset", reset_qp->qp_num, &dst);
@@ -904,7 +898,6 @@ static void event_across_contexts(struct dev *ctx, struct dev *other)
 	struct ibv_cq *rcq = ch ? ibv_create_cq(ctx->ctx, 16, NULL, ch, 0) : NULL;
 	struct ibv_cq *ocq = och ? ibv_create_cq(other->ctx, 16, NULL, och, 0) : NULL;
 	struct ibv_cq *scq = ibv_create_cq(devs[0].ctx, 16, NULL, NULL, 0);
-	struct ibv_qp_init_attr ia;
 	struct pair pr = { { scq, rcq }, { NULL, NULL }, { &devs[0], ctx } };
 	struct buf src, dst;
 	struct ibv_recv_wr rwr, *rbad;
@@ -922,14 +915,8 @@ static void event_across_contexts(struct dev *ctx, struct dev *other)
 		result("reopen_events", false, "setup: %s", strerror(errno));
 		goto out;
 	}
-	for (int i = 0; i < 2; i++) {
-		memset(&ia, 0, sizeof(ia));
-		ia.send_cq = ia.recv_cq = pr.cq[i];
-		ia.qp_type = IBV_QPT_RC;
-		ia.cap.max_send_wr = ia.cap.max_recv_wr = 4;
-		ia.cap.max_send_sge = ia.cap.max_recv_sge = 1;
-		pr.qp[i] = ibv_create_qp(i ? ctx->pd : devs[0].pd, &ia);
-	}
+	for (int i = 0; i < 2; i++)
+		pr.qp[i] = small_qp(i ? ctx->pd : devs[0].pd, pr.cq[i]);
 	if (!pr.qp[0] || !pr.qp[1] || to_rts(pr.qp[0], ctx, pr.qp[1]->qp_num) ||
 	    to_rts(pr.qp[1], &devs[0], pr.qp[0]->qp_num)) {
 		result("reopen_events", false, "QP pair: %s", strerror(errno));
