@@ -42,8 +42,9 @@ the data of its packet is not in memory: the packet is NAKed with a remote opera
 error instead of ACKed, and its QP goes to error the same way. A record per packet that
 has writes ({QPN, PSN, chunks}) follows the answers, which come in commit order; a packet
 whose last write is answered with an error queues its QP as a fault, which goes before
-any ACK (a pending ACK of that QP is dropped: the NAK answers for it). Faults beyond
-FAULT_DEPTH at once are not queued (their packets are ACKed as before).
+any ACK (a pending ACK of that QP is dropped: the NAK answers for it). Faults beyond the
+2**FAULT_ADDR_WIDTH the FIFO holds at once are not queued (their packets are ACKed as
+before), and a SEND's RECV completion is not held back for a fault of its data.
 
 */
 
