@@ -8,6 +8,8 @@
 #   make demo     perftest (ib_write_bw, ib_send_lat, ib_read_bw) between two simulated NICs
 #   make demo-pcap  hroce-pcap on a capture made by the RTL TX path, and on ../shared/pcap
 #   make deps     install the Debian packages all of this needs (as root; idempotent)
+#   make interop-guest  the rxe guest: build/interop/{vmlinuz,modules,initramfs.cpio.gz}
+#   make interop-selftest  two rxe guests on one link, no HardRoCE (proves the guest side)
 #   TRACE=1       build into build/trace with FST tracing compiled in (--trace FILE.fst)
 
 SHELL := /bin/bash
@@ -271,6 +273,13 @@ $(BIN)/test_simrun: $(call cobjs,testbench/sim/test_simrun.c testbench/lib/bench
 	@mkdir -p $(BIN)
 	$(CC) -o $@ $^ $(LDLIBS)
 PROGRAMS += $(BIN)/test_simrun
+# the external port alone: a simulated NIC on a UDP socket, this test at the other end
+$(OBJ)/c/testbench/sim/test_port.o: CFLAGS += -Ihost-driver
+$(BIN)/test_port: $(call cobjs,testbench/sim/test_port.c testbench/lib/bench.c \
+		sim/wire/net_wire.c) $(SYSTEM_LIBS)
+	@mkdir -p $(BIN)
+	$(CC) -o $@ $^ $(LDLIBS)
+PROGRAMS += $(BIN)/test_port
 
 # ---------------------------------------------------------------------------------------
 # The verbs provider (provider/): libhroce-verbs.so, preloaded by hroce-run into unmodified
@@ -289,8 +298,8 @@ $(BIN)/hroce-run: provider/hroce-run | $(LIBHROCE_VERBS)
 PROGRAMS += $(LIBHROCE_VERBS) $(BIN)/hroce-run
 
 # End to end: Debian's perftest and ibverbs-utils through hroce-run, two processes
-$(BIN)/test_perftest: $(call cobjs,testbench/e2e/test_perftest.c testbench/lib/bench.c \
-		sim/vmodel/vmodel.c) \
+$(BIN)/test_perftest: $(call cobjs,testbench/e2e/test_perftest.c testbench/e2e/e2e_proc.c \
+		testbench/lib/bench.c sim/vmodel/vmodel.c) \
 		| $(BIN)/hroce-run
 	@mkdir -p $(BIN)
 	$(CC) -o $@ $^ $(LDLIBS)
@@ -299,7 +308,7 @@ PROGRAMS += $(BIN)/test_perftest
 # Bad input through the real libibverbs API: verbs programs run under hroce-run with two
 # simulated NICs in one process, each driven by a test (testbench/e2e/verbs_run.c)
 VERBS_PAIR_SRCS := testbench/e2e/verbs_pair.c
-$(OBJ)/c/testbench/e2e/verbs_%.o: CFLAGS += -Itestbench/e2e
+$(OBJ)/c/testbench/e2e/verbs_%.o $(OBJ)/c/testbench/e2e/test_%.o: CFLAGS += -Itestbench/e2e
 define verbs_test
 $(BIN)/$(1): $(call cobjs,testbench/e2e/$(1).c $(VERBS_PAIR_SRCS))
 	@mkdir -p $(BIN)
@@ -322,11 +331,48 @@ $(BIN)/test_badinput: $(call cobjs,testbench/e2e/test_badinput.c testbench/lib/b
 	$(CC) -o $@ $^ $(LDLIBS)
 PROGRAMS += $(BIN)/badinput_verbs $(BIN)/test_badinput
 
+# @@interop-guest@@
+# The Linux Soft-RoCE peer (testbench/interop/): Debian's kernel, its rdma_rxe and a small
+# initramfs with rdma-core and perftest, booted in QEMU by testbench/interop/rxe-guest
+INTEROP := build/interop
+.PHONY: interop-guest interop-selftest
+interop-guest: $(BIN)/rkey_probe | $(DEPS_STAMP)
+	@testbench/interop/build-initramfs.sh $(INTEROP) $(BIN)/rkey_probe
+# a wrong R_Key, from either side (libibverbs only: for the guest, and for hroce-run)
+$(BIN)/rkey_probe: testbench/interop/rkey_probe.c | $(DEPS_STAMP)
+	@mkdir -p $(BIN)
+	$(CC) $(CFLAGS) -o $@ $< -libverbs
+PROGRAMS += $(BIN)/rkey_probe
+# two rxe guests on one link, no HardRoCE: ibv_rc_pingpong, ib_write_bw, every ICRC checked
+interop-selftest: interop-guest
+	@testbench/interop/selftest.sh $(INTEROP)/selftest
+# the independent ICRC check of the interop captures, tested on testbench/data
+$(eval $(call program,test_icrc_check,testbench/interop/test_icrc_check.c sim/wire/pcap.c \
+	testbench/lib/bench.c sim/vmodel/vmodel.c))
+# @@interop-guest@@ end
+
+# Interop with Linux Soft-RoCE: our NIC under hroce-run, its port a UDP socket, and an rxe
+# guest on the other end; both directions, unmodified tools (testbench/interop/test_interop.c)
+$(OBJ)/c/testbench/interop/test_interop.o: CFLAGS += -Itestbench/e2e
+$(BIN)/test_interop: $(call cobjs,testbench/interop/test_interop.c testbench/e2e/e2e_proc.c \
+		sim/wire/pcap.c testbench/lib/bench.c sim/vmodel/vmodel.c) \
+		| $(BIN)/hroce-run $(BIN)/hroce-pcap $(BIN)/rkey_probe $(INTEROP)/initramfs.cpio.gz
+	@mkdir -p $(BIN)
+	$(CC) -o $@ $^ $(LDLIBS)
+PROGRAMS += $(BIN)/test_interop
+$(INTEROP)/initramfs.cpio.gz: testbench/interop/build-initramfs.sh testbench/interop/get-kernel.sh \
+		testbench/interop/guest-init $(BIN)/rkey_probe | $(DEPS_STAMP)
+	@testbench/interop/build-initramfs.sh $(INTEROP) $(BIN)/rkey_probe
+.PHONY: interop
+interop: $(BIN)/test_interop
+	@$(BIN)/test_interop
+
 # Tests in the order they run; each prints "ok NAME" / "not ok NAME: why" lines.
 TESTS := test_wire test_icrc test_rx test_tx test_hroce_pcap test_arp test_icmp test_nd test_frame_arb
 TESTS += $(BLOCK_TESTS)
-TESTS += test_vfio test_pin test_sim test_faults test_rc test_retry test_net test_config test_simrun
+TESTS += test_vfio test_pin test_sim test_faults test_rc test_retry test_net test_config test_simrun test_port
 TESTS += test_perftest test_badinput test_cq_overrun test_verbs_attr test_verbs_cq_overrun
+TESTS += test_icrc_check test_interop
 
 .PHONY: all test lint synth bench demo demo-pcap clean check-valgrind soak
 all: $(PROGRAMS)

@@ -181,6 +181,7 @@ static void sim_stats(struct hroce_bus *bus,
 	struct hroce_sim *sim = to_sim(bus)->sim;
 	struct hroce_sim_world *w = hroce_sim_world_of(sim);
 	struct hroce_sim_wire *x = hroce_sim_wire_of(sim);
+	struct hroce_sim_ext *ext = hroce_sim_ext_of(sim);
 	struct hroce_sim_world_stats ws;
 
 	hroce_sim_world_stats(w, &ws);
@@ -211,6 +212,27 @@ static void sim_stats(struct hroce_bus *bus,
 		emit(ctx, "wire.fault_duplicated", fs.duplicated);
 		emit(ctx, "wire.fault_reordered", fs.reordered);
 		emit(ctx, "wire.fault_directed", fs.directed);
+	}
+	if (ext) {
+		struct hroce_sim_frame_fault_stats fs;
+		struct hroce_sim_ext_stats st;
+
+		hroce_sim_ext_stats(ext, &st);
+		emit(ctx, "port.tx_frames", st.tx_frames);
+		emit(ctx, "port.tx_errors", st.tx_errors);
+		emit(ctx, "port.tx_aborted", st.tx_aborted);
+		emit(ctx, "port.tx_oversize", st.tx_oversize);
+		emit(ctx, "port.rx_datagrams", st.rx_datagrams);
+		emit(ctx, "port.rx_frames", st.rx_frames);
+		emit(ctx, "port.rx_queue_full", st.rx_queue_full);
+		emit(ctx, "port.rx_socket_drops", st.rx_socket_drops);
+		emit(ctx, "port.rx_empty", st.rx_empty);
+		emit(ctx, "port.rx_oversize", st.rx_oversize);
+		emit(ctx, "port.rx_errors", st.rx_errors);
+		hroce_sim_ext_fault_stats(ext, &fs);
+		emit(ctx, "port.fault_frames", fs.frames);
+		emit(ctx, "port.fault_dropped", fs.dropped_random + fs.dropped_burst + fs.directed);
+		emit(ctx, "port.fault_flipped", fs.flipped);
 	}
 }
 
@@ -251,6 +273,75 @@ static const struct hroce_bus_ops sim_bus_ops = {
 _Static_assert(HROCE_CONFIG_PCIE_BURSTS_DEFAULT == HROCE_SIM_PCIE_BRIDGE_BURSTS &&
 		       HROCE_CONFIG_PCIE_BURSTS_MAX == HROCE_SIM_PCIE_BURSTS_MAX,
 	       "the configuration's PCIe bridge is the simulator's");
+/* The faults of the frames a device sends, as its configuration gives them. */
+static void config_faults(const struct hroce_config_dev *d, struct hroce_sim_frame_faults *f)
+{
+	static const enum hroce_sim_fault_action actions[] = {
+		[HROCE_CONFIG_FAULT_DROP] = HROCE_SIM_FAULT_DROP,
+		[HROCE_CONFIG_FAULT_DUP] = HROCE_SIM_FAULT_DUP,
+		[HROCE_CONFIG_FAULT_DELAY] = HROCE_SIM_FAULT_DELAY,
+	};
+
+	*f = (struct hroce_sim_frame_faults){
+		.seed = d->fault_seed,
+		.drop = d->loss,
+		.burst_enter = d->burst_enter,
+		.burst_leave = d->burst_leave,
+		.burst_loss = d->burst_loss,
+		.good_loss = d->burst_good_loss,
+		.flip = d->flip,
+		.dup = d->dup,
+		.reorder = d->reorder,
+		.reorder_depth = d->reorder_depth,
+		.nrules = d->nfault_rules,
+	};
+	for (unsigned int i = 0; i < d->nfault_rules; i++) {
+		const struct hroce_config_fault_rule *r = &d->fault_rules[i];
+
+		/* both say "any" with all ones */
+		f->rules[i] = (struct hroce_sim_fault_rule){
+			actions[r->action], r->nth, r->opcode, r->psn, r->dqpn, r->depth,
+		};
+	}
+}
+
+/* The NIC's port on its configured shared-memory wire, or on an external port. */
+static int plug_port(const char *spec, const struct hroce_config_dev *d, struct hroce_sim *sim)
+{
+	const char *pcap = *d->pcap ? d->pcap : NULL;
+	struct hroce_sim_frame_faults faults;
+	int err;
+
+	config_faults(d, &faults);
+	if (hroce_sim_ext_is_endpoint(d->wire)) {
+		struct hroce_sim_ext_params ep = { d->wire, d->link_ns, d->link_gbps, pcap };
+		struct hroce_sim_ext *x = hroce_sim_ext_attach(sim, &ep);
+
+		if (!x) {
+			err = errno;
+			hroce_log(HROCE_LOG_ERR, "%s: cannot open the external port %s: %s", spec,
+				  d->wire, strerror(err));
+			return err;
+		}
+		err = hroce_sim_ext_set_faults(x, &faults);
+	} else {
+		struct hroce_sim_wire_params wp = {
+			d->wire, d->port, d->link_ns, d->link_gbps, pcap,
+		};
+		struct hroce_sim_wire *x = hroce_sim_wire_attach(sim, &wp);
+
+		if (!x) {
+			err = errno;
+			hroce_log(HROCE_LOG_ERR, "%s: cannot attach to port %u of wire %s: %s",
+				  spec, d->port, d->wire, strerror(err));
+			return err;
+		}
+		err = hroce_sim_wire_set_faults(x, &faults);
+	}
+	if (err)
+		hroce_log(HROCE_LOG_ERR, "%s: faults of %s: %s", spec, d->wire, strerror(err));
+	return err;
+}
 
 /* The configured NIC of spec sim:name: its world, the NIC, its wire, the thread. */
 static int create_nic(const char *name, struct hroce_sim **out)
@@ -293,55 +384,9 @@ static int create_nic(const char *name, struct hroce_sim **out)
 		goto err_world;
 	}
 	if (*d->wire) {
-		struct hroce_sim_wire_params wp = {
-			.name = d->wire,
-			.port = d->port,
-			.latency_ns = d->link_ns,
-			.gbps = d->link_gbps,
-			.pcap_path = *d->pcap ? d->pcap : NULL,
-		};
-
-		struct hroce_sim_frame_faults faults = {
-			.seed = d->fault_seed,
-			.drop = d->loss,
-			.burst_enter = d->burst_enter,
-			.burst_leave = d->burst_leave,
-			.burst_loss = d->burst_loss,
-			.good_loss = d->burst_good_loss,
-			.flip = d->flip,
-			.dup = d->dup,
-			.reorder = d->reorder,
-			.reorder_depth = d->reorder_depth,
-		};
-		struct hroce_sim_wire *x = hroce_sim_wire_attach(sim, &wp);
-
-		faults.nrules = d->nfault_rules;
-		for (unsigned int i = 0; i < d->nfault_rules; i++) {
-			const struct hroce_config_fault_rule *r = &d->fault_rules[i];
-			static const enum hroce_sim_fault_action actions[] = {
-				[HROCE_CONFIG_FAULT_DROP] = HROCE_SIM_FAULT_DROP,
-				[HROCE_CONFIG_FAULT_DUP] = HROCE_SIM_FAULT_DUP,
-				[HROCE_CONFIG_FAULT_DELAY] = HROCE_SIM_FAULT_DELAY,
-			};
-
-			/* both say "any" with all ones */
-			faults.rules[i] = (struct hroce_sim_fault_rule){
-				actions[r->action], r->nth, r->opcode, r->psn, r->dqpn, r->depth,
-			};
-		}
-
-		if (!x) {
-			err = errno;
-			hroce_log(HROCE_LOG_ERR, "%s: cannot attach to port %u of wire %s: %s",
-				  spec, d->port, d->wire, strerror(err));
+		err = plug_port(spec, d, sim);
+		if (err)
 			goto err_world;
-		}
-		err = hroce_sim_wire_set_faults(x, &faults);
-		if (err) {
-			hroce_log(HROCE_LOG_ERR, "%s: faults of wire %s: %s", spec, d->wire,
-				  strerror(err));
-			goto err_world;
-		}
 	}
 	err = hroce_sim_world_start(w);
 	if (err)

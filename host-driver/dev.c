@@ -394,6 +394,15 @@ static struct hroce_dev *open_device(const char *spec, const struct hroce_dev_pa
 		mac = mac << 8 | dev->params.mac[i];
 	hroce_mmio_write64(dev, HROCE_REG_MAC, mac);
 	hroce_mmio_write64(dev, HROCE_REG_IPV4, dev->params.ipv4);
+	/*
+	 * Writes are posted: the read flushes them, so that the core has its addresses when
+	 * open returns (a peer's ARP request may come in at once, and must be answered).
+	 */
+	if (hroce_mmio_read64(dev, HROCE_REG_IPV4) != dev->params.ipv4) {
+		hroce_log(HROCE_LOG_ERR, "%s: the core did not take its IPv4 address", spec);
+		err = EIO;
+		goto err_bus;
+	}
 	err = setup_tables(dev);
 	if (err)
 		goto err_tables;
@@ -469,6 +478,12 @@ int hroce_query_dev(struct hroce_dev *dev, struct hroce_dev_attr *attr)
 	attr->max_sge = HROCE_REG_FIELD(dev->caps, CAPS, MAX_SGE);
 	attr->max_inline = HROCE_MAX_INLINE;
 	attr->max_qp_rd_atom = 16;
+	/*
+	 * the requester only counts its READs in flight (QPC RD_INFLIGHT, 8 bits): as many as
+	 * rxe allows, whose perftest peers ask for 128 (perftest moves to RTS with the
+	 * responder's number)
+	 */
+	attr->max_qp_init_rd_atom = 128;
 	attr->max_mr_size = HROCE_MAX_MR_SIZE;
 	attr->max_msg_sz = UINT32_C(1) << 31;
 	attr->qp_cache_lines = HROCE_REG_FIELD(dev->caps, CAPS, QP_CACHE_LINES);

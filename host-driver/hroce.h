@@ -47,9 +47,10 @@ struct hroce_dev_attr {
 	unsigned int max_qp, max_cq, max_mr;
 	unsigned int max_qp_wr; /* per SQ or RQ */
 	unsigned int max_cqe;
-	unsigned int max_sge;	 /* send and receive */
-	unsigned int max_inline; /* bytes */
-	unsigned int max_qp_rd_atom;
+	unsigned int max_sge;		  /* send and receive */
+	unsigned int max_inline;	  /* bytes */
+	unsigned int max_qp_rd_atom;	  /* READs a responder QP serves at once (its queue) */
+	unsigned int max_qp_init_rd_atom; /* READs a requester QP has outstanding (a counter) */
 	uint64_t max_mr_size;
 	uint32_t max_msg_sz;
 	unsigned int qp_cache_lines, mr_cache_lines;

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "hroce_priv.h"
+#include "hroce_sim.h"
 
 #define LINE_MAX_BYTES 1024
 
@@ -438,10 +439,21 @@ static int set_key(struct parser *p, const char *key, const char *v)
 		p->has_ipv4 = true;
 		return 0;
 	case KEY_WIRE:
+		if (hroce_sim_ext_is_endpoint(v)) {
+			char why[160];
+
+			if (strlen(v) >= sizeof(d->wire) ||
+			    hroce_sim_ext_check(v, why, sizeof(why)))
+				return bad(p, "wire \"%s\": %s", v,
+					   strlen(v) >= sizeof(d->wire) ? "too long" : why);
+			snprintf(d->wire, sizeof(d->wire), "%s", v);
+			return 0;
+		}
 		if (!name_ok(v, sizeof(d->wire)))
 			return bad(p,
 				   "wire \"%s\": 1 to %zu letters, digits, '-', '_' or '.' (a "
-				   "name in /dev/shm)",
+				   "name in /dev/shm), or an external port: udp:LHOST:LPORT,"
+				   "RHOST:RPORT or tap:NAME",
 				   v, sizeof(d->wire) - 1);
 		snprintf(d->wire, sizeof(d->wire), "%s", v);
 		return 0;

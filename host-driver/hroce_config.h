@@ -19,8 +19,11 @@
  *   spec = sim:hroce0         # what hroce_open takes (default: sim:NAME)
  *   mac = 02:00:0a:00:00:01   # required
  *   ipv4 = 10.0.0.1           # required
- *   wire = hroce-wire0        # sim only: /dev/shm/hroce-wire0 (none: an unplugged port)
- *   port = 0                  # sim only: 0 or 1
+ *   wire = hroce-wire0        # sim only: /dev/shm/hroce-wire0 (none: an unplugged port),
+ *                             # or an external port (hroce_sim.h, hroce_sim_ext_attach):
+ *                             # udp:LHOST:LPORT,RHOST:RPORT (a frame per datagram, as
+ *                             # QEMU's -netdev dgram) or tap:NAME (root)
+ *   port = 0                  # sim only: 0 or 1 (of a shared-memory wire)
  *   clock_mhz = 250           # sim only, and the same for all the keys below
  *   pcie_read_ns = 200
  *   pcie_write_ns = 200
@@ -77,7 +80,7 @@ struct hroce_config_dev {
 	uint8_t mac[6];
 	uint32_t ipv4; /* host order: 10.0.0.1 is 0x0a000001 */
 	/* simulated devices (spec "sim:...") */
-	char wire[64]; /* "": no wire */
+	char wire[128]; /* "": no wire; or an external port, udp:... or tap:... (hroce_sim.h) */
 	unsigned int port;
 	uint32_t clock_mhz;
 	uint32_t pcie_read_ns, pcie_write_ns, pcie_gbps;

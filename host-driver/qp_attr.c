@@ -133,7 +133,7 @@ static const char *out_of_range(const struct hroce_dev_attr *da, const struct hr
 		return "retry_cnt: 0..7";
 	if ((mask & HROCE_QP_RNR_RETRY) && attr->rnr_retry >= RETRY_LIMIT)
 		return "rnr_retry: 0..7 (7: retry without end)";
-	if ((mask & HROCE_QP_MAX_QP_RD_ATOMIC) && attr->max_rd_atomic > da->max_qp_rd_atom)
+	if ((mask & HROCE_QP_MAX_QP_RD_ATOMIC) && attr->max_rd_atomic > da->max_qp_init_rd_atom)
 		return "max_rd_atomic: above the device's max_qp_init_rd_atom";
 	if ((mask & HROCE_QP_MAX_DEST_RD_ATOMIC) && attr->max_dest_rd_atomic > da->max_qp_rd_atom)
 		return "max_dest_rd_atomic: above the device's max_qp_rd_atom";

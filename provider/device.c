@@ -425,7 +425,7 @@ int hroce_query_device_ex(struct ibv_context *context,
 	a->max_mr = da.max_mr;
 	a->max_pd = HROCE_MAX_PD;
 	a->max_qp_rd_atom = da.max_qp_rd_atom;
-	a->max_qp_init_rd_atom = da.max_qp_rd_atom;
+	a->max_qp_init_rd_atom = da.max_qp_init_rd_atom;
 	a->max_res_rd_atom = da.max_qp_rd_atom * da.max_qp;
 	a->atomic_cap = IBV_ATOMIC_NONE;
 	a->max_pkeys = 1;

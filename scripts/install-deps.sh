@@ -11,6 +11,9 @@ packages=(
 	linux-libc-dev                # <linux/vfio.h>: the vfio backend of libhroce
 	tshark python3-scapy          # independent packet decoders for the tests
 	libibverbs-dev ibverbs-utils perftest  # the verbs provider, and the unmodified programs it runs
+	# the Linux Soft-RoCE peer (testbench/interop/): a QEMU guest with rdma_rxe
+	qemu-system-x86 busybox-static cpio kmod iproute2
+	rdma-core ibverbs-providers rdmacm-utils
 )
 
 missing=()

@@ -307,6 +307,68 @@ int hroce_sim_wire_set_faults(struct hroce_sim_wire *x, const struct hroce_sim_f
 void hroce_sim_wire_fault_stats(struct hroce_sim_wire *x, struct hroce_sim_frame_fault_stats *st);
 
 /*
+ * An external port (port_ext.c): a NIC's Ethernet port to the world outside the
+ * simulation, instead of a link or a wire. The endpoint is
+ * - "udp:LHOST:LPORT,RHOST:RPORT": one Ethernet frame per UDP datagram, received on
+ *   LHOST:LPORT (0: any free port, see local_port) and sent to RHOST:RPORT; the format of
+ *   QEMU's -netdev dgram and -netdev socket,udp=. No privilege needed.
+ * - "tap:NAME": the TAP device NAME (created if absent; root or CAP_NET_ADMIN), to put
+ *   the NIC on a Linux bridge beside other hosts.
+ * The outside runs on wall-clock time, the NIC on simulated time. What the NIC sends
+ * crosses a channel of the given latency, rate and faults, and leaves when its last beat
+ * reaches the far end. Frames from outside are queued by a thread of the port (at most
+ * HROCE_SIM_EXT_QUEUE_FRAMES; then dropped and counted) and enter the core at its current
+ * simulated time, one after the other; runts, giants and garbage go in as they came, for
+ * the core to count and drop, but an empty datagram or one over HROCE_SIM_EXT_FRAME_MAX
+ * bytes is counted and dropped here. A world with an external port never lets its clock
+ * run ahead of the wall clock while it waits for a timer, and sleeps when idle, waking on
+ * a frame. The pcap holds both directions, stamped in simulated ns: a frame received is
+ * stamped when it entered, a frame sent when its first beat left the core.
+ *
+ * attach: EINVAL for a bad endpoint (the message says why), EBUSY if the NIC's port has a
+ * link, wire or port already or its world has a wire, or the socket's errno. Not while
+ * the world's thread runs. ext_check: 0 or EINVAL for an endpoint, with why, without
+ * opening anything.
+ */
+#define HROCE_SIM_EXT_QUEUE_FRAMES 4096
+#define HROCE_SIM_EXT_FRAME_MAX 16384
+struct hroce_sim_ext;
+struct hroce_sim_ext_params {
+	const char *endpoint;
+	uint32_t latency_ns;   /* MAC + PHY + cable, one way, for what the NIC sends */
+	uint32_t gbps;	       /* 0: as fast as the port */
+	const char *pcap_path; /* NULL: none */
+};
+struct hroce_sim_ext *hroce_sim_ext_attach(struct hroce_sim *s,
+					   const struct hroce_sim_ext_params *p);
+void hroce_sim_ext_detach(struct hroce_sim_ext *x);
+struct hroce_sim_ext *hroce_sim_ext_of(struct hroce_sim *s);
+int hroce_sim_ext_check(const char *endpoint, char *why, size_t why_len);
+/* Does s name an external port (udp: or tap:) rather than a shared-memory wire? */
+bool hroce_sim_ext_is_endpoint(const char *s);
+/* The UDP port it receives on (-1: a TAP). */
+int hroce_sim_ext_local_port(const struct hroce_sim_ext *x);
+
+struct hroce_sim_ext_stats {
+	uint64_t tx_frames;	  /* sent out whole */
+	uint64_t tx_errors;	  /* the socket refused them (no peer yet, full) */
+	uint64_t tx_aborted;	  /* cut short by the core (tuser): not sent */
+	uint64_t tx_oversize;	  /* longer than HROCE_SIM_EXT_FRAME_MAX: not sent */
+	uint64_t rx_datagrams;	  /* read from the socket or the TAP */
+	uint64_t rx_frames;	  /* given to the core */
+	uint64_t rx_queued;	  /* waiting for the core now */
+	uint64_t rx_queue_full;	  /* dropped: HROCE_SIM_EXT_QUEUE_FRAMES waited already */
+	uint64_t rx_socket_drops; /* dropped by the kernel: the socket's buffer was full */
+	uint64_t rx_empty;	  /* empty datagrams */
+	uint64_t rx_oversize;	  /* over HROCE_SIM_EXT_FRAME_MAX bytes */
+	uint64_t rx_errors;	  /* read errors, or no memory */
+};
+void hroce_sim_ext_stats(struct hroce_sim_ext *x, struct hroce_sim_ext_stats *st);
+/* The faults of what the NIC sends (see hroce_sim_link_set_faults). */
+int hroce_sim_ext_set_faults(struct hroce_sim_ext *x, const struct hroce_sim_frame_faults *f);
+void hroce_sim_ext_fault_stats(struct hroce_sim_ext *x, struct hroce_sim_frame_fault_stats *st);
+
+/*
  * What happened and when, for latency studies: an observer sees every event of a NIC
  * as it happens (times in simulated ns).
  */

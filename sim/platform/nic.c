@@ -65,6 +65,8 @@ void sim_nic_cycle(struct hroce_sim *s, uint64_t now)
 		sim_wire_rx_drive(s->wire, now);
 		sim_wire_tx_drive(s->wire, now);
 	}
+	if (s->ext)
+		sim_ext_drive(s->ext, now);
 	*s->irq_ready = sim_pcie_irq_room(&s->pcie);
 	*s->clk = 0;
 	ops->eval(model);
@@ -81,6 +83,8 @@ void sim_nic_cycle(struct hroce_sim *s, uint64_t now)
 		sim_wire_tx_sample(s->wire, now);
 		sim_wire_rx_sample(s->wire, now);
 	}
+	if (s->ext)
+		sim_ext_sample(s->ext, now);
 	recording = s->tracing && now >= s->trace_from && now < s->trace_to;
 	if (recording)
 		ops->trace_dump(model, now * s->w->period_ps);
@@ -100,7 +104,8 @@ bool sim_nic_quiet(const struct hroce_sim *s)
 	return !sim_mmio_busy(&s->mmio) && !sim_pcie_busy(&s->pcie) && !*s->axi.arvalid &&
 	       !*s->axi.awvalid && !*s->axi.wvalid && !*s->irq_valid && !*s->tx.tvalid &&
 	       !*s->rx.tvalid && (!s->tx_ch || sim_channel_quiet(s->tx_ch)) &&
-	       (!s->rx_ch || sim_channel_quiet(s->rx_ch)) && (!s->wire || sim_wire_quiet(s->wire));
+	       (!s->rx_ch || sim_channel_quiet(s->rx_ch)) &&
+	       (!s->wire || sim_wire_quiet(s->wire)) && (!s->ext || !sim_ext_pending(s->ext));
 }
 
 static int bind_port(struct hroce_sim *s, const char *name, unsigned int width, bool input,
@@ -308,6 +313,8 @@ void hroce_sim_destroy(struct hroce_sim *s)
 		hroce_sim_link_destroy(s->link);
 	if (s->wire)
 		sim_wire_detach_locked(s->wire);
+	if (s->ext)
+		sim_ext_detach_locked(s->ext);
 	sim_world_remove(w, s);
 	if (running && w->nnics)
 		hroce_sim_world_start(w);

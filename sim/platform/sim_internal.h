@@ -27,6 +27,7 @@ struct hroce_sim_world {
 	bool stepping;
 	uint64_t quiet;	     /* cycles in a row in which every NIC was quiet */
 	unsigned int nwires; /* NICs on a shared-memory wire */
+	unsigned int nexts;  /* NICs with an external port: the wall clock bounds the jumps */
 	uint64_t cycles_run, cycles_skipped, sleeps, peer_waits;
 
 	/*
@@ -81,6 +82,7 @@ struct hroce_sim {
 	void (*obs_fn)(void *ctx, const struct hroce_sim *s, const struct hroce_sim_event *ev);
 	void *obs_ctx;
 	struct hroce_sim_wire *wire; /* a shared-memory wire on its port instead of a link */
+	struct hroce_sim_ext *ext;   /* or an external port */
 	pthread_mutex_t read_lock;   /* one application thread's read at a time */
 	struct sim_read_req rd;
 };
@@ -169,5 +171,12 @@ void sim_wire_wake_end(struct hroce_sim_wire *x, uint64_t now);
 _Atomic uint32_t *sim_wire_word(struct hroce_sim_wire *x);
 /* Detaches with the world's lock held (or the thread stopped). */
 void sim_wire_detach_locked(struct hroce_sim_wire *x);
+
+/* port_ext.c: the world's half of an external port, each cycle, and its queue. */
+void sim_ext_drive(struct hroce_sim_ext *x, uint64_t now);
+void sim_ext_sample(struct hroce_sim_ext *x, uint64_t now);
+bool sim_ext_pending(const struct hroce_sim_ext *x);
+/* Detaches with the world's lock held (or the thread stopped). */
+void sim_ext_detach_locked(struct hroce_sim_ext *x);
 
 #endif /* HROCE_SIM_INTERNAL_H */

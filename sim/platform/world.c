@@ -139,8 +139,11 @@ bool sim_world_timer_jump(struct hroce_sim_world *w, uint64_t end, bool unlock)
 	struct hroce_sim_wire *blocking;
 	uint64_t d = sim_world_deadline(w), n;
 
-	/* no timer runs (a running world sleeps instead), or one is busy or due now */
-	if (w->quiet < HROCE_SIM_QUIET_CYCLES || d == UINT64_MAX || d <= w->cycle)
+	/*
+	 * no timer runs (a running world sleeps instead), or one is busy or due now; a world
+	 * with an external port waits for its timers on the wall clock (world_run.c)
+	 */
+	if (w->nexts || w->quiet < HROCE_SIM_QUIET_CYCLES || d == UINT64_MAX || d <= w->cycle)
 		return false;
 	for (size_t i = 0; i < w->nnics; i++)
 		if (!sim_nic_quiet(w->nics[i]))

@@ -24,7 +24,10 @@
  * then. A world whose cores have a timer running (m_time_deadline: a retransmission or RNR
  * timer) does not sleep: once quiet it jumps its clock to the deadline, as far as its
  * wires' peers let it, so that a timer expires in simulated time without the cycles
- * before it being evaluated, and never waits for wall-clock time.
+ * before it being evaluated, and never waits for wall-clock time. But a world with an
+ * external port (port_ext.c) has a peer outside that lives on the wall clock: once quiet it
+ * sleeps until work comes or the wall-clock time to its earliest timer passed, and its
+ * clock then moves on by the wall-clock time it slept.
  */
 #include <errno.h>
 #include <signal.h>
@@ -137,7 +140,8 @@ static bool work_pending(struct hroce_sim_world *w)
 	for (size_t i = 0; i < w->nnics; i++) {
 		struct hroce_sim *s = w->nics[i];
 
-		if (sim_mmio_busy(&s->mmio) || (s->wire && sim_wire_pending(s->wire)))
+		if (sim_mmio_busy(&s->mmio) || (s->wire && sim_wire_pending(s->wire)) ||
+		    (s->ext && sim_ext_pending(s->ext)))
 			return true;
 	}
 	return false;
@@ -181,6 +185,45 @@ static void sleep_quiet(struct hroce_sim_world *w)
 	notify(w, true);
 }
 
+/*
+ * A quiet world with an external port: the peer outside measures our timers on its wall
+ * clock, so the clock must not run ahead of it. Asleep until work comes (an MMIO access, a
+ * frame) or the wall-clock time to the earliest timer passed; then the clock moves on by
+ * the wall-clock time slept, up to that timer. False if a timer is busy now (the cycles
+ * must be evaluated).
+ */
+static bool wait_wall(struct hroce_sim_world *w)
+{
+	uint64_t d = sim_world_deadline(w), gap_ns = 0, t0, slept;
+
+	if (d != UINT64_MAX) {
+		if (d <= w->cycle)
+			return false;
+		gap_ns = sim_cycles_to_ns(w, d - w->cycle);
+	}
+	atomic_store(&w->asleep, 1);
+	w->sleeps++;
+	t0 = wall_ns();
+	for (;;) {
+		uint32_t seq = atomic_load(w->wake_word);
+		uint64_t elapsed = wall_ns() - t0;
+
+		if (w->stop || work_pending(w) || (gap_ns && elapsed >= gap_ns))
+			break;
+		pthread_mutex_unlock(&w->lock);
+		sim_futex_wait(w->wake_word, seq, gap_ns ? gap_ns - elapsed : 0);
+		pthread_mutex_lock(&w->lock);
+	}
+	atomic_store(&w->asleep, 0);
+	slept = (wall_ns() - t0) * w->clock_mhz / 1000;
+	if (d != UINT64_MAX && w->cycle + slept > d)
+		slept = d - w->cycle;
+	sim_world_jump(w, w->cycle + slept);
+	w->quiet = 0;
+	notify(w, true);
+	return true;
+}
+
 static void *run(void *arg)
 {
 	struct hroce_sim_world *w = arg;
@@ -196,8 +239,12 @@ static void *run(void *arg)
 			continue;
 		}
 		if (w->quiet >= HROCE_SIM_QUIET_CYCLES) {
-			/* asleep until woken, or ahead to when a timer of a core needs time */
-			if (sim_world_deadline(w) == UINT64_MAX) {
+			if (w->nexts) {
+				if (wait_wall(w))
+					continue;
+			} else if (sim_world_deadline(w) == UINT64_MAX) {
+				/* asleep until woken, or ahead to when a timer of a core needs time
+				 */
 				sleep_quiet(w);
 				continue;
 			}

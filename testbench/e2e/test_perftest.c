@@ -25,173 +25,14 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "e2e_proc.h"
 
-#define MAX_ARGS 24
 #define RUN_TIMEOUT_S 240
 
 static struct bench b;
 /* short enough that every path made from them fits PATH_MAX */
 static char bindir[1024], tmpdir[2048];
 static unsigned int port_base, run_no;
-
-struct side {
-	const char *argv[MAX_ARGS];
-	char out[PATH_MAX], stats[PATH_MAX];
-	pid_t pid;
-	int status;
-	bool timed_out;
-};
-
-static pid_t spawn(struct side *s, const char *config)
-{
-	pid_t pid = fork();
-
-	if (pid == 0) {
-		char run[PATH_MAX + 16];
-		const char *argv[MAX_ARGS + 2];
-		int fd = open(s->out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-		int n = 0;
-
-		if (fd < 0)
-			_exit(126);
-		dup2(fd, 1);
-		dup2(fd, 2);
-		if (*config)
-			setenv("HROCE_CONFIG", config, 1);
-		else
-			unsetenv("HROCE_CONFIG");
-		setenv("HROCE_STATS", s->stats, 1);
-		snprintf(run, sizeof(run), "%s/hroce-run", bindir);
-		argv[n++] = run;
-		for (int i = 0; s->argv[i]; i++)
-			argv[n++] = s->argv[i];
-		argv[n] = NULL;
-		execv(run, (char *const *)argv);
-		_exit(127);
-	}
-	s->pid = pid;
-	return pid;
-}
-
-/* Waits for a side until the deadline; kills it past it. */
-static void reap(struct side *s, time_t deadline)
-{
-	for (;;) {
-		pid_t r = waitpid(s->pid, &s->status, WNOHANG);
-
-		if (r == s->pid)
-			return;
-		if (time(NULL) > deadline) {
-			kill(s->pid, SIGKILL);
-			waitpid(s->pid, &s->status, 0);
-			s->timed_out = true;
-			return;
-		}
-		usleep(20000);
-	}
-}
-
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	char *buf;
-	long len;
-
-	if (!f)
-		return strdup("");
-	fseek(f, 0, SEEK_END);
-	len = ftell(f);
-	rewind(f);
-	buf = calloc(1, len + 1);
-	if (!buf) {
-		fclose(f);
-		return strdup("");
-	}
-	if (fread(buf, 1, len, f) != (size_t)len)
-		buf[0] = 0;
-	fclose(f);
-	return buf;
-}
-
-/* A counter of a stats file ("NAME VALUE" lines); -1 if absent. */
-static long long stat_of(const char *stats, const char *name)
-{
-	size_t n = strlen(name);
-
-	for (const char *p = stats; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
-		if (!strncmp(p, name, n) && p[n] == ' ')
-			return atoll(p + n + 1);
-	return -1;
-}
-
-static void show_tail(const char *what, const char *path)
-{
-	char *text = slurp(path);
-	size_t len = strlen(text);
-	const char *start = len > 1500 ? text + len - 1500 : text;
-
-	printf("# --- %s (%s), last lines:\n", what, path);
-	for (const char *p = start; *p;) {
-		const char *nl = strchr(p, '\n');
-		int l = nl ? (int)(nl - p) : (int)strlen(p);
-
-		printf("#   %.*s\n", l, p);
-		p += l + (nl != NULL);
-	}
-	free(text);
-}
-
-/*
- * The counters every good run must show: nothing dropped, refused or faulted; on a lossy
- * wire the sequence errors, NAKs and stale responses that losses cause are allowed.
- */
-static bool stats_clean(const char *stats, bool lossy, char *why, size_t len)
-{
-	static const char *const loss_made[] = {
-		"core.rx_bad_response",
-		"core.rx_out_of_sequence",
-		"core.tx_nak",
-		"core.rx_nak",
-	};
-	static const char *const zero[] = {
-		"rx.truncated",
-		"rx.ip_header",
-		"rx.ip_checksum",
-		"rx.length",
-		"rx.bad_opcode",
-		"rx.icrc",
-		"rx.runt",
-		"rx.giant",
-		"rx.mac_error",
-		"core.rx_bad_response",
-		"core.dma_read_error",
-		"core.dma_write_error",
-		"core.rx_out_of_sequence",
-		"core.tx_nak", /* protection, sequence and RNR NAKs */
-		"core.rx_nak",
-		"net.arp_malformed",
-		"net.arp_failed",
-		"net.icmp_malformed",
-		"iova_faults",
-	};
-
-	if (stat_of(stats, "core.tx_frames") < 0) {
-		snprintf(why, len, "no counters written at close");
-		return false;
-	}
-	for (size_t i = 0; i < sizeof(zero) / sizeof(zero[0]); i++) {
-		long long v = stat_of(stats, zero[i]);
-		bool allowed = false;
-
-		for (size_t k = 0; lossy && k < sizeof(loss_made) / sizeof(loss_made[0]); k++)
-			allowed = allowed || !strcmp(zero[i], loss_made[k]);
-		if (v != 0 && !allowed) {
-			snprintf(why, len, "%s is %lld", zero[i], v);
-			return false;
-		}
-	}
-	return true;
-}
 
 /*
  * The two default devices, on a wire of run id only: its configuration file; with loss,
@@ -235,7 +76,7 @@ struct expect {
 static bool run_pair(const char *name, const char *const *server, const char *const *client,
 		     const struct expect *e)
 {
-	struct side s = { 0 }, c = { 0 };
+	struct e2e_side s = { 0 }, c = { 0 };
 	char config[PATH_MAX], port[16], why[256] = "", wire[64];
 	char *s_stats = NULL, *c_stats = NULL, *c_out = NULL, *s_out = NULL;
 	unsigned int n = 0, id = run_no++;
@@ -259,16 +100,16 @@ static bool run_pair(const char *name, const char *const *server, const char *co
 	snprintf(c.out, sizeof(c.out), "%s/run%u-client.out", tmpdir, id);
 	snprintf(s.stats, sizeof(s.stats), "%s/run%u-server.stats", tmpdir, id);
 	snprintf(c.stats, sizeof(c.stats), "%s/run%u-client.stats", tmpdir, id);
-	spawn(&s, config);
+	e2e_spawn(bindir, &s, config);
 	usleep(500000); /* perftest's client does not retry its TCP connect for long */
-	spawn(&c, config);
-	reap(&c, time(NULL) + RUN_TIMEOUT_S);
-	reap(&s, time(NULL) + (c.timed_out ? 1 : 30));
+	e2e_spawn(bindir, &c, config);
+	e2e_reap(&c, time(NULL) + RUN_TIMEOUT_S);
+	e2e_reap(&s, time(NULL) + (c.timed_out ? 1 : 30));
 	shm_unlink(wire); /* wires stay in /dev/shm until removed */
-	s_out = slurp(s.out);
-	c_out = slurp(c.out);
-	s_stats = slurp(s.stats);
-	c_stats = slurp(c.stats);
+	s_out = e2e_slurp(s.out);
+	c_out = e2e_slurp(c.out);
+	s_stats = e2e_slurp(s.stats);
+	c_stats = e2e_slurp(c.stats);
 	if (s.timed_out || c.timed_out) {
 		snprintf(why, sizeof(why), "%s timed out", c.timed_out ? "client" : "server");
 		ok = false;
@@ -286,13 +127,14 @@ static bool run_pair(const char *name, const char *const *server, const char *co
 				 (!e->client_report && !strstr(s_out, e->report)))) {
 		snprintf(why, sizeof(why), "no \"%s\" in the reports", e->report);
 		ok = false;
-	} else if (!stats_clean(s_stats, e->loss > 0, why, sizeof(why)) ||
-		   !stats_clean(c_stats, e->loss > 0, why, sizeof(why))) {
+	} else if (!e2e_stats_clean(s_stats, e->loss > 0, why, sizeof(why)) ||
+		   !e2e_stats_clean(c_stats, e->loss > 0, why, sizeof(why))) {
 		ok = false;
-	} else if (stat_of(c_stats, "net.arp_request_sent") +
-				   stat_of(s_stats, "net.arp_request_sent") <
+	} else if (e2e_stat_of(c_stats, "net.arp_request_sent") +
+				   e2e_stat_of(s_stats, "net.arp_request_sent") <
 			   1 ||
-		   stat_of(c_stats, "net.arp_answered") + stat_of(s_stats, "net.arp_answered") <
+		   e2e_stat_of(c_stats, "net.arp_answered") +
+				   e2e_stat_of(s_stats, "net.arp_answered") <
 			   1) {
 		/*
 		 * whichever side reached RTR first found the other's MAC by ARP (the other
@@ -300,32 +142,32 @@ static bool run_pair(const char *name, const char *const *server, const char *co
 		 */
 		snprintf(why, sizeof(why),
 			 "no ARP exchange: requests %lld + %lld, answers %lld + %lld",
-			 stat_of(c_stats, "net.arp_request_sent"),
-			 stat_of(s_stats, "net.arp_request_sent"),
-			 stat_of(c_stats, "net.arp_answered"),
-			 stat_of(s_stats, "net.arp_answered"));
+			 e2e_stat_of(c_stats, "net.arp_request_sent"),
+			 e2e_stat_of(s_stats, "net.arp_request_sent"),
+			 e2e_stat_of(c_stats, "net.arp_answered"),
+			 e2e_stat_of(s_stats, "net.arp_answered"));
 		ok = false;
-	} else if (stat_of(c_stats, "core.tx_frames") < e->min_frames ||
-		   stat_of(s_stats, "rx.ok") < 1) {
+	} else if (e2e_stat_of(c_stats, "core.tx_frames") < e->min_frames ||
+		   e2e_stat_of(s_stats, "rx.ok") < 1) {
 		snprintf(why, sizeof(why),
 			 "client sent %lld frames (at least %lld expected), "
 			 "server received %lld",
-			 stat_of(c_stats, "core.tx_frames"), e->min_frames,
-			 stat_of(s_stats, "rx.ok"));
+			 e2e_stat_of(c_stats, "core.tx_frames"), e->min_frames,
+			 e2e_stat_of(s_stats, "rx.ok"));
 		ok = false;
 	}
 	if (!ok) {
-		show_tail("server", s.out);
-		show_tail("client", c.out);
+		e2e_show_tail("server", s.out);
+		e2e_show_tail("client", c.out);
 	} else {
 		printf("# %s: client sent %lld frames, received %lld; the wire lost %lld + %lld, "
 		       "recovered by %lld + %lld ACK timeouts and %lld + %lld NAKs\n",
-		       name, stat_of(c_stats, "core.tx_frames"), stat_of(c_stats, "rx.ok"),
-		       stat_of(c_stats, "wire.fault_dropped_random"),
-		       stat_of(s_stats, "wire.fault_dropped_random"),
-		       stat_of(c_stats, "core.retry_timeout"),
-		       stat_of(s_stats, "core.retry_timeout"), stat_of(c_stats, "core.rx_nak"),
-		       stat_of(s_stats, "core.rx_nak"));
+		       name, e2e_stat_of(c_stats, "core.tx_frames"), e2e_stat_of(c_stats, "rx.ok"),
+		       e2e_stat_of(c_stats, "wire.fault_dropped_random"),
+		       e2e_stat_of(s_stats, "wire.fault_dropped_random"),
+		       e2e_stat_of(c_stats, "core.retry_timeout"),
+		       e2e_stat_of(s_stats, "core.retry_timeout"),
+		       e2e_stat_of(c_stats, "core.rx_nak"), e2e_stat_of(s_stats, "core.rx_nak"));
 	}
 	free(s_out);
 	free(c_out);
@@ -337,7 +179,7 @@ static bool run_pair(const char *name, const char *const *server, const char *co
 /* A single program (ibv_devices, ibv_devinfo): exit 0 and every needle in its output. */
 static void run_one(const char *name, const char *const *argv, const char *const *needles)
 {
-	struct side s = { 0 };
+	struct e2e_side s = { 0 };
 	char config[PATH_MAX], wire[64];
 	char *out;
 	bool ok = true;
@@ -352,10 +194,10 @@ static void run_one(const char *name, const char *const *argv, const char *const
 		s.argv[i] = argv[i];
 	snprintf(s.out, sizeof(s.out), "%s/%s.out", tmpdir, name);
 	snprintf(s.stats, sizeof(s.stats), "%s/%s.stats", tmpdir, name);
-	spawn(&s, config);
-	reap(&s, time(NULL) + 60);
+	e2e_spawn(bindir, &s, config);
+	e2e_reap(&s, time(NULL) + 60);
 	shm_unlink(wire);
-	out = slurp(s.out);
+	out = e2e_slurp(s.out);
 	if (s.timed_out || !WIFEXITED(s.status) || WEXITSTATUS(s.status)) {
 		snprintf(why, sizeof(why), "exit status %d%s", s.status,
 			 s.timed_out ? " (timed out)" : "");
@@ -368,7 +210,7 @@ static void run_one(const char *name, const char *const *argv, const char *const
 		}
 	}
 	if (!ok)
-		show_tail(name, s.out);
+		e2e_show_tail(name, s.out);
 	free(out);
 	bench_result(&b, name, ok, "%s", why);
 }
