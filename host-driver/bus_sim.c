@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "hroce_bus.h"
@@ -146,6 +147,18 @@ static void sim_idle(struct hroce_bus *bus)
 	hroce_sim_world_idle(hroce_sim_world_of(to_sim(bus)->sim), SIM_IDLE_CYCLES);
 }
 
+static void sim_pause(struct hroce_bus *bus, uint64_t ns)
+{
+	struct hroce_sim_world *w = hroce_sim_world_of(to_sim(bus)->sim);
+	struct timespec ts = { (time_t)(ns / 1000000000u), (long)(ns % 1000000000u) };
+
+	/* a world the caller steps stands still while the caller sleeps */
+	if (!hroce_sim_world_running(w))
+		hroce_sim_world_idle(w, SIM_IDLE_CYCLES);
+	else
+		nanosleep(&ts, NULL);
+}
+
 static uint64_t sim_take_irqs(struct hroce_bus *bus)
 {
 	struct sim_bus *sb = to_sim(bus);
@@ -250,12 +263,16 @@ static const struct hroce_bus_ops sim_bus_ops = {
 	.dma_map = sim_dma_map,
 	.dma_unmap = sim_dma_unmap,
 	.idle = sim_idle,
+	.pause = sim_pause,
 	.take_irqs = sim_take_irqs,
 	.irq_fd = sim_irq_fd,
 	.iova_faults = sim_iova_faults,
 	.stats = sim_stats,
 };
 
+_Static_assert(HROCE_CONFIG_PCIE_BURSTS_DEFAULT == HROCE_SIM_PCIE_BRIDGE_BURSTS &&
+		       HROCE_CONFIG_PCIE_BURSTS_MAX == HROCE_SIM_PCIE_BURSTS_MAX,
+	       "the configuration's PCIe bridge is the simulator's");
 /* The faults of the frames a device sends, as its configuration gives them. */
 static void config_faults(const struct hroce_config_dev *d, struct hroce_sim_frame_faults *f)
 {
@@ -356,7 +373,8 @@ static int create_nic(const char *name, struct hroce_sim **out)
 	}
 	struct hroce_sim_params sp = {
 		.name = name,
-		.pcie = { d->pcie_read_ns, d->pcie_write_ns, d->pcie_gbps },
+		.pcie = { d->pcie_read_ns, d->pcie_write_ns, d->pcie_gbps, d->pcie_reads,
+			  d->pcie_writes },
 	};
 	sim = hroce_sim_create(w, &sp);
 	if (!sim) {

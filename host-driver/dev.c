@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "hroce_config.h"
@@ -508,6 +509,16 @@ uint64_t hroce_rx_counter(struct hroce_dev *dev, unsigned int index)
 void hroce_idle(struct hroce_dev *dev)
 {
 	dev->bus->ops->idle(dev->bus);
+}
+
+void hroce_pause(struct hroce_dev *dev, uint64_t ns)
+{
+	struct timespec ts = { (time_t)(ns / 1000000000u), (long)(ns % 1000000000u) };
+
+	if (dev->bus->ops->pause)
+		dev->bus->ops->pause(dev->bus, ns);
+	else
+		nanosleep(&ts, NULL);
 }
 
 uint64_t hroce_iova_faults(struct hroce_dev *dev)

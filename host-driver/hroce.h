@@ -94,9 +94,12 @@ void hroce_idle(struct hroce_dev *dev);
  * cache: at once if the address is cached and younger than REG_ARP_LIFETIME, else after
  * who-has requests (REG_ARP_RETRY.TRIES of them, INTERVAL cycles apart: by default three,
  * a second apart at 250 MHz). The device's own address gives its own MAC. Polls with
- * hroce_idle() between reads. 0 with mac filled; EHOSTUNREACH if no reply came to any
- * request (or ipv4 is 0.0.0.0); ETIMEDOUT if the device gave no answer in time (it should
- * always answer within TRIES + 1 intervals). One lookup at a time per device.
+ * hroce_idle() between reads a few times, then sleeps between them (1 ms doubling up to
+ * 64 ms), so that a simulated NIC left alone jumps its clock to the core's next request.
+ * 0 with mac filled; EHOSTUNREACH if no reply came to any request (or ipv4 is 0.0.0.0);
+ * ETIMEDOUT if the device gave no answer in time (it should always answer within
+ * TRIES + 1 intervals of its clock), or none within 30 s of wall-clock time (a simulated
+ * NIC whose clock could not jump). One lookup at a time per device.
  */
 int hroce_resolve_mac(struct hroce_dev *dev, uint32_t ipv4, uint8_t mac[6]);
 

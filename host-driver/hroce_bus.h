@@ -37,6 +37,14 @@ struct hroce_bus_ops {
 	int (*dma_unmap)(struct hroce_bus *bus, uint64_t iova, uint64_t len);
 	/* Nothing to do: let the device run a while. */
 	void (*idle)(struct hroce_bus *bus);
+	/*
+	 * Nothing to do for a while (a wait that polled many times for nothing): let the
+	 * device run for about ns of wall-clock time without using the CPU. A device that
+	 * runs by itself is left alone (a simulated NIC then goes quiet and may jump its
+	 * clock to its next timer); one the caller steps is stepped as idle steps it. NULL:
+	 * the caller sleeps.
+	 */
+	void (*pause)(struct hroce_bus *bus, uint64_t ns);
 	/* The interrupt vectors raised since the last call, one bit each (0..63). */
 	uint64_t (*take_irqs)(struct hroce_bus *bus);
 	/*

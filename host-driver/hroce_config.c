@@ -27,6 +27,8 @@ static const struct hroce_config_dev sim_defaults = {
 	.pcie_read_ns = 200,
 	.pcie_write_ns = 200,
 	.pcie_gbps = 128,
+	.pcie_reads = HROCE_CONFIG_PCIE_BURSTS_DEFAULT,
+	.pcie_writes = HROCE_CONFIG_PCIE_BURSTS_DEFAULT,
 	.link_ns = 100,
 	.link_gbps = 100,
 	.fault_seed = 1,
@@ -205,6 +207,8 @@ enum key_id {
 	KEY_PCIE_READ,
 	KEY_PCIE_WRITE,
 	KEY_PCIE_GBPS,
+	KEY_PCIE_READS,
+	KEY_PCIE_WRITES,
 	KEY_LINK_NS,
 	KEY_LINK_GBPS,
 	KEY_PCAP,
@@ -228,6 +232,8 @@ static const char *const key_names[KEY_COUNT] = {
 	[KEY_PCIE_READ] = "pcie_read_ns",
 	[KEY_PCIE_WRITE] = "pcie_write_ns",
 	[KEY_PCIE_GBPS] = "pcie_gbps",
+	[KEY_PCIE_READS] = "pcie_reads",
+	[KEY_PCIE_WRITES] = "pcie_writes",
 	[KEY_LINK_NS] = "link_ns",
 	[KEY_LINK_GBPS] = "link_gbps",
 	[KEY_PCAP] = "pcap",
@@ -403,7 +409,8 @@ static int set_key(struct parser *p, const char *key, const char *v)
 		return bad(
 			p,
 			"unknown key \"%s\" (keys: spec, mac, ipv4, wire, port, clock_mhz, "
-			"pcie_read_ns, pcie_write_ns, pcie_gbps, link_ns, link_gbps, pcap, loss, "
+			"pcie_read_ns, pcie_write_ns, pcie_gbps, pcie_reads, pcie_writes, link_ns, "
+			"link_gbps, pcap, loss, "
 			"loss_burst, flip, dup, reorder, fault_seed, fault_rules)",
 			key);
 	if (p->seen & (1u << k))
@@ -468,6 +475,14 @@ static int set_key(struct parser *p, const char *key, const char *v)
 		u32 = &d->pcie_gbps;
 		max = 100000;
 		break;
+	case KEY_PCIE_READS:
+		u32 = &d->pcie_reads;
+		max = HROCE_CONFIG_PCIE_BURSTS_MAX;
+		break;
+	case KEY_PCIE_WRITES:
+		u32 = &d->pcie_writes;
+		max = HROCE_CONFIG_PCIE_BURSTS_MAX;
+		break;
 	case KEY_LINK_NS:
 		u32 = &d->link_ns;
 		break;
@@ -481,11 +496,12 @@ static int set_key(struct parser *p, const char *key, const char *v)
 		snprintf(d->pcap, sizeof(d->pcap), "%s", v);
 		return 0;
 	}
-	if (!parse_u32(v, max, u32))
+	/* a clock, and bursts in flight, of 0 would never move a byte */
+	if (!parse_u32(v, max, u32) ||
+	    ((k == KEY_CLOCK || k == KEY_PCIE_READS || k == KEY_PCIE_WRITES) && !*u32))
 		return bad(p, "%s \"%s\": a whole number from %u to %u", key, v,
-			   k == KEY_CLOCK ? 1u : 0u, max);
-	if (k == KEY_CLOCK && !*u32)
-		return bad(p, "clock_mhz: a whole number from 1 to %u", max);
+			   k == KEY_CLOCK || k == KEY_PCIE_READS || k == KEY_PCIE_WRITES ? 1u : 0u,
+			   max);
 	return 0;
 }
 

@@ -28,6 +28,8 @@
  *   pcie_read_ns = 200
  *   pcie_write_ns = 200
  *   pcie_gbps = 128           # 0: as fast as the core's bus
+ *   pcie_reads = 32           # DMA read / write bursts the PCIe bridge keeps in flight
+ *   pcie_writes = 32          #   (1 to 256; more wait): 32, as AMD's XDMA bridge
  *   link_ns = 100
  *   link_gbps = 100           # 0: as fast as the core's port
  *   pcap = /tmp/hroce0.pcap   # frames on the wire, simulated-ns timestamps (default none)
@@ -58,6 +60,9 @@
 #include <stdint.h>
 
 #define HROCE_CONFIG_ENV "HROCE_CONFIG"
+/* pcie_reads and pcie_writes: the bridge's (hroce_sim.h says where 32 comes from) */
+#define HROCE_CONFIG_PCIE_BURSTS_DEFAULT 32u
+#define HROCE_CONFIG_PCIE_BURSTS_MAX 256u
 #define HROCE_FAULTS_ENV "HROCE_FAULTS"
 
 /* Directed faults: the nth frame that matches (hroce_sim.h, hroce_sim_fault_rule). */
@@ -79,6 +84,7 @@ struct hroce_config_dev {
 	unsigned int port;
 	uint32_t clock_mhz;
 	uint32_t pcie_read_ns, pcie_write_ns, pcie_gbps;
+	uint32_t pcie_reads, pcie_writes; /* bursts in flight at the bridge */
 	uint32_t link_ns, link_gbps;
 	char pcap[256]; /* "": none */
 	/* faults of the frames it sends on its wire (hroce_sim.h: hroce_sim_frame_faults) */

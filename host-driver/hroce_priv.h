@@ -126,6 +126,8 @@ void hroce_iova_free(struct hroce_dev *dev, uint64_t iova, uint64_t len);
 
 void hroce_mmio_write64(struct hroce_dev *dev, uint64_t offset, uint64_t value);
 uint64_t hroce_mmio_read64(struct hroce_dev *dev, uint64_t offset);
+/* A wait that found nothing many times: the device runs about ns without the CPU. */
+void hroce_pause(struct hroce_dev *dev, uint64_t ns);
 /* A doorbell (REG_DB_*): the object's number and the ring counter. */
 void hroce_doorbell(struct hroce_dev *dev, uint64_t reg, uint32_t num, uint16_t index, bool push,
 		    bool solicited);

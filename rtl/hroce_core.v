@@ -19,7 +19,8 @@ Interfaces (all synchronous to clk, reset active high):
 - Interrupts: m_irq_vector with a valid/ready handshake, one per completion event.
 - Time: time_now, a free-running count of clk cycles that may jump forward;
   m_time_deadline, the earliest time_now at which a timer of the core (retransmission,
-  RNR) may expire: all ones when none runs, 0 while the timers are busy. A simulation
+  RNR, an ARP request to send again or give up) may expire: all ones when none runs, 0
+  while the retransmission timers are busy. A simulation
   whose core is otherwise quiet may jump time_now to it instead of evaluating the cycles
   between.
 
@@ -474,6 +475,7 @@ assign net_stat[`HROCE_NET_COUNTER_RX_OTHER] = stat_rx_other_reg;
 wire [DATA_WIDTH-1:0] arp_tx_tdata, icmp_tx_tdata, roce_tx_tdata;
 wire [KEEP_WIDTH-1:0] arp_tx_tkeep, icmp_tx_tkeep, roce_tx_tkeep;
 wire arp_tx_tvalid, arp_tx_tready, arp_tx_tlast, arp_tx_tuser;
+wire [63:0] arp_deadline;
 wire icmp_tx_tvalid, icmp_tx_tready, icmp_tx_tlast, icmp_tx_tuser;
 wire roce_tx_tvalid, roce_tx_tready, roce_tx_tlast, roce_tx_tuser;
 
@@ -503,6 +505,7 @@ arp_inst (
     .s_lookup_ip(arp_lookup_ip),
     .s_lookup_valid(arp_lookup_valid),
     .m_result(arp_result),
+    .m_deadline(arp_deadline),
     .stat_answered(net_stat[`HROCE_NET_COUNTER_ARP_ANSWERED]),
     .stat_learned(net_stat[`HROCE_NET_COUNTER_ARP_LEARNED]),
     .stat_ignored(net_stat[`HROCE_NET_COUNTER_ARP_IGNORED]),
@@ -725,6 +728,10 @@ wire req_err_valid, req_err_ready, resp_err_valid, resp_err_ready;
 wire [23:0] tmr_upd_qpn, tmr_exp_qpn;
 wire [63:0] tmr_upd_deadline;
 wire tmr_upd_arm, tmr_upd_valid, tmr_upd_ready, tmr_exp_valid, tmr_exp_ready;
+wire [63:0] tmr_deadline;
+
+// the core needs time at the earliest of the retransmission timers and ARP's retries
+assign m_time_deadline = tmr_deadline < arp_deadline ? tmr_deadline : arp_deadline;
 
 retry_timer #(
     .QPN_WIDTH(`HROCE_TIMER_QPN_WIDTH)
@@ -741,7 +748,7 @@ retry_timer_inst (
     .m_exp_qpn(tmr_exp_qpn),
     .m_exp_valid(tmr_exp_valid),
     .m_exp_ready(tmr_exp_ready),
-    .m_deadline(m_time_deadline),
+    .m_deadline(tmr_deadline),
     .armed_count()
 );
 

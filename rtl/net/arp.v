@@ -16,6 +16,12 @@ ARP for the core's IPv4 address: answers, learns, and resolves peers for the hos
   records when they come back to back): a PENDING
   entry unanswered for cfg_retry_interval is asked again, or FAILED once cfg_retry_tries
   requests went unanswered; a RESOLVED or FAILED entry older than cfg_lifetime is freed.
+- m_deadline: the earliest time_now at which a PENDING entry is due for its next request
+  (or to fail), all ones when none waits, so that a simulation may jump time_now to it
+  instead of evaluating the cycles between. It is a lower bound, never later than the
+  real earliest: a scan pass gathers the due times of the entries it visits and publishes
+  their minimum when it ends, and an entry made PENDING lowers it at once. An entry
+  answered or taken for another address leaves it early: the next pass moves it on.
 
 Every time is a difference of time_now, a free-running cycle count that may jump forward:
 after a jump, every entry is judged at its next visit (a few cycles per entry when the
@@ -86,6 +92,11 @@ module arp #
     output wire [`HROCE_ARP_RESULT_WIDTH-1:0] m_result,
 
     /*
+     * Time: when an entry next needs the scan (all ones: none waits)
+     */
+    output wire [63:0]                   m_deadline,
+
+    /*
      * Status: one pulse per event (contract NET_COUNTER)
      */
     output wire                          stat_answered,
@@ -110,6 +121,7 @@ localparam [1:0] ST_IDLE = 2'd0, ST_MATCH = 2'd1, ST_ACT = 2'd2, ST_SEND = 2'd3;
 localparam [1:0] OP_LOOKUP = 2'd0, OP_RX_REQUEST = 2'd1, OP_RX_REPLY = 2'd2, OP_SCAN = 2'd3;
 
 localparam [47:0] BROADCAST = 48'hffff_ffff_ffff;
+localparam [63:0] NEVER = {64{1'b1}};
 
 /*
  * Receive: parse, keep what is for us
@@ -252,6 +264,12 @@ reg [47:0] tx_mac_reg = 48'd0, tx_mac_next;
 reg [31:0] tx_ip_reg = 32'd0, tx_ip_next;
 wire tx_ready;
 
+// the published lower bound of the due times, and the minimum of the pass under way
+reg [63:0] deadline_reg = NEVER, deadline_next;
+reg [63:0] pass_min_reg = NEVER, pass_min_next;
+// the due time of the entry acted on now, after the write (NEVER: it waits for nothing)
+reg [63:0] entry_due;
+
 reg stat_answered_next, stat_learned_next, stat_unsolicited_next, stat_request_sent_next;
 reg stat_failed_next, stat_expired_next;
 reg stat_answered_reg = 1'b0, stat_learned_reg = 1'b0, stat_unsolicited_reg = 1'b0;
@@ -260,6 +278,10 @@ reg stat_request_sent_reg = 1'b0, stat_failed_reg = 1'b0, stat_expired_reg = 1'b
 wire [63:0] age = time_now - read_stamp;
 wire stale = age >= cfg_lifetime;
 wire retry_due = age >= {32'd0, cfg_retry_interval};
+wire [63:0] due_now = time_now + {32'd0, cfg_retry_interval};
+wire [63:0] due_read = read_stamp + {32'd0, cfg_retry_interval};
+// the last visit of a scan pass (entries are visited in index order)
+wire pass_end = state_reg == ST_ACT && op_reg == OP_SCAN && &index_reg;
 wire [3:0] tries_max = cfg_retry_tries == 4'd0 ? 4'd1 : cfg_retry_tries;
 // the host waits on this address
 wire result_waits = result_state_reg == PENDING;
@@ -282,6 +304,9 @@ always @* begin
     tx_reply_next = tx_reply_reg;
     tx_mac_next = tx_mac_reg;
     tx_ip_next = tx_ip_reg;
+    deadline_next = deadline_reg;
+    pass_min_next = pass_min_reg;
+    entry_due = NEVER;
 
     rec_pop = 1'b0;
     match_ip = op_ip_reg;
@@ -361,6 +386,7 @@ always @* begin
                         write_state = PENDING;
                         write_ip = op_ip_reg;
                         write_tries = 4'd1;
+                        entry_due = due_now;
                         tx_reply_next = 1'b0;
                         tx_ip_next = op_ip_reg;
                         state_next = ST_SEND;
@@ -409,10 +435,13 @@ always @* begin
                             end
                         end else begin
                             write_tries = read_tries + 4'd1;
+                            entry_due = due_now;
                             tx_reply_next = 1'b0;
                             tx_ip_next = read_ip;
                             state_next = ST_SEND;
                         end
+                    end else if (read_state == PENDING) begin
+                        entry_due = due_read;
                     end else if ((read_state == RESOLVED || read_state == FAILED) && stale) begin
                         stat_expired_next = read_state == RESOLVED;
                         write_en = 1'b1;
@@ -430,6 +459,18 @@ always @* begin
             end
         end
     endcase
+
+    // the due times: one entry at most a cycle; a pass ends by publishing its minimum
+    if (entry_due < pass_min_reg) begin
+        pass_min_next = entry_due;
+    end
+    if (entry_due < deadline_reg) begin
+        deadline_next = entry_due;
+    end
+    if (pass_end) begin
+        deadline_next = entry_due < pass_min_reg ? entry_due : pass_min_reg;
+        pass_min_next = NEVER;
+    end
 
     // a lookup written now waits for the engine (a newer one replaces it)
     if (s_lookup_valid) begin
@@ -456,6 +497,8 @@ always @(posedge clk) begin
     tx_reply_reg <= tx_reply_next;
     tx_mac_reg <= tx_mac_next;
     tx_ip_reg <= tx_ip_next;
+    deadline_reg <= deadline_next;
+    pass_min_reg <= pass_min_next;
     stat_answered_reg <= stat_answered_next;
     stat_learned_reg <= stat_learned_next;
     stat_unsolicited_reg <= stat_unsolicited_next;
@@ -470,6 +513,8 @@ always @(posedge clk) begin
         lookup_pending_reg <= 1'b0;
         result_state_reg <= NONE;
         result_seq_reg <= 8'd0;
+        deadline_reg <= NEVER;
+        pass_min_reg <= NEVER;
         stat_answered_reg <= 1'b0;
         stat_learned_reg <= 1'b0;
         stat_unsolicited_reg <= 1'b0;
@@ -514,6 +559,7 @@ always @* begin
     result[`HROCE_ARP_RESULT_SEQ] = result_seq_reg;
 end
 assign m_result = result;
+assign m_deadline = deadline_reg;
 
 assign stat_answered = stat_answered_reg;
 assign stat_learned = stat_learned_reg;

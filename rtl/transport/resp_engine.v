@@ -37,6 +37,15 @@ A QP the responder puts in error (a NAK other than RNR and sequence) has every R
 still posted flushed, and the requester is told (m_err), as IBTA moves the whole QP to
 error; a QP the requester put in error (s_err) gets the same flush.
 
+A DMA write the host refused (s_wr_done_error: the IOMMU no longer maps the page) means
+the data of its packet is not in memory: the packet is NAKed with a remote operational
+error instead of ACKed, and its QP goes to error the same way. A record per packet that
+has writes ({QPN, PSN, chunks}) follows the answers, which come in commit order; a packet
+whose last write is answered with an error queues its QP as a fault, which goes before
+any ACK (a pending ACK of that QP is dropped: the NAK answers for it). Faults beyond the
+2**FAULT_ADDR_WIDTH the FIFO holds at once are not queued (their packets are ACKed as
+before), and a SEND's RECV completion is not held back for a fault of its data.
+
 */
 
 `resetall
@@ -56,6 +65,10 @@ module resp_engine #
     parameter ACK_COALESCE = 8,
     // log2 of the answers queued for resp_tx
     parameter DESC_ADDR_WIDTH = 5,
+    // log2 of the packets whose DMA writes are not all answered yet
+    parameter WREC_ADDR_WIDTH = 5,
+    // log2 of the faulted packets (a DMA write refused) waiting for their NAK
+    parameter FAULT_ADDR_WIDTH = 2,
     // cycles a request waits for room for its answer, the link taking nothing meanwhile,
     // before it is dropped (and resent)
     parameter NO_ROOM_WAIT = 1024,
@@ -251,7 +264,8 @@ localparam [4:0]
     S_FLUSH = 5'd22,
     S_DB = 5'd23,
     S_KICK = 5'd24,
-    S_DROP = 5'd25;
+    S_DROP = 5'd25,
+    S_FAULT = 5'd27;
 
 /*
  * Control state
@@ -383,6 +397,37 @@ kick_fifo (
     .s_data(qpn_reg), .s_valid(kick_in_valid), .s_ready(),
     .m_data(m_err_qpn), .m_valid(m_err_valid), .m_ready(m_err_ready),
     .count(kick_count)
+);
+
+// the packets whose writes are not all answered: {QPN, PSN, chunks}, in commit order
+reg wrec_push, wrec_pop;
+wire wrec_room, wrec_valid;
+wire [23:0] wrec_qpn, wrec_psn;
+wire [12:0] wrec_chunks;
+reg [12:0] wrec_done_reg = 13'd0, wrec_done_next;  // chunks of the head answered
+reg wrec_err_reg = 1'b0, wrec_err_next;           // one of them with an error
+
+fifo_sync #(.WIDTH(24 + 24 + 13), .ADDR_WIDTH(WREC_ADDR_WIDTH))
+wrec_fifo (
+    .clk(clk), .rst(rst),
+    .s_data({qpn_reg, rx_psn, wr_batch_reg}), .s_valid(wrec_push), .s_ready(wrec_room),
+    .m_data({wrec_qpn, wrec_psn, wrec_chunks}), .m_valid(wrec_valid), .m_ready(wrec_pop),
+    .count()
+);
+
+// packets whose data the host refused, waiting for their NAK: {QPN, PSN}; and how many,
+// counted from the push (the FIFO shows a word two cycles after it)
+reg fault_push, fault_pop;
+wire fault_room, fault_valid;
+wire [23:0] fault_qpn, fault_psn;
+reg [FAULT_ADDR_WIDTH+1:0] faults_reg = {(FAULT_ADDR_WIDTH+2){1'b0}}, faults_next;
+
+fifo_sync #(.WIDTH(48), .ADDR_WIDTH(FAULT_ADDR_WIDTH))
+fault_fifo (
+    .clk(clk), .rst(rst),
+    .s_data({wrec_qpn, wrec_psn}), .s_valid(fault_push), .s_ready(fault_room),
+    .m_data({fault_qpn, fault_psn}), .m_valid(fault_valid), .m_ready(fault_pop),
+    .count()
 );
 
 /*
@@ -532,7 +577,10 @@ wire ack_ready = ack_wait == 16'd0 || ack_wait[15];
 wire ack_may_wait = s_hdr_valid && !hold && s_hdr_data[`HROCE_ROCE_HDR_BTH_DQPN] == ack_qpn_reg &&
                     ack_count_reg < ACK_COALESCE - 1;
 wire desc_room = desc_count < (7'd1 << DESC_ADDR_WIDTH) - 7'd1;
-wire send_ack = state_reg == S_IDLE && ack_pend_reg && ack_ready && !ack_may_wait && desc_room;
+// the pending ACK covers a packet whose data the host refused: its NAK goes instead; and
+// no ACK leaves while a fault is on its way through the FIFO
+wire ack_faulted = fault_valid && fault_qpn == ack_qpn_reg;
+wire fault_unseen = faults_reg != {(FAULT_ADDR_WIDTH+2){1'b0}} && !fault_valid;
 // a request queues at most the pending ACK and its own answer
 wire answer_room = desc_count < (7'd1 << DESC_ADDR_WIDTH) - 7'd2;
 wire room = act_count < 5'd6 && answer_room && kick_count < 5'd7;
@@ -542,12 +590,18 @@ wire room = act_count < 5'd6 && answer_room && kick_count < 5'd7;
 // the requester sends it again
 wire rx_room = act_count < 5'd6 && kick_count < 5'd7 &&
                (answer_room || no_room_wait_reg == NO_ROOM_WAIT[NO_ROOM_WAIT_WIDTH-1:0]);
-wire take_err = state_reg == S_IDLE && !send_ack && !hold && s_err_valid && room;
+// a fault first: no ACK leaves while one waits (it may be of the packet the ACK covers)
+wire take_fault = state_reg == S_IDLE && !hold && fault_valid && room;
+wire send_ack = state_reg == S_IDLE && faults_reg == {(FAULT_ADDR_WIDTH+2){1'b0}} &&
+                ack_pend_reg && ack_ready && !ack_may_wait && desc_room;
+wire take_err = state_reg == S_IDLE && !take_fault && !send_ack && !hold && s_err_valid &&
+                room;
 // doorbells first: they are cheap, and a RECV must not starve behind the requests that
 // need it
-wire take_db = state_reg == S_IDLE && !send_ack && !hold && !s_err_valid && s_db_valid && room;
-wire take_rx = state_reg == S_IDLE && !send_ack && !hold && !take_err && !take_db &&
-               s_hdr_valid && rx_room;
+wire take_db = state_reg == S_IDLE && !take_fault && !send_ack && !hold && !s_err_valid &&
+               s_db_valid && room;
+wire take_rx = state_reg == S_IDLE && !take_fault && !send_ack && !hold && !take_err &&
+               !take_db && s_hdr_valid && rx_room;
 
 // the request at the input waits for room while the link stands still
 always @* begin
@@ -619,10 +673,26 @@ always @* begin
     act_in_data = 1'b0;
     act_in_valid = 1'b0;
     kick_in_valid = 1'b0;
+    wrec_push = 1'b0;
+    fault_pop = 1'b0;
 
     case (state_reg)
         S_IDLE: begin
-            if (send_ack) begin
+            if (take_fault) begin
+                fault_pop = 1'b1;
+                qpn_next = fault_qpn;
+                reply_syn_next = SYN_NAK_REM_OP;
+                reply_psn_next = fault_psn;
+                pay_done_next = 1'b1;
+                err_valid_next = 1'b0;
+                kick_next = 1'b0;
+                if (ack_faulted) begin
+                    ack_pend_next = 1'b0;
+                end
+                lookup_valid_next = 1'b1;
+                return_next = S_FAULT;
+                state_next = S_LOOKUP_WAIT;
+            end else if (send_ack) begin
                 desc_in_valid = 1'b1;
                 ack_pend_next = 1'b0;
             end else if (take_err) begin
@@ -875,31 +945,34 @@ always @* begin
          * SEND and WRITE: the packet's data goes; what the message has done so far
          */
         S_COMMIT: begin
-            chunk_commit = 1'b1;
-            wr_committed_next = wr_committed_reg + {3'd0, wr_batch_reg};
-            wr_batch_next = 13'd0;
-            act_in_data = 1'b1;
-            act_in_valid = rx_len != 13'd0;
-            pay_done_next = 1'b1;
-            ctx_next[`HROCE_QPC_EPSN] = epsn + 24'd1;
-            ctx_next[`HROCE_QPC_NAK_SENT] = 1'b0;
-            if (op_send) begin
-                ctx_next[`HROCE_QPC_IN_MSG] = op_ends ? MSG_NONE : MSG_SEND;
-                ctx_next[`HROCE_QPC_RECV_OFFSET] = (op_starts ? 32'd0 : recv_offset) +
-                                                   {19'd0, rx_len};
-            end else begin
-                ctx_next[`HROCE_QPC_IN_MSG] = op_ends ? MSG_NONE : MSG_WRITE;
-                ctx_next[`HROCE_QPC_WR_VA] = xl_va_reg + {51'd0, rx_len};
-                ctx_next[`HROCE_QPC_WR_RKEY] = xl_key_reg;
-                ctx_next[`HROCE_QPC_WR_LEFT] = (op_reth ? reth_len : wr_left) - {19'd0, rx_len};
-                // bytes of the WRITE so far: its length, for a WRITE with immediate
-                ctx_next[`HROCE_QPC_RECV_OFFSET] = (op_reth ? 32'd0 : recv_offset) +
-                                                   {19'd0, rx_len};
+            if (wrec_room) begin
+                chunk_commit = 1'b1;
+                wrec_push = wr_batch_reg != 13'd0;
+                wr_committed_next = wr_committed_reg + {3'd0, wr_batch_reg};
+                wr_batch_next = 13'd0;
+                act_in_data = 1'b1;
+                act_in_valid = rx_len != 13'd0;
+                pay_done_next = 1'b1;
+                ctx_next[`HROCE_QPC_EPSN] = epsn + 24'd1;
+                ctx_next[`HROCE_QPC_NAK_SENT] = 1'b0;
+                if (op_send) begin
+                    ctx_next[`HROCE_QPC_IN_MSG] = op_ends ? MSG_NONE : MSG_SEND;
+                    ctx_next[`HROCE_QPC_RECV_OFFSET] = (op_starts ? 32'd0 : recv_offset) +
+                                                       {19'd0, rx_len};
+                end else begin
+                    ctx_next[`HROCE_QPC_IN_MSG] = op_ends ? MSG_NONE : MSG_WRITE;
+                    ctx_next[`HROCE_QPC_WR_VA] = xl_va_reg + {51'd0, rx_len};
+                    ctx_next[`HROCE_QPC_WR_RKEY] = xl_key_reg;
+                    ctx_next[`HROCE_QPC_WR_LEFT] = (op_reth ? reth_len : wr_left) - {19'd0, rx_len};
+                    // bytes of the WRITE so far: its length, for a WRITE with immediate
+                    ctx_next[`HROCE_QPC_RECV_OFFSET] = (op_reth ? 32'd0 : recv_offset) +
+                                                       {19'd0, rx_len};
+                end
+                if (op_ends) begin
+                    ctx_next[`HROCE_QPC_MSN] = msn + 24'd1;
+                end
+                state_next = op_completes_recv ? S_RECV_CQE : S_FINISH;
             end
-            if (op_ends) begin
-                ctx_next[`HROCE_QPC_MSN] = msn + 24'd1;
-            end
-            state_next = op_completes_recv ? S_RECV_CQE : S_FINISH;
         end
         S_RECV_CQE: begin
             // the CQE waits until every byte of the message is in memory
@@ -921,8 +994,10 @@ always @* begin
             state_next = S_UPDATE;
             if (rxh_reg[`HROCE_ROCE_HDR_BTH_ACKREQ]) begin
                 if (ack_pend_reg && ack_qpn_reg != qpn_reg) begin
-                    // another QP's ACK goes first
-                    if (desc_room && ack_ready) begin
+                    // another QP's ACK goes first (or goes, if its NAK will answer)
+                    if (ack_faulted) begin
+                        ack_pend_next = 1'b0;
+                    end else if (desc_room && ack_ready && !fault_unseen) begin
                         desc_in_valid = 1'b1;
                         ack_pend_next = 1'b0;
                     end
@@ -969,7 +1044,9 @@ always @* begin
          * A reply decided now (duplicate ACK, NAK): after the pending ACK
          */
         S_REPLY: begin
-            if (desc_room && (!ack_pend_reg || ack_ready)) begin
+            if (ack_pend_reg && ack_faulted) begin
+                ack_pend_next = 1'b0;
+            end else if (desc_room && (!ack_pend_reg || (ack_ready && !fault_unseen))) begin
                 desc_in_valid = 1'b1;
                 if (ack_pend_reg) begin
                     ack_pend_next = 1'b0;
@@ -1048,6 +1125,10 @@ always @* begin
                 state_next = S_IDLE;
             end
         end
+        S_FAULT: begin
+            // a QP already in error, or gone, was told before
+            state_next = ctx_ok_reg && !qp_err ? S_FAIL : S_IDLE;
+        end
         default: state_next = S_IDLE;
     endcase
 end
@@ -1056,6 +1137,28 @@ end
  * DMA writes handed out (committed chunks of SEND/WRITE data) and answered
  */
 wire chunk_take = chunk_avail && m_wr_req_ready;
+
+// each answer counts against the oldest packet's chunks; the last one pops it, a fault if
+// any of them was refused
+always @* begin
+    wrec_pop = 1'b0;
+    fault_push = 1'b0;
+    faults_next = faults_reg - {{(FAULT_ADDR_WIDTH+1){1'b0}}, fault_pop};
+    wrec_done_next = wrec_done_reg;
+    wrec_err_next = wrec_err_reg;
+    if (s_wr_done_valid && wrec_valid) begin
+        if (wrec_done_reg + 13'd1 == wrec_chunks) begin
+            wrec_pop = 1'b1;
+            fault_push = (wrec_err_reg || s_wr_done_error) && fault_room;
+            faults_next = faults_next + {{(FAULT_ADDR_WIDTH+1){1'b0}}, fault_push};
+            wrec_done_next = 13'd0;
+            wrec_err_next = 1'b0;
+        end else begin
+            wrec_done_next = wrec_done_reg + 13'd1;
+            wrec_err_next = wrec_err_reg || s_wr_done_error;
+        end
+    end
+end
 
 always @* begin
     wr_answered_next = wr_answered_reg + (s_wr_done_valid ? 16'd1 : 16'd0);
@@ -1115,6 +1218,9 @@ always @(posedge clk) begin
     err_status_reg <= err_status_next;
     kick_reg <= kick_next;
     writes_pending_reg <= writes_pending_next;
+    wrec_done_reg <= wrec_done_next;
+    wrec_err_reg <= wrec_err_next;
+    faults_reg <= faults_next;
     stat_rx_no_qp_reg <= stat_rx_no_qp_next;
     stat_rx_no_room_reg <= stat_rx_no_room_next;
     no_room_wait_reg <= no_room_wait_next;
@@ -1139,6 +1245,9 @@ always @(posedge clk) begin
         wr_committed_reg <= 16'd0;
         wr_answered_reg <= 16'd0;
         wr_batch_reg <= 13'd0;
+        wrec_done_reg <= 13'd0;
+        wrec_err_reg <= 1'b0;
+        faults_reg <= {(FAULT_ADDR_WIDTH+2){1'b0}};
         stat_rx_no_qp_reg <= 1'b0;
         stat_rx_no_room_reg <= 1'b0;
         no_room_wait_reg <= {NO_ROOM_WAIT_WIDTH{1'b0}};

@@ -29,11 +29,25 @@ struct hroce_sim_world;
 struct hroce_sim;
 struct hroce_sim_link;
 
+/*
+ * The bursts the PCIe bridge between the core's AXI master and the link keeps in flight,
+ * each way, as AMD's bridges have them: the DMA/Bridge Subsystem (XDMA, PG195) in AXI
+ * Bridge mode accepts up to 32 active AXI4 write requests on its slave bridge (PG194 v3.0,
+ * "Product Specification", which also gives 8 for the older AXI Bridge for PCI Express
+ * Gen3 core), and its Versal successors (PG344, PG347, and QDMA's PG302) say 32 AXI4 write
+ * requests and 32 read requests. A burst beyond the limit waits at the bridge (its AR or
+ * AW is not taken) until one in flight is done.
+ */
+#define HROCE_SIM_PCIE_BRIDGE_BURSTS 32u
+#define HROCE_SIM_PCIE_BURSTS_MAX 256u /* what the model can hold */
+
 /* PCIe between host and NIC: one-way latencies and bandwidth per direction. */
 struct hroce_sim_pcie {
 	uint32_t read_latency_ns;  /* a DMA read: request to first data, one way each */
 	uint32_t write_latency_ns; /* posted writes (DMA writes, MMIO writes), one way */
 	uint32_t gbps;		   /* each direction; 0 = unlimited */
+	uint32_t reads;		   /* read bursts in flight, AR to last beat; 0: the bridge's */
+	uint32_t writes;	   /* write bursts in flight, AW to B; 0: the bridge's */
 };
 
 struct hroce_sim_params {

@@ -109,8 +109,9 @@ void sim_nic_cycle(struct hroce_sim *s, uint64_t now)
 }
 
 /*
- * The core has no timer that fires by itself (time_now only stamps), so a core whose
- * interfaces all stood still for a while has nothing left to do until something comes in.
+ * A core whose interfaces all stood still for a while has nothing left to do until
+ * something comes in, or until time_now reaches m_time_deadline (its retransmission and
+ * ARP timers): its timers only compare time_now, which may jump.
  */
 bool sim_nic_quiet(const struct hroce_sim *s)
 {
@@ -267,6 +268,8 @@ struct hroce_sim *hroce_sim_create(struct hroce_sim_world *w, const struct hroce
 		.write_latency = s->write_latency,
 		.gbps = p->pcie.gbps,
 		.clock_mhz = w->clock_mhz,
+		.max_reads = p->pcie.reads ? p->pcie.reads : HROCE_SIM_PCIE_BRIDGE_BURSTS,
+		.max_writes = p->pcie.writes ? p->pcie.writes : HROCE_SIM_PCIE_BRIDGE_BURSTS,
 	};
 	pcie_hooks.ctx = s;
 	mmio_hooks.ctx = s;

@@ -35,7 +35,11 @@ int sim_pcie_init(struct sim_pcie *p, const struct sim_axi_bus *bus, struct sim_
 	p->t = *t;
 	if (!p->t.chunk_beats)
 		p->t.chunk_beats = 4;
-	if (!p->t.clock_mhz)
+	if (!p->t.max_reads)
+		p->t.max_reads = SIM_PCIE_READS;
+	if (!p->t.max_writes)
+		p->t.max_writes = SIM_PCIE_WRITES;
+	if (!p->t.clock_mhz || p->t.max_reads > SIM_PCIE_READS || p->t.max_writes > SIM_PCIE_WRITES)
 		return EINVAL;
 	if (hooks)
 		p->hooks = *hooks;
@@ -203,6 +207,7 @@ static void accept_write(struct sim_pcie *p, uint64_t now)
 	w->beats = (uint16_t)(len + 1);
 	w->first = p->beats_bound;
 	p->beats_bound += w->beats;
+	p->writes_active++;
 	w->resp = burst_check(w->addr, len, size, burst, &w->bytes);
 	if (w->resp != SIM_AXI_OKAY) {
 		protocol_error(p, now, true, w->addr, len, size, burst, w->bytes);
@@ -268,6 +273,7 @@ static void accept_read(struct sim_pcie *p, uint64_t now)
 	r->ready = now + (rtt ? rtt : 1);
 	r->posted_before = p->wr_posted;
 	r->next_same_id = SIM_PCIE_NONE;
+	p->reads_active++;
 	r->resp = burst_check(r->addr, len, size, burst, &r->bytes);
 	if (r->resp != SIM_AXI_OKAY)
 		protocol_error(p, now, false, r->addr, len, size, burst, r->bytes);
@@ -361,6 +367,7 @@ static void beat_taken(struct sim_pcie *p, uint64_t now)
 		return;
 	}
 	r->done = true;
+	p->reads_active--;
 	p->id_head[r->id] = r->next_same_id;
 	if (r->next_same_id == SIM_PCIE_NONE)
 		p->id_tail[r->id] = SIM_PCIE_NONE;
@@ -427,10 +434,12 @@ void sim_pcie_drive(struct sim_pcie *p, uint64_t now)
 		if (p->r_cur != SIM_PCIE_NONE && sim_credit_ok(&p->down, now))
 			present_beat(p, now);
 	}
-	*bus->arready = p->rd_tail - p->rd_head < SIM_PCIE_READS;
+	*bus->arready =
+		p->rd_tail - p->rd_head < SIM_PCIE_READS && p->reads_active < p->t.max_reads;
 	*bus->awready =
 		p->wr_tail - (p->wr_answered < p->wr_landed ? p->wr_answered : p->wr_landed) <
-		SIM_PCIE_WRITES;
+			SIM_PCIE_WRITES &&
+		p->writes_active < p->t.max_writes;
 	*bus->wready = p->beats_in - p->beats_freed < p->beats_cap && sim_credit_ok(&p->up, now);
 }
 
@@ -450,6 +459,7 @@ void sim_pcie_sample(struct sim_pcie *p, uint64_t now)
 		take_beat(p, now);
 	if (p->b_presented && *bus->bready) {
 		p->wr_answered++;
+		p->writes_active--;
 		p->b_presented = false;
 	}
 	post(p, now);

@@ -3,7 +3,8 @@
  * Host memory behind PCIe, as the core's AXI4 master sees it: an AXI4 slave that serves
  * INCR bursts from process memory through the IOMMU.
  *
- * Reads: an AR is taken while fewer than SIM_PCIE_READS bursts are in flight (PCIe tags).
+ * Reads: an AR is taken while fewer than max_reads bursts are in flight (from the AR to
+ * the last beat of R: the bridge's tags).
  * The request reaches the host read_latency later, where memory is read at once (after
  * every write posted before the AR landed: a read does not pass a posted write), and the
  * completion is back read_latency after that: the burst's first beat goes 2 * read_latency
@@ -14,8 +15,9 @@
  * Writes: W beats are taken at the bandwidth (before their AW too). Once a burst has its
  * AW and its last beat it is posted: its B comes the next cycle, as a PCIe bridge answers
  * a posted write once it has sent it, and the burst lands in memory write_latency after,
- * bursts in AW order. Interrupts are posted writes too (MSI-X): one raised after a burst
- * was posted reaches the host after that burst landed.
+ * bursts in AW order. An AW is taken while fewer than max_writes bursts are in the
+ * bridge (from the AW to its B taken). Interrupts are posted writes too (MSI-X): one raised after a
+ * burst was posted reaches the host after that burst landed.
  *
  * Errors: a burst the IOMMU cannot translate gets DECERR on every beat (zeros for data) or
  * in its B, and is a fault; a write never lands anywhere else. A burst that breaks the
@@ -33,9 +35,12 @@
 #include "sim_credit.h"
 #include "sim_iommu.h"
 
-#define SIM_PCIE_READS 256  /* read bursts in flight */
-#define SIM_PCIE_WRITES 256 /* write bursts from AW until landed and answered */
+#define SIM_PCIE_READS 256  /* read bursts in flight, at most */
+#define SIM_PCIE_WRITES 256 /* write bursts from AW until landed and answered, at most */
 #define SIM_PCIE_IRQS 64    /* interrupts on their way to the host */
+_Static_assert(SIM_PCIE_READS == HROCE_SIM_PCIE_BURSTS_MAX &&
+		       SIM_PCIE_WRITES == HROCE_SIM_PCIE_BURSTS_MAX,
+	       "the limits a NIC may be given are what the model holds");
 #define SIM_PCIE_MAX_BURST 4096
 
 struct sim_pcie_timing {
@@ -44,6 +49,8 @@ struct sim_pcie_timing {
 	uint32_t gbps;		/* each direction, 0: unlimited (a beat a cycle) */
 	uint32_t clock_mhz;
 	uint32_t chunk_beats; /* interleaving granularity of read data; 0: 4 (256 bytes) */
+	uint32_t max_reads;   /* read bursts the bridge keeps in flight; 0: SIM_PCIE_READS */
+	uint32_t max_writes;  /* write bursts from AW to B; 0: SIM_PCIE_WRITES */
 };
 
 /* What the model tells its owner; any may be NULL. */
@@ -113,6 +120,9 @@ struct sim_pcie {
 	struct sim_pcie_beat *beats; /* a ring of W beats */
 	uint64_t beats_cap, beats_in, beats_bound, beats_freed;
 	bool b_presented;
+
+	/* bursts the bridge holds: reads from AR to their last beat, writes from AW to B */
+	uint32_t reads_active, writes_active;
 
 	struct sim_pcie_irq irqs[SIM_PCIE_IRQS];
 	uint64_t irq_head, irq_tail;

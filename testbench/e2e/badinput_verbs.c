@@ -8,13 +8,17 @@
  * WRITE, READ or SEND into an MR whose pages the application unmapped or replaced must
  * reach the pages pinned at registration (or fail with an error completion), never fault
  * this process; sizes that overflow are EINVAL at once; a child of fork() that exits
- * leaves the devices working; a second open of a device gets a context of its own.
+ * leaves the devices working; a second open of a device gets a context of its own; a
+ * path to an address nobody answers fails at once in wall-clock time, with the errno of
+ * ARP's failure; deregistering the MR a WRITE is landing in fails that WRITE with a remote
+ * access error and nothing lands after; a WRITE to a QP that does not exist or does not
+ * listen fails with RETRY_EXC_ERR.
  * Every case checks the guard bytes around its buffers, and the run ends with a fresh QP
  * pair moving random data correctly.
  *
  * Prints "ok NAME" / "not ok NAME: why" and exits 0 only if every case passed.
  * Options: --seed N (the random data), --cases LIST (comma-separated groups: reg, pages,
- * sizes, fork, reopen, fresh; default all).
+ * sizes, silent, dereg, nobody, fork, reopen, fresh; default all).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -41,7 +45,7 @@
 
 static unsigned int passed, failed;
 static unsigned long long seed;
-static const char *cases = "reg,pages,sizes,fork,reopen,fresh";
+static const char *cases = "reg,pages,sizes,silent,dereg,nobody,fork,reopen,fresh";
 static char *argv0;
 
 static bool result(const char *name, bool ok, const char *fmt, ...)
@@ -189,19 +193,25 @@ struct pair {
 	struct dev *dev[2];
 };
 
-static int to_rts(struct ibv_qp *qp, const struct dev *peer, uint32_t dest_qpn)
+static int to_init(struct ibv_qp *qp)
 {
 	struct ibv_qp_attr a;
-	int err;
 
 	memset(&a, 0, sizeof(a));
 	a.qp_state = IBV_QPS_INIT;
 	a.port_num = 1;
 	a.qp_access_flags = ACCESS_RW;
-	err = ibv_modify_qp(qp, &a,
-			    IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_ACCESS_FLAGS);
-	if (err)
-		return err;
+	return ibv_modify_qp(qp, &a,
+			     IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_ACCESS_FLAGS);
+}
+
+/* INIT to RTR toward dest_qpn of peer (its MAC found by ARP), then RTS with these timers. */
+static int to_rts_timed(struct ibv_qp *qp, const struct dev *peer, uint32_t dest_qpn,
+			uint8_t timeout, uint8_t retry_cnt)
+{
+	struct ibv_qp_attr a;
+	int err;
+
 	memset(&a, 0, sizeof(a));
 	a.qp_state = IBV_QPS_RTR;
 	a.path_mtu = IBV_MTU_1024;
@@ -221,13 +231,39 @@ static int to_rts(struct ibv_qp *qp, const struct dev *peer, uint32_t dest_qpn)
 		return err;
 	memset(&a, 0, sizeof(a));
 	a.qp_state = IBV_QPS_RTS;
-	a.timeout = 14;
-	a.retry_cnt = 7;
+	a.timeout = timeout;
+	a.retry_cnt = retry_cnt;
 	a.rnr_retry = 7;
 	a.max_rd_atomic = 1;
 	return ibv_modify_qp(qp, &a,
 			     IBV_QP_STATE | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
 				     IBV_QP_SQ_PSN | IBV_QP_MAX_QP_RD_ATOMIC);
+}
+
+static int to_rts(struct ibv_qp *qp, const struct dev *peer, uint32_t dest_qpn)
+{
+	return to_init(qp) ?: to_rts_timed(qp, peer, dest_qpn, 14, 7);
+}
+
+/* An RC QP of 4 WRs of 1 SGE each way on pd, both CQs cq. */
+static struct ibv_qp *small_qp(struct ibv_pd *pd, struct ibv_cq *cq)
+{
+	struct ibv_qp_init_attr ia;
+
+	memset(&ia, 0, sizeof(ia));
+	ia.send_cq = ia.recv_cq = cq;
+	ia.qp_type = IBV_QPT_RC;
+	ia.cap.max_send_wr = ia.cap.max_recv_wr = 4;
+	ia.cap.max_send_sge = ia.cap.max_recv_sge = 1;
+	return ibv_create_qp(pd, &ia);
+}
+
+static enum ibv_qp_state qp_state(struct ibv_qp *qp)
+{
+	struct ibv_qp_attr a;
+	struct ibv_qp_init_attr ia;
+
+	return ibv_query_qp(qp, &a, IBV_QP_STATE, &ia) ? (enum ibv_qp_state) - 1 : a.qp_state;
 }
 
 static void pair_close(struct pair *pr)
@@ -291,9 +327,9 @@ static bool poll_one(struct ibv_cq *cq, struct ibv_wc *wc)
 	return false;
 }
 
-/* An RDMA WRITE or READ of len bytes from local into the target's remote; its status. */
-static int rdma(struct pair *pr, enum ibv_wr_opcode op, const struct buf *local, uint64_t raddr,
-		uint32_t rkey, uint32_t len, struct ibv_wc *wc)
+/* Posts an RDMA WRITE or READ of len bytes from local into the target's remote, signaled. */
+static bool post_rdma(struct pair *pr, enum ibv_wr_opcode op, const struct buf *local,
+		      uint64_t raddr, uint32_t rkey, uint32_t len)
 {
 	struct ibv_sge sge = { (uintptr_t)local->p, len, local->mr->lkey };
 	struct ibv_send_wr wr, *bad;
@@ -306,7 +342,14 @@ static int rdma(struct pair *pr, enum ibv_wr_opcode op, const struct buf *local,
 	wr.send_flags = IBV_SEND_SIGNALED;
 	wr.wr.rdma.remote_addr = raddr;
 	wr.wr.rdma.rkey = rkey;
-	if (ibv_post_send(pr->qp[0], &wr, &bad))
+	return !ibv_post_send(pr->qp[0], &wr, &bad);
+}
+
+/* The same, and its status once it completed. */
+static int rdma(struct pair *pr, enum ibv_wr_opcode op, const struct buf *local, uint64_t raddr,
+		uint32_t rkey, uint32_t len, struct ibv_wc *wc)
+{
+	if (!post_rdma(pr, op, local, raddr, rkey, len))
 		return -1;
 	if (!poll_one(pr->cq[0], wc))
 		return -2;
@@ -553,6 +596,225 @@ static void test_sizes(void)
 }
 
 /* ---------------------------------------------------------------------------------------
+ * A path to an address nobody answers
+ */
+
+static bool fresh_pair(const char *name, struct dev *a, struct dev *b);
+
+/* Nothing written since buf_open filled it. */
+static bool all_fill(const uint8_t *p, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		if (p[i] != GUARD_BYTE)
+			return false;
+	return true;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/*
+ * Modify to RTR toward 10.0.0.99, which nobody on the wire answers: the core asks ARP three
+ * times a second apart in simulated time, which a simulated NIC jumps over, and the modify
+ * fails with EHOSTUNREACH (ETIMEDOUT: the device gave no answer), the QP left in INIT. The
+ * wall time is printed, not asserted (test_badinput kills a run that hangs).
+ */
+static void test_silent(void)
+{
+	struct ibv_cq *cq = ibv_create_cq(devs[0].ctx, 16, NULL, NULL, 0);
+	struct ibv_qp *qp = NULL;
+	struct dev nobody = devs[1];
+	double t0, s;
+	int err = -1;
+
+	nobody.gid.raw[15] = 99; /* ::ffff:10.0.0.99 */
+	qp = cq ? small_qp(devs[0].pd, cq) : NULL;
+	if (!result("silent_setup", qp && !to_init(qp), "%s", strerror(errno)))
+		goto out;
+	t0 = now_s();
+	err = to_rts_timed(qp, &nobody, 1, 14, 7);
+	s = now_s() - t0;
+	printf("# silent: modify to RTR toward 10.0.0.99 returned after %.2f s of wall time\n", s);
+	result("silent_unreachable", err == EHOSTUNREACH || err == ETIMEDOUT,
+	       "modify to RTR returned %d (%s), wanted EHOSTUNREACH or ETIMEDOUT", err,
+	       strerror(err));
+	result("silent_qp_unchanged", qp_state(qp) == IBV_QPS_INIT, "QP in state %d, not INIT",
+	       qp_state(qp));
+out:
+	if (qp)
+		ibv_destroy_qp(qp);
+	if (cq)
+		ibv_destroy_cq(cq);
+}
+
+/* ---------------------------------------------------------------------------------------
+ * The target MR deregistered under a WRITE that lands in it
+ */
+
+#define DEREG_LEN (64u << 20)
+#define DEREG_AT (8u << 20) /* the bytes landed when the MR goes */
+
+/*
+ * A 64 MiB WRITE into an MR of the target, deregistered once its first 8 MiB landed: the
+ * requester completes with IBV_WC_REM_ACCESS_ERR, the target's QP is in ERR, nothing lands
+ * in the pages after the deregistration returned, what landed before is the source's, the
+ * guard bytes are intact, and a fresh QP pair then moves data.
+ */
+static void test_dereg(void)
+{
+	struct buf src, dst;
+	struct pair pr;
+	struct ibv_wc wc;
+	uint8_t *after = NULL;
+	size_t landed = 0, wrong = 0, moved = 0;
+	double deadline;
+	int err, st = -2;
+
+	memset(&pr, 0, sizeof(pr));
+	if (!buf_open(&src, DEREG_LEN) || !buf_open(&dst, DEREG_LEN) ||
+	    !(after = malloc(DEREG_LEN))) {
+		result("dereg_setup", false, "memory: %s", strerror(errno));
+		goto out;
+	}
+	/* no source byte is the target's fill, so what landed is told from what did not */
+	fill_random(src.p, DEREG_LEN);
+	for (size_t i = 0; i < DEREG_LEN; i++)
+		if (src.p[i] == GUARD_BYTE)
+			src.p[i] ^= 1;
+	if (!buf_reg(&src, &devs[0], ACCESS_RW) || !buf_reg(&dst, &devs[1], ACCESS_RW)) {
+		result("dereg_setup", false, "registration of 64 MiB: %s%s", strerror(errno),
+		       errno == ENOMEM ? " (raise ulimit -l)" : "");
+		goto out;
+	}
+	err = pair_open(&pr, &devs[0], &devs[1]);
+	if (!result("dereg_setup", !err, "QP pair: %s", strerror(err)))
+		goto out;
+	if (!result("dereg_post",
+		    post_rdma(&pr, IBV_WR_RDMA_WRITE, &src, (uintptr_t)dst.p, dst.mr->rkey,
+			      DEREG_LEN),
+		    "%s", strerror(errno)))
+		goto out;
+	deadline = now_s() + 3 * POLL_SECONDS;
+	while (dst.p[DEREG_AT - 1] == GUARD_BYTE && now_s() < deadline)
+		usleep(1000);
+	if (!result("dereg_in_the_middle",
+		    dst.p[DEREG_AT - 1] != GUARD_BYTE && dst.p[DEREG_LEN - 1] == GUARD_BYTE,
+		    "the WRITE had %s when the MR was to go",
+		    dst.p[DEREG_AT - 1] == GUARD_BYTE ? "not landed 8 MiB" : "landed whole"))
+		goto out;
+	err = ibv_dereg_mr(dst.mr);
+	dst.mr = NULL;
+	memcpy(after, dst.p, DEREG_LEN);
+	if (!result("dereg_returns", !err, "ibv_dereg_mr: %s", strerror(err)))
+		goto out;
+	st = poll_one(pr.cq[0], &wc) ? (int)wc.status : -2;
+	result("dereg_write_fails", st == IBV_WC_REM_ACCESS_ERR && wc.wr_id == 0x5eed,
+	       "completion %s, wanted %s", status_str(st),
+	       ibv_wc_status_str(IBV_WC_REM_ACCESS_ERR));
+	/* no second completion, and the target's QP went to error */
+	usleep(200000);
+	result("dereg_one_completion", ibv_poll_cq(pr.cq[0], 1, &wc) == 0,
+	       "a second completion, status %s", ibv_wc_status_str(wc.status));
+	result("dereg_target_qp_err", qp_state(pr.qp[1]) == IBV_QPS_ERR,
+	       "the target's QP is in state %d, not ERR", qp_state(pr.qp[1]));
+	for (size_t i = 0; i < DEREG_LEN; i++) {
+		moved += dst.p[i] != after[i];
+		if (dst.p[i] != GUARD_BYTE)
+			landed++;
+		if (dst.p[i] != GUARD_BYTE && dst.p[i] != src.p[i])
+			wrong++;
+	}
+	result("dereg_nothing_lands_after", !moved, "%zu bytes changed after ibv_dereg_mr returned",
+	       moved);
+	result("dereg_landed_bytes", !wrong && landed >= DEREG_AT && landed < DEREG_LEN,
+	       "%zu bytes landed, %zu of them not the source's", landed, wrong);
+	result("dereg_guards", guards_ok(&src) && guards_ok(&dst),
+	       "bytes around the buffers written");
+out:
+	pair_close(&pr);
+	buf_close(&src);
+	buf_close(&dst);
+	free(after);
+	fresh_pair("dereg_fresh_pair", &devs[0], &devs[1]);
+}
+
+/* ---------------------------------------------------------------------------------------
+ * WRITEs nobody takes: to a QPN that does not exist, to a QP in RESET
+ */
+
+/*
+ * A requester connected to dest_qpn of hroce1 with a short ACK timeout (4.096 us << 4)
+ * and 2 retries: its WRITE is never answered, so it completes with RETRY_EXC_ERR after
+ * three timeouts, and the WQE behind it is flushed; the target's buffer is untouched.
+ */
+static void write_to_nobody(const char *name, uint32_t dest_qpn, struct buf *dst)
+{
+	const uint32_t len = 4096;
+	struct ibv_cq *cq = ibv_create_cq(devs[0].ctx, 16, NULL, NULL, 0);
+	struct pair pr = { { cq, NULL }, { NULL, NULL }, { &devs[0], &devs[1] } };
+	struct buf src;
+	struct ibv_wc wc;
+	char what[96];
+	int st = -2, st2 = -2;
+
+	memset(&src, 0, sizeof(src));
+	pr.qp[0] = cq ? small_qp(devs[0].pd, cq) : NULL;
+	snprintf(what, sizeof(what), "%s_setup", name);
+	if (!result(what,
+		    pr.qp[0] && buf_open(&src, len) && buf_reg(&src, &devs[0], ACCESS_RW) &&
+			    !to_init(pr.qp[0]) && !to_rts_timed(pr.qp[0], &devs[1], dest_qpn, 4, 2),
+		    "%s", strerror(errno)))
+		goto out;
+	fill_random(src.p, len);
+	st = rdma(&pr, IBV_WR_RDMA_WRITE, &src, (uintptr_t)dst->p, dst->mr->rkey, len, &wc);
+	/* the next WQE is flushed */
+	st2 = rdma(&pr, IBV_WR_RDMA_WRITE, &src, (uintptr_t)dst->p, dst->mr->rkey, len, &wc);
+	snprintf(what, sizeof(what), "%s_retry_exceeded", name);
+	result(what, st == IBV_WC_RETRY_EXC_ERR && st2 == IBV_WC_WR_FLUSH_ERR,
+	       "WRITE: %s, the next: %s (wanted %s, then %s)", status_str(st), status_str(st2),
+	       ibv_wc_status_str(IBV_WC_RETRY_EXC_ERR), ibv_wc_status_str(IBV_WC_WR_FLUSH_ERR));
+	snprintf(what, sizeof(what), "%s_untouched", name);
+	result(what, guards_ok(&src) && guards_ok(dst) && all_fill(dst->p, dst->len),
+	       "the target's buffer or the bytes around the buffers written");
+out:
+	if (pr.qp[0])
+		ibv_destroy_qp(pr.qp[0]);
+	if (cq)
+		ibv_destroy_cq(cq);
+	buf_close(&src);
+}
+
+static void test_nobody(void)
+{
+	struct ibv_cq *cq = ibv_create_cq(devs[1].ctx, 16, NULL, NULL, 0);
+	struct ibv_qp *reset_qp = NULL;
+	struct buf dst;
+
+	if (!buf_open(&dst, 4096) || !buf_reg(&dst, &devs[1], ACCESS_RW) || !cq) {
+		result("nobody_setup", false, "%s", strerror(errno));
+		goto out;
+	}
+	/* a QPN the target never handed out: the top of the 24-bit space */
+	write_to_nobody("nobody_no_such_qpn", 0xfffffe, &dst);
+	reset_qp = small_qp(devs[1].pd, cq);
+	if (result("nobody_reset_qp", reset_qp && qp_state(reset_qp) == IBV_QPS_RESET, "%s",
+		   reset_qp ? "not in RESET" : strerror(errno)))
+		write_to_nobody("nobody_qp_in_reset", reset_qp->qp_num, &dst);
+out:
+	if (reset_qp)
+		ibv_destroy_qp(reset_qp);
+	if (cq)
+		ibv_destroy_cq(cq);
+	buf_close(&dst);
+	fresh_pair("nobody_fresh_pair", &devs[0], &devs[1]);
+}
+
+/* ---------------------------------------------------------------------------------------
  * The devices after everything: a fresh QP pair moves random data both ways
  */
 
@@ -636,7 +898,6 @@ static void event_across_contexts(struct dev *ctx, struct dev *other)
 	struct ibv_cq *rcq = ch ? ibv_create_cq(ctx->ctx, 16, NULL, ch, 0) : NULL;
 	struct ibv_cq *ocq = och ? ibv_create_cq(other->ctx, 16, NULL, och, 0) : NULL;
 	struct ibv_cq *scq = ibv_create_cq(devs[0].ctx, 16, NULL, NULL, 0);
-	struct ibv_qp_init_attr ia;
 	struct pair pr = { { scq, rcq }, { NULL, NULL }, { &devs[0], ctx } };
 	struct buf src, dst;
 	struct ibv_recv_wr rwr, *rbad;
@@ -654,14 +915,8 @@ static void event_across_contexts(struct dev *ctx, struct dev *other)
 		result("reopen_events", false, "setup: %s", strerror(errno));
 		goto out;
 	}
-	for (int i = 0; i < 2; i++) {
-		memset(&ia, 0, sizeof(ia));
-		ia.send_cq = ia.recv_cq = pr.cq[i];
-		ia.qp_type = IBV_QPT_RC;
-		ia.cap.max_send_wr = ia.cap.max_recv_wr = 4;
-		ia.cap.max_send_sge = ia.cap.max_recv_sge = 1;
-		pr.qp[i] = ibv_create_qp(i ? ctx->pd : devs[0].pd, &ia);
-	}
+	for (int i = 0; i < 2; i++)
+		pr.qp[i] = small_qp(i ? ctx->pd : devs[0].pd, pr.cq[i]);
 	if (!pr.qp[0] || !pr.qp[1] || to_rts(pr.qp[0], ctx, pr.qp[1]->qp_num) ||
 	    to_rts(pr.qp[1], &devs[0], pr.qp[0]->qp_num)) {
 		result("reopen_events", false, "QP pair: %s", strerror(errno));
@@ -759,6 +1014,12 @@ int main(int argc, char **argv)
 	}
 	if (wanted("sizes"))
 		test_sizes();
+	if (wanted("silent"))
+		test_silent();
+	if (wanted("dereg"))
+		test_dereg();
+	if (wanted("nobody"))
+		test_nobody();
 	if (wanted("fork"))
 		test_fork();
 	if (wanted("reopen"))

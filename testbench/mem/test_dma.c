@@ -273,7 +273,13 @@ struct axi_env {
 static void axi_timing(struct axi_env *a, struct host *h, uint32_t rl, uint32_t wl, uint32_t gbps,
 		       uint32_t chunk)
 {
-	struct sim_pcie_timing t = { rl, wl, gbps, MHZ, chunk };
+	struct sim_pcie_timing t = {
+		.read_latency = rl,
+		.write_latency = wl,
+		.gbps = gbps,
+		.clock_mhz = MHZ,
+		.chunk_beats = chunk,
+	};
 	int err;
 
 	if (a->open)

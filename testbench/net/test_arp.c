@@ -7,7 +7,9 @@
  * event must send, built with the C wire library (sim/wire/net_wire.c). The bench applies
  * one event at a time — a frame in, a lookup, a jump of the time input — lets the block
  * settle with the time held, and holds everything that came out to the model: frames
- * byte for byte, the result register, every counter. Streams have idle cycles and
+ * byte for byte, the result register, every counter, and the deadline it reports (the
+ * earliest time a PENDING entry is due: exact once the block settled). Streams have idle
+ * cycles and
  * back-pressure from the seed. Directed cases check the facts the model could share a
  * mistake with; a burst checks what is dropped when requests come faster than answered.
  */
@@ -93,6 +95,7 @@ struct arp_env {
 	struct axis_source in;
 	struct axis_sink out;
 	const struct vmodel_port *stat[NCOUNTERS], *time_now, *lookup_ip, *lookup_valid, *result;
+	const struct vmodel_port *deadline;
 	uint64_t count[NCOUNTERS];
 	uint64_t now;
 	int lookup_pending; /* cycles the lookup pulse still has to wait: -1 none */
@@ -253,6 +256,20 @@ static void model_scan(struct model *m, uint64_t now)
 	}
 }
 
+/*
+ * When the block next needs the time to move: the earliest due time of a PENDING entry
+ * (the sum wraps as the block's does: the bench starts the clock anywhere), or all ones.
+ */
+static uint64_t model_deadline(const struct model *m)
+{
+	uint64_t d = UINT64_MAX;
+
+	for (int i = 0; i < ENTRIES; i++)
+		if (m->e[i].state == PENDING && m->e[i].stamp + m->cfg.interval < d)
+			d = m->e[i].stamp + m->cfg.interval;
+	return d;
+}
+
 /* --- the bench --- */
 
 static void fail(struct arp_env *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -323,6 +340,7 @@ static void env_open(struct arp_env *e, struct bench *b, const struct vmodel_ops
 	e->lookup_ip = dut_port(&e->dut, "s_lookup_ip");
 	e->lookup_valid = dut_port(&e->dut, "s_lookup_valid");
 	e->result = dut_port(&e->dut, "m_result");
+	e->deadline = dut_port(&e->dut, "m_deadline");
 	vport_set(dut_port(&e->dut, "cfg_mac"), mac_value(cfg->mac));
 	vport_set(dut_port(&e->dut, "cfg_ipv4"), cfg->ip);
 	vport_set(dut_port(&e->dut, "cfg_lifetime"), cfg->lifetime);
@@ -425,6 +443,12 @@ static bool settle(struct arp_env *e, const char *what)
 		fail(e, "%s: result %016llx, want state %d seq %u mac %012llx", what,
 		     (unsigned long long)r, e->m.result_state, e->m.result_seq,
 		     (unsigned long long)mac_value(e->m.result_mac));
+		return false;
+	}
+	if (vport_get(e->deadline) != model_deadline(&e->m)) {
+		fail(e, "%s: deadline %016llx, want %016llx", what,
+		     (unsigned long long)vport_get(e->deadline),
+		     (unsigned long long)model_deadline(&e->m));
 		return false;
 	}
 	if (e->out.protocol_errors) {
@@ -572,7 +596,12 @@ static void test_random(struct bench *b, const struct vmodel_ops *ops, const cha
 		} else { /* time passes */
 			uint64_t d;
 
-			switch (bench_range(b, 0, 4)) {
+			uint64_t dl = vport_get(e.deadline);
+
+			switch (bench_range(b, 0, 5)) {
+			case 5: /* to the deadline, as a simulation does: an entry is due */
+				d = dl != UINT64_MAX && dl > e.now ? dl - e.now : 0;
+				break;
 			case 0:
 				d = bench_range(b, 0, cfg.interval);
 				break;
@@ -654,11 +683,19 @@ static void test_directed(struct bench *b, const struct vmodel_ops *ops, const c
 	bench_result(b, name, ok, "an old entry is asked again: %s", e.error);
 
 	sent = e.count[C_REQUEST_SENT];
-	ok = ev_lookup(&e, nobody) && result_state(&e) == PENDING;
-	for (unsigned int i = 0; ok && i < cfg.tries; i++)
-		ok = ev_time(&e, cfg.interval);
+	ok = vport_get(e.deadline) == UINT64_MAX && ev_lookup(&e, nobody) &&
+	     result_state(&e) == PENDING;
+	/* each retry is due at the deadline the block reports, not a cycle earlier */
+	for (unsigned int i = 0; ok && i < cfg.tries; i++) {
+		uint64_t before = e.count[C_REQUEST_SENT] + e.count[C_FAILED];
+
+		ok = vport_get(e.deadline) == e.now + cfg.interval &&
+		     ev_time(&e, cfg.interval - 1) &&
+		     e.count[C_REQUEST_SENT] + e.count[C_FAILED] == before && ev_time(&e, 1) &&
+		     e.count[C_REQUEST_SENT] + e.count[C_FAILED] == before + 1;
+	}
 	ok = ok && result_state(&e) == FAILED && e.count[C_REQUEST_SENT] == sent + cfg.tries &&
-	     e.count[C_FAILED] == 1;
+	     e.count[C_FAILED] == 1 && vport_get(e.deadline) == UINT64_MAX;
 	bench_result(b, name, ok, "nobody answers: %s, state %u, %llu requests", e.error,
 		     result_state(&e), (unsigned long long)(e.count[C_REQUEST_SENT] - sent));
 
@@ -675,6 +712,41 @@ static void test_directed(struct bench *b, const struct vmodel_ops *ops, const c
 	ok = ok && ev_frame(&e, f, NET_MIN_FRAME) && ev_frame(&e, f, NET_ARP_LEN - 1) &&
 	     e.count[C_MALFORMED] == 2;
 	bench_result(b, name, ok, "unsolicited, foreign and malformed ARP: %s", e.error);
+	env_close(&e);
+}
+
+/*
+ * Every entry PENDING, asked at different times, and the time moved only ever to the
+ * deadline the block reports, as a simulation that skips idle cycles moves it: each jump
+ * must find exactly one entry due (a request sent, or the lookup failed), until none
+ * waits and the deadline is all ones.
+ */
+static void test_deadline(struct bench *b, const struct vmodel_ops *ops, const char *name)
+{
+	struct arp_cfg cfg;
+	struct arp_env e;
+	unsigned int jumps = 0, max;
+	bool ok = true;
+
+	random_cfg(b, &cfg);
+	cfg.lifetime = UINT64_C(1) << 40;
+	cfg.interval = (uint32_t)bench_range(b, 2 * ENTRIES, 100000);
+	cfg.tries = (unsigned int)bench_range(b, 1, 4);
+	max = ENTRIES * cfg.tries;
+	env_open(&e, b, ops, &cfg, 10, 10);
+	for (int i = 0; ok && i < ENTRIES; i++)
+		ok = ev_lookup(&e, 0xc0a80000 + (uint32_t)i) &&
+		     ev_time(&e, bench_range(b, 1, cfg.interval / ENTRIES - 1));
+	while (ok && vport_get(e.deadline) != UINT64_MAX && jumps <= max) {
+		uint64_t before = e.count[C_REQUEST_SENT] + e.count[C_FAILED];
+
+		ok = vport_get(e.deadline) > e.now && ev_time(&e, vport_get(e.deadline) - e.now) &&
+		     e.count[C_REQUEST_SENT] + e.count[C_FAILED] == before + 1;
+		jumps++;
+	}
+	bench_result(b, name, ok && jumps == max && e.count[C_FAILED] == ENTRIES,
+		     "%s; %u jumps to the deadline, want %u; %llu failed, want %d", e.error, jumps,
+		     max, (unsigned long long)e.count[C_FAILED], ENTRIES);
 	env_close(&e);
 }
 
@@ -764,6 +836,8 @@ int main(int argc, char **argv)
 		test_random(&b, widths[w].ops, name, path);
 		snprintf(name, sizeof(name), "arp_burst_%s", widths[w].tag);
 		test_burst(&b, widths[w].ops, name);
+		snprintf(name, sizeof(name), "arp_deadline_%s", widths[w].tag);
+		test_deadline(&b, widths[w].ops, name);
 	}
 	return bench_finish(&b);
 }

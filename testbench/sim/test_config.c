@@ -3,18 +3,21 @@
  * Unit test of libhroce's device configuration (hroce_config.h): the built-in defaults,
  * $HROCE_CONFIG, a file with every key, the example file shipped with the driver, one
  * file per mistake, each refused with EINVAL and a message that names the file and line,
- * hroce_open with a bad file or a device the file does not have, and the fault keys with
- * $HROCE_FAULTS over them.
+ * hroce_open with a bad file or a device the file does not have, the fault keys with
+ * $HROCE_FAULTS over them, and a NIC that hroce_open made asking for an address nobody
+ * answers (its clock jumps over the ARP retries).
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "bench.h"
 #include "hroce.h"
 #include "hroce_config.h"
+#include "hroce_contract.h"
 
 static char last_msg[1024];
 static unsigned int messages;
@@ -50,7 +53,8 @@ static bool mac_is(const uint8_t *mac, uint8_t last)
 static bool sim_defaults(const struct hroce_config_dev *d)
 {
 	return d->clock_mhz == 250 && d->pcie_read_ns == 200 && d->pcie_write_ns == 200 &&
-	       d->pcie_gbps == 128 && d->link_ns == 100 && d->link_gbps == 100 && !d->pcap[0];
+	       d->pcie_gbps == 128 && d->pcie_reads == 32 && d->pcie_writes == 32 &&
+	       d->link_ns == 100 && d->link_gbps == 100 && !d->pcap[0];
 }
 
 static void test_defaults(struct bench *b)
@@ -107,6 +111,8 @@ static const char good[] = "# two boards and a simulated NIC\n"
 			   "pcie_read_ns = 300\n"
 			   "pcie_write_ns = 150\n"
 			   "pcie_gbps = 0\n"
+			   "pcie_reads = 4\n"
+			   "pcie_writes = 256\n"
 			   "link_ns = 1000\n"
 			   "link_gbps = 25\n"
 			   "pcap = /tmp/sim-a.pcap\n"
@@ -138,8 +144,9 @@ static void test_file(struct bench *b)
 		why = "the vfio device";
 	else if (strcmp(a->spec, "sim:sim-a") || strcmp(a->wire, "my.wire_1") || a->port != 1 ||
 		 a->clock_mhz != 125 || a->pcie_read_ns != 300 || a->pcie_write_ns != 150 ||
-		 a->pcie_gbps || a->link_ns != 1000 || a->link_gbps != 25 ||
-		 strcmp(a->pcap, "/tmp/sim-a.pcap") || a->ipv4 != 0x0a010203 || a->line != 7)
+		 a->pcie_gbps || a->pcie_reads != 4 || a->pcie_writes != 256 ||
+		 a->link_ns != 1000 || a->link_gbps != 25 || strcmp(a->pcap, "/tmp/sim-a.pcap") ||
+		 a->ipv4 != 0x0a010203 || a->line != 7)
 		why = "the sim device with every key";
 	else if (o->wire[0] || !sim_defaults(o))
 		why = "defaults of a sim device without wire";
@@ -195,6 +202,10 @@ static const struct bad_case bad_cases[] = {
 	{ "clock_0", SIM0 "clock_mhz = 0\n", 4, "clock_mhz" },
 	{ "not_a_number", SIM0 "link_ns = 10ns\n", 4, "link_ns" },
 	{ "negative", SIM0 "pcie_read_ns = -5\n", 4, "pcie_read_ns" },
+	{ "pcie_reads_0", SIM0 "pcie_reads = 0\n", 4,
+	  "pcie_reads \"0\": a whole number from 1 to 256" },
+	{ "pcie_writes_257", SIM0 "pcie_writes = 257\n", 4,
+	  "pcie_writes \"257\": a whole number from 1 to 256" },
 	{ "key_outside", "mac = 02:00:0a:00:00:01\n", 1, "before any [NAME]" },
 	{ "no_equals", SIM0 "wire hroce-wire0\n", 4, "key = value" },
 	{ "bad_section", "[a\nmac = 02:00:0a:00:00:01\n", 1, "[NAME]" },
@@ -365,6 +376,75 @@ static void test_faults(struct bench *b)
 	hroce_set_log(NULL, NULL);
 }
 
+struct sim_clock {
+	uint64_t cycles, skipped;
+};
+
+static void clock_stat(void *ctx, const char *name, uint64_t value)
+{
+	struct sim_clock *c = ctx;
+
+	if (!strcmp(name, "sim.cycles"))
+		c->cycles = value;
+	else if (!strcmp(name, "sim.cycles_skipped"))
+		c->skipped = value;
+}
+
+static double wall_seconds(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/*
+ * The NIC that hroce_open makes, asked for an address nobody answers (its port is on no
+ * wire): the core's requests go out REG_ARP_RETRY.TRIES times a second of simulated time
+ * apart, then the lookup fails with EHOSTUNREACH. The NIC's clock must have jumped over
+ * those seconds (to each retry, which the core reports in m_time_deadline), not evaluated
+ * them: at a few hundred thousand cycles a second that would take most of an hour.
+ */
+static void test_arp_silent(struct bench *b)
+{
+	const uint64_t span = (uint64_t)HROCE_ARP_TRIES_DEFAULT * HROCE_ARP_INTERVAL_DEFAULT;
+	struct sim_clock c0 = { 0 }, c1 = { 0 };
+	struct hroce_dev *dev;
+	uint8_t mac[6];
+	double t0, wall;
+	int err;
+
+	hroce_set_log(capture, NULL);
+	setenv(HROCE_CONFIG_ENV, write_file(SIM0), 1);
+	dev = hroce_open("sim:a", NULL);
+	if (!dev) {
+		bench_result(b, "config_arp_silent", false, "hroce_open: %s", strerror(errno));
+		goto out;
+	}
+	hroce_bus_stats(dev, clock_stat, &c0);
+	last_msg[0] = 0;
+	t0 = wall_seconds();
+	err = hroce_resolve_mac(dev, 0x0a000063, mac);
+	wall = wall_seconds() - t0;
+	hroce_bus_stats(dev, clock_stat, &c1);
+	/* what was evaluated, not jumped over: far less than one retry interval */
+	bench_result(b, "config_arp_silent",
+		     err == EHOSTUNREACH && strstr(last_msg, "no ARP reply from 10.0.0.99") &&
+			     c1.cycles - c0.cycles >= span &&
+			     (c1.cycles - c0.cycles) - (c1.skipped - c0.skipped) <
+				     HROCE_ARP_INTERVAL_DEFAULT / 10,
+		     "%s (\"%s\"); %llu cycles passed (%llu wanted), %llu of them evaluated",
+		     strerror(err), last_msg, (unsigned long long)(c1.cycles - c0.cycles),
+		     (unsigned long long)span,
+		     (unsigned long long)((c1.cycles - c0.cycles) - (c1.skipped - c0.skipped)));
+	bench_log(b, "config_arp_silent: %.3f s of simulated time in %.2f s of wall time",
+		  (double)(c1.cycles - c0.cycles) / 250e6, wall);
+	hroce_close(dev);
+out:
+	unsetenv(HROCE_CONFIG_ENV);
+	hroce_set_log(NULL, NULL);
+}
+
 int main(int argc, char **argv)
 {
 	struct bench b;
@@ -378,6 +458,7 @@ int main(int argc, char **argv)
 	test_errors(&b);
 	test_open(&b);
 	test_faults(&b);
+	test_arp_silent(&b);
 	unlink(tmp_path);
 	return bench_finish(&b);
 }

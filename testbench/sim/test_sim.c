@@ -27,6 +27,7 @@
 #include "roce_random.h"
 #include "roce_wire.h"
 #include "sim_channel.h"
+#include "sim_internal.h"
 #include "sim_pcie.h"
 
 #define MHZ 250
@@ -93,6 +94,8 @@ struct axi_tb {
 	unsigned int valid_pct, ready_pct;
 	bool ar_fired, aw_fired, w_fired; /* handshakes of the last cycle */
 	struct tb_read *last_beat_of;	  /* the burst the last R beat was of */
+	/* bursts in flight as the master sees them: AR to last R beat, AW to B; and peaks */
+	unsigned int reads_out, writes_out, reads_peak, writes_peak;
 	uint64_t interleaves, reads_done, writes_done, r_beats, r_bytes;
 	void (*read_done)(struct axi_tb *tb, struct tb_read *r);
 	void (*write_done)(struct axi_tb *tb, struct tb_write *w);
@@ -144,7 +147,9 @@ static void tb_open(struct axi_tb *tb, struct bench *b, uint32_t rl, uint32_t wl
 	tb->b = b;
 	sim_axi_bus_wire(&tb->bus, &tb->w);
 	sim_iommu_init(&tb->mmu);
-	tb->t = (struct sim_pcie_timing){ rl, wl, gbps, MHZ, 0 };
+	tb->t = (struct sim_pcie_timing){
+		.read_latency = rl, .write_latency = wl, .gbps = gbps, .clock_mhz = MHZ
+	};
 	err = sim_pcie_init(&tb->pcie, &tb->bus, &tb->mmu, &tb->t, &hooks);
 	if (err) {
 		fprintf(stderr, "sim_pcie_init: %s\n", strerror(err));
@@ -303,6 +308,7 @@ static void tb_check_beat(struct axi_tb *tb)
 	if (k < r->len)
 		return;
 	r->last = tb->now;
+	tb->reads_out--;
 	tb->rq_head[r->id] = r->next;
 	if (!r->next)
 		tb->rq_tail[r->id] = NULL;
@@ -330,6 +336,7 @@ static void tb_check_b(struct axi_tb *tb)
 		tb_fail(tb, "write 0x%llx: BRESP %u, expected %u", (unsigned long long)wr->addr,
 			tb->w.bresp, wr->resp);
 	wr->b = tb->now;
+	tb->writes_out--;
 	tb->bq_head[wr->id] = wr->b_next;
 	if (!wr->b_next)
 		tb->bq_tail[wr->id] = NULL;
@@ -402,6 +409,8 @@ static void tb_cycle(struct axi_tb *tb)
 			tb->rq_head[r->id] = r;
 		tb->rq_tail[r->id] = r;
 		tb->ar_fired = true; /* valid stays up until the model sampled it too */
+		if (++tb->reads_out > tb->reads_peak)
+			tb->reads_peak = tb->reads_out;
 	}
 	if (w->rvalid && w->rready)
 		tb_check_beat(tb);
@@ -418,6 +427,8 @@ static void tb_cycle(struct axi_tb *tb)
 			tb->bq_head[wr->id] = wr;
 		tb->bq_tail[wr->id] = wr;
 		tb->aw_fired = true;
+		if (++tb->writes_out > tb->writes_peak)
+			tb->writes_peak = tb->writes_out;
 	}
 	if (w->wvalid && w->wready) {
 		struct tb_write *wr = tb->w_head;
@@ -876,6 +887,86 @@ static void test_pcie_outstanding(struct bench *b)
 	tb_drain(&e.tb, 100000);
 	bench_result(b, "pcie_outstanding", !e.tb.error[0], "%s", e.tb.error);
 	dir_close(&e);
+}
+
+/*
+ * The bridge's limits (max_reads, max_writes): random traffic of reads and writes with R
+ * and B held back at random, against limits from 1 to 8 each way. Counted where the
+ * master sees them (AR to the last R beat, AW to B), the bursts in flight never pass the
+ * limit, and reach it (the traffic pressed against it); every beat is still checked.
+ * Limits past what the model holds are refused.
+ */
+static void test_pcie_limits(struct bench *b)
+{
+	const char *why = NULL;
+	char detail[160] = "";
+
+	for (unsigned int round = 0; round < (b->quick ? 4u : 12u) && !why; round++) {
+		struct sim_pcie_hooks hooks = { tb_event, tb_irq, NULL };
+		uint32_t reads = (uint32_t)bench_range(b, 1, 8);
+		uint32_t writes = (uint32_t)bench_range(b, 1, 8);
+		struct dir_env e;
+
+		dir_open(&e, b, (uint32_t)bench_range(b, 0, 60), (uint32_t)bench_range(b, 0, 60), 0,
+			 16 * PAGE);
+		hooks.ctx = &e.tb;
+		sim_pcie_fini(&e.tb.pcie);
+		e.tb.t.max_reads = reads;
+		e.tb.t.max_writes = writes;
+		if (sim_pcie_init(&e.tb.pcie, &e.tb.bus, &e.tb.mmu, &e.tb.t, &hooks)) {
+			why = "sim_pcie_init refused limits of 1 to 8";
+			dir_close(&e);
+			break;
+		}
+		e.tb.valid_pct = (unsigned int)bench_range(b, 50, 100);
+		for (unsigned int i = 0; i < 200; i++) {
+			uint64_t off = bench_range(b, 0, 15) * PAGE + bench_range(b, 0, 60) * 64;
+			unsigned int len = (unsigned int)bench_range(b, 0, 3); /* within the page */
+
+			/* R and B held back in stretches, so that bursts pile up */
+			if (i % 25 == 0)
+				e.tb.ready_pct = bench_chance(b, 50) ? 0 : 100;
+			if (bench_chance(b, 50)) {
+				tb_issue_read(&e.tb, DIR_IOVA + off,
+					      (unsigned int)bench_range(b, 0, 7), len, 6,
+					      SIM_AXI_OKAY, e.mem + off);
+			} else {
+				struct tb_write *w = tb_issue_write(
+					&e.tb, DIR_IOVA + off, (unsigned int)bench_range(b, 0, 7),
+					len, 6, SIM_AXI_OKAY);
+
+				tb_write_fill(&e.tb, w, e.mem + off, false);
+			}
+			for (unsigned int c = (unsigned int)bench_range(b, 0, 6); c; c--)
+				tb_cycle(&e.tb);
+		}
+		e.tb.ready_pct = 100;
+		tb_drain(&e.tb, 1000000);
+		snprintf(detail, sizeof(detail),
+			 "round %u: limits %u reads, %u writes; peaks %u, %u; %.80s", round, reads,
+			 writes, e.tb.reads_peak, e.tb.writes_peak, e.tb.error);
+		if (e.tb.error[0])
+			why = "a burst answered wrong";
+		else if (e.tb.reads_peak > reads || e.tb.writes_peak > writes)
+			why = "more bursts in flight than the limit";
+		else if (e.tb.reads_peak < reads || e.tb.writes_peak < writes)
+			why = "the traffic never reached the limit";
+		dir_close(&e);
+	}
+	if (!why) {
+		struct dir_env e;
+		struct sim_pcie_hooks hooks = { NULL, NULL, NULL };
+
+		dir_open(&e, b, 10, 10, 0, PAGE);
+		sim_pcie_fini(&e.tb.pcie);
+		e.tb.t.max_reads = SIM_PCIE_READS + 1;
+		if (sim_pcie_init(&e.tb.pcie, &e.tb.bus, &e.tb.mmu, &e.tb.t, &hooks) != EINVAL)
+			why = "a limit past what the model holds was taken";
+		e.tb.t.max_reads = 0;
+		sim_pcie_init(&e.tb.pcie, &e.tb.bus, &e.tb.mmu, &e.tb.t, &hooks);
+		dir_close(&e);
+	}
+	bench_result(b, "pcie_limits", !why, "%s (%s)", why, detail);
 }
 
 /* 64 Gb/s at 250 MHz is 32 bytes a cycle, each way. */
@@ -1560,6 +1651,33 @@ static void test_core_mmio(struct bench *b)
 	hroce_sim_world_destroy(w);
 }
 
+/* A NIC's bridge limits reach its PCIe model: the bridge's 32 by default, refused past 256. */
+static void test_core_pcie_limits(struct bench *b)
+{
+	struct hroce_sim_world *w = hroce_sim_world_create(MHZ);
+	struct hroce_sim_params p = nic_params("limits0", 100, 100);
+	struct hroce_sim *s = hroce_sim_create(w, &p), *s2;
+	const char *why = NULL;
+
+	p.name = "limits1";
+	p.pcie.reads = 5;
+	p.pcie.writes = 7;
+	s2 = hroce_sim_create(w, &p);
+	if (!s || !s2)
+		why = "a NIC was not created";
+	else if (s->pcie.t.max_reads != HROCE_SIM_PCIE_BRIDGE_BURSTS ||
+		 s->pcie.t.max_writes != HROCE_SIM_PCIE_BRIDGE_BURSTS)
+		why = "the default is not the bridge's";
+	else if (s2->pcie.t.max_reads != 5 || s2->pcie.t.max_writes != 7)
+		why = "the limits given did not reach the model";
+	p.name = "limits2";
+	p.pcie.reads = HROCE_SIM_PCIE_BURSTS_MAX + 1;
+	if (!why && (hroce_sim_create(w, &p) || errno != EINVAL))
+		why = "a limit past what the model holds was taken";
+	bench_result(b, "core_pcie_limits", !why, "%s", why);
+	hroce_sim_world_destroy(w);
+}
+
 static void test_core_dma_api(struct bench *b)
 {
 	struct hroce_sim_world *w = hroce_sim_world_create(MHZ);
@@ -2005,6 +2123,7 @@ int main(int argc, char **argv)
 	test_pcie_write_land(&b);
 	test_pcie_write_order(&b);
 	test_pcie_outstanding(&b);
+	test_pcie_limits(&b);
 	test_pcie_bandwidth(&b);
 	test_pcie_faults(&b);
 	test_pcie_irq_order(&b);
@@ -2016,6 +2135,7 @@ int main(int argc, char **argv)
 	test_link_random(&b, dir);
 	test_core_mmio(&b);
 	test_core_dma_api(&b);
+	test_core_pcie_limits(&b);
 	test_core_registry(&b);
 	test_core_link(&b, dir);
 	test_link_faults(&b);

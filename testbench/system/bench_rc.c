@@ -16,7 +16,9 @@
  *    remote host's memory, from the NICs' event streams, split into its stages; with the
  *    WQE pushed in the doorbell and the data inline (the fast path), and without (the WQE
  *    and the payload fetched by DMA);
- *  - simulation speed: world cycles (both NICs) per second of wall time under load.
+ *  - simulation speed: world cycles (both NICs) per second of wall time under load;
+ *  - WRITE and READ goodput against the DMA bursts the PCIe bridge keeps in flight each
+ *    way (pcie_reads, pcie_writes: 32 on a board, AMD's XDMA bridge).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -539,6 +541,39 @@ static bool resend_times(struct env *e)
 	return true;
 }
 
+/* ------------------------------------------------------------------------------------- */
+/* The PCIe bridge's limits */
+
+/*
+ * Goodput against the bursts the bridge keeps in flight each way: a fresh pair of NICs
+ * for each limit, 64 KiB WRITEs, then READs, at MTU 4096 on one QP, 16 in flight.
+ */
+static bool bridge_limits(struct bench *b, const struct env_params *base)
+{
+	static const uint32_t limits[] = { 1, 2, 4, 8, 16, HROCE_SIM_PCIE_BRIDGE_BURSTS, 256 };
+
+	printf("goodput by the DMA bursts the PCIe bridge keeps in flight each way (64 KiB, "
+	       "MTU 4096, 1 QP, 16 in flight; a board's bridge: %u):\n",
+	       HROCE_SIM_PCIE_BRIDGE_BURSTS);
+	for (size_t i = 0; i < sizeof(limits) / sizeof(limits[0]); i++) {
+		struct stream_run wr = { 1, 65536, HROCE_MTU_4096, 16, 4, false, 64, false };
+		struct stream_run rd = { 1, 65536, HROCE_MTU_4096, 16, 4, false, 64, true };
+		struct env_params p = *base;
+		struct stream_result rw, rr;
+		struct env e;
+
+		p.pcie_reads = p.pcie_writes = limits[i];
+		env_open(&e, b, &p);
+		if (!stream(&e, &wr, &rw) || !stream(&e, &rd, &rr))
+			return false;
+		printf("  %3u bursts: WRITE %5.1f Gb/s, READ %5.1f Gb/s\n", limits[i],
+		       (double)rw.messages * wr.len * 8 / rw.ns,
+		       (double)rr.messages * rd.len * 8 / rr.ns);
+		env_close(&e);
+	}
+	return true;
+}
+
 int main(int argc, char **argv)
 {
 	struct bench b;
@@ -560,8 +595,8 @@ int main(int argc, char **argv)
 	bench_init(&b, "bench_rc", argc, argv);
 	env_open(&e, &b, &p);
 	printf("# bench_rc: two NICs at %.0f MHz (512-bit datapath); PCIe %u ns one way, bus "
-	       "bandwidth; link %u Gb/s, %u ns\n",
-	       mhz, PCIE_NS, LINK_GBPS, LINK_NS);
+	       "bandwidth, %u DMA bursts in flight each way; link %u Gb/s, %u ns\n",
+	       mhz, PCIE_NS, HROCE_SIM_PCIE_BRIDGE_BURSTS, LINK_GBPS, LINK_NS);
 
 	if (!stream(&e, &goodput, &r))
 		return 1;
@@ -599,5 +634,5 @@ int main(int argc, char **argv)
 	print_lat("WQE pushed in the doorbell, inline:", &fast);
 	print_lat("WQE (3 SGEs) and payload read by DMA:", &slow);
 	env_close(&e);
-	return 0;
+	return bridge_limits(&b, &p) ? 0 : 1;
 }

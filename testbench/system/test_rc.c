@@ -14,7 +14,7 @@
  *   that finds no RECV, a RECV too small: each answered as IBTA says, zero bytes written,
  *   both QPs in error with the rest of their work flushed.
  * - IOVA faults: none in a correct run; a buffer unmapped behind the driver's back is
- *   reported with its address.
+ *   reported with its address, and a WRITE into it is NAKed (REM_OP_ERR), not ACKed.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -975,7 +975,8 @@ static void test_iova_fault(struct bench *b, struct env *e)
 	struct hroce_send_wr wr = { 0 }, *bad;
 	struct hroce_wc wc;
 	uint64_t map_iova, map_len;
-	int err;
+	struct hroce_qp_attr qa;
+	int err, got;
 
 	buf_open(e, &src, 0, size, ACCESS_ALL, 0);
 	buf_open(e, &dst, 1, size, ACCESS_ALL, 0);
@@ -996,9 +997,16 @@ static void test_iova_fault(struct bench *b, struct env *e)
 	wr.remote_addr = (uintptr_t)dst.p + 512;
 	wr.rkey = hroce_mr_rkey(dst.mr);
 	hroce_post_send(qp.qp[0], &wr, &bad);
-	env_poll(e, e->n[0].scq, 1, &wc, POLL_NS);
+	got = env_poll(e, e->n[0].scq, 1, &wc, POLL_NS);
 	for (int i = 0; i < 200; i++)
 		env_idle(e);
+	/* the data is not in memory: NAKed, not ACKed, and the target's QP in error */
+	hroce_query_qp(qp.qp[1], &qa);
+	bench_result(b, "iova_fault_nak",
+		     got == 1 && wc.wr_id == 9 && wc.status == HROCE_WC_REM_OP_ERR &&
+			     qa.qp_state == HROCE_QPS_ERR,
+		     "%d completions, status %d (want %d, REM_OP_ERR), target QP state %d", got,
+		     wc.status, HROCE_WC_REM_OP_ERR, qa.qp_state);
 	bench_result(b, "iova_fault_reported",
 		     hroce_sim_faults(e->n[1].sim, &f) > faults0 && f.write &&
 			     f.iova == map_iova + 512 &&
