@@ -44,6 +44,7 @@
 
 #define NIC_IP 0x0a000001u   /* 10.0.0.1 */
 #define PEER_IP 0x0a000063u  /* 10.0.0.99: the test's end */
+#define PEER3_IP 0x0a000061u /* 10.0.0.97: nobody */
 #define PEER2_IP 0x0a000062u /* 10.0.0.98: also the test's, not yet known to the NIC */
 #define WAIT_MS 5000	     /* wall-clock bound on any one answer */
 static const uint8_t nic_mac[6] = { 0x02, 0x00, 0x0a, 0x00, 0x00, 0x01 };
@@ -299,6 +300,39 @@ static void case_arp_out(struct env *e)
 	t_check(e->b, hroce_net_counter(e->dev, HROCE_NET_COUNTER_ARP_LEARNED) == learned + 1,
 		"ARP_LEARNED went from %llu to %llu", (unsigned long long)learned,
 		(unsigned long long)hroce_net_counter(e->dev, HROCE_NET_COUNTER_ARP_LEARNED));
+}
+
+/*
+ * Nobody answers: the NIC's tries leave as datagrams, spaced on the wall clock (a world
+ * with an external port does not jump past its ARP timer), and the lookup fails.
+ */
+static void case_arp_silent(struct env *e)
+{
+	uint64_t sent = hroce_net_counter(e->dev, HROCE_NET_COUNTER_ARP_REQUEST_SENT);
+	uint64_t t0 = now_ms(), took;
+	uint8_t buf[2048], mac[6];
+	uint16_t want = NET_ARP_REQUEST;
+	unsigned int who_has = 0;
+	struct arp_pkt q;
+	size_t n;
+	int rc;
+
+	t_case(e->b, "arp_silent");
+	rc = hroce_resolve_mac(e->dev, PEER3_IP, mac);
+	took = now_ms() - t0;
+	while ((n = recv_from_nic(e, buf, sizeof(buf), is_arp_op, &want)) != 0 && who_has < 16)
+		who_has += arp_parse(buf, n, &q) && q.tpa == PEER3_IP;
+	t_check(e->b, rc == EHOSTUNREACH, "resolve of a silent address returned %d (%s)", rc,
+		strerror(rc));
+	t_check(e->b,
+		who_has >= 2 &&
+			who_has == hroce_net_counter(e->dev, HROCE_NET_COUNTER_ARP_REQUEST_SENT) -
+					   sent,
+		"%u who-has came out of the port, the core counts %llu", who_has,
+		(unsigned long long)(hroce_net_counter(e->dev, HROCE_NET_COUNTER_ARP_REQUEST_SENT) -
+				     sent));
+	bench_log(e->b, "arp_silent: EHOSTUNREACH after %llu ms of wall time, %u requests",
+		  (unsigned long long)took, who_has);
 }
 
 static bool ping_once(struct env *e, uint16_t seq)
@@ -748,6 +782,7 @@ int main(int argc, char **argv)
 		case_arp_in(&e);
 		case_ping(&e);
 		case_arp_out(&e);
+		case_arp_silent(&e);
 		case_bad_input(&e);
 		case_pcap(&e);
 	}
