@@ -402,7 +402,8 @@ static void shell_board_write(void *ctx, uint32_t off, uint32_t v)
 
 static void shell_open(struct shell_tb *t, struct bench *b)
 {
-	struct sim_pcie_timing tm = { 100, 100, 0, 250, 0 };
+	/* the bridge's limits: the defaults (SIM_PCIE_READS, SIM_PCIE_WRITES), as on the board */
+	struct sim_pcie_timing tm = { 100, 100, 0, 250, 0, 0, 0 };
 	int err;
 
 	t->mem = aligned_alloc(4096, HOST_BYTES);
