@@ -14,6 +14,9 @@
 
 SHELL := /bin/bash
 .DEFAULT_GOAL := all
+# a recipe that fails leaves no target behind (a model whose Verilator run failed is not
+# taken as built by the next make)
+.DELETE_ON_ERROR:
 
 ifeq ($(TRACE),1)
 BUILD := build/trace
