@@ -253,14 +253,6 @@ localparam ACK_INTERVAL_LOG = 6;
 // boundary (a packet is at most 4 KiB, a page at least 4 KiB)
 localparam PKT_CHUNKS = 64;
 
-// RC opcodes (IBTA table 38)
-localparam [7:0]
-    OP_SEND_FIRST = 8'h00, OP_SEND_MIDDLE = 8'h01, OP_SEND_LAST = 8'h02,
-    OP_SEND_LAST_IMM = 8'h03, OP_SEND_ONLY = 8'h04, OP_SEND_ONLY_IMM = 8'h05,
-    OP_WRITE_FIRST = 8'h06, OP_WRITE_MIDDLE = 8'h07, OP_WRITE_LAST = 8'h08,
-    OP_WRITE_LAST_IMM = 8'h09, OP_WRITE_ONLY = 8'h0a, OP_WRITE_ONLY_IMM = 8'h0b,
-    OP_READ_REQUEST = 8'h0c, OP_READ_RESP_FIRST = 8'h0d, OP_READ_RESP_LAST = 8'h0f,
-    OP_READ_RESP_ONLY = 8'h10, OP_ACK = 8'h11;
 
 localparam [7:0]
     WR_WRITE = `HROCE_WR_OPCODE_RDMA_WRITE,
@@ -648,18 +640,22 @@ reg [7:0] pkt_opcode;
 always @* begin
     case (wqe_opcode)
         WR_SEND, WR_SEND_IMM: begin
-            if (wqe_npkts == 25'd1) pkt_opcode = wqe_has_imm ? OP_SEND_ONLY_IMM : OP_SEND_ONLY;
-            else if (pkt_first) pkt_opcode = OP_SEND_FIRST;
-            else if (pkt_last) pkt_opcode = wqe_has_imm ? OP_SEND_LAST_IMM : OP_SEND_LAST;
-            else pkt_opcode = OP_SEND_MIDDLE;
+            if (wqe_npkts == 25'd1)
+                pkt_opcode = wqe_has_imm ? `HROCE_RC_OP_SEND_ONLY_IMM : `HROCE_RC_OP_SEND_ONLY;
+            else if (pkt_first) pkt_opcode = `HROCE_RC_OP_SEND_FIRST;
+            else if (pkt_last)
+                pkt_opcode = wqe_has_imm ? `HROCE_RC_OP_SEND_LAST_IMM : `HROCE_RC_OP_SEND_LAST;
+            else pkt_opcode = `HROCE_RC_OP_SEND_MIDDLE;
         end
         WR_WRITE, WR_WRITE_IMM: begin
-            if (wqe_npkts == 25'd1) pkt_opcode = wqe_has_imm ? OP_WRITE_ONLY_IMM : OP_WRITE_ONLY;
-            else if (pkt_first) pkt_opcode = OP_WRITE_FIRST;
-            else if (pkt_last) pkt_opcode = wqe_has_imm ? OP_WRITE_LAST_IMM : OP_WRITE_LAST;
-            else pkt_opcode = OP_WRITE_MIDDLE;
+            if (wqe_npkts == 25'd1)
+                pkt_opcode = wqe_has_imm ? `HROCE_RC_OP_WRITE_ONLY_IMM : `HROCE_RC_OP_WRITE_ONLY;
+            else if (pkt_first) pkt_opcode = `HROCE_RC_OP_WRITE_FIRST;
+            else if (pkt_last)
+                pkt_opcode = wqe_has_imm ? `HROCE_RC_OP_WRITE_LAST_IMM : `HROCE_RC_OP_WRITE_LAST;
+            else pkt_opcode = `HROCE_RC_OP_WRITE_MIDDLE;
         end
-        default: pkt_opcode = OP_READ_REQUEST;
+        default: pkt_opcode = `HROCE_RC_OP_READ_REQUEST;
     endcase
 end
 
@@ -717,11 +713,12 @@ wire [7:0] rx_opcode = rxh_reg[`HROCE_ROCE_HDR_BTH_OPCODE];
 wire [23:0] rx_psn = rxh_reg[`HROCE_ROCE_HDR_BTH_PSN];
 wire [7:0] rx_syndrome = rxh_reg[`HROCE_ROCE_HDR_AETH_SYNDROME];
 wire [12:0] rx_len = rxh_reg[`HROCE_ROCE_HDR_PAYLOAD_LEN];
-wire rx_is_read_resp = rx_opcode >= OP_READ_RESP_FIRST && rx_opcode <= OP_READ_RESP_ONLY;
-wire rx_is_ack = rx_opcode == OP_ACK;
-wire rx_is_pos_ack = rx_is_ack && rx_syndrome[7:5] == 3'b000;
-wire rx_is_nak = rx_is_ack && rx_syndrome[7:5] == 3'b011;
-wire rx_is_rnr = rx_is_ack && rx_syndrome[7:5] == 3'b001;
+wire rx_is_read_resp = rx_opcode >= `HROCE_RC_OP_READ_RESP_FIRST &&
+                      rx_opcode <= `HROCE_RC_OP_READ_RESP_ONLY;
+wire rx_is_ack = rx_opcode == `HROCE_RC_OP_ACK;
+wire rx_is_pos_ack = rx_is_ack && rx_syndrome[7:5] == `HROCE_AETH_TYPE_ACK;
+wire rx_is_nak = rx_is_ack && rx_syndrome[7:5] == `HROCE_AETH_TYPE_NAK;
+wire rx_is_rnr = rx_is_ack && rx_syndrome[7:5] == `HROCE_AETH_TYPE_RNR;
 // the last PSN the response acknowledges: a NAK or a READ response acknowledges what
 // came before its PSN (a reserved AETH syndrome acknowledges nothing: it is dropped)
 wire [23:0] rx_ack_psn = rx_is_pos_ack ? rx_psn : rx_psn - 24'd1;
@@ -742,12 +739,13 @@ wire [12:0] rd_expect_len = rd_left > {19'd0, mtu} ? mtu : rd_left[12:0];
 wire rd_at_last = {1'b0, rd_index} == wqe_npkts - 25'd1;
 // a READ sent again from response k on is answered as a READ of its own: FIRST (or ONLY)
 // at k
-wire rd_opcode_ok = (rd_index == 24'd0 && wqe_npkts == 25'd1) ? rx_opcode == OP_READ_RESP_ONLY :
-                    (rd_index == 24'd0) ? rx_opcode == OP_READ_RESP_FIRST :
-                    rd_at_last ? (rx_opcode == OP_READ_RESP_LAST ||
-                                  rx_opcode == OP_READ_RESP_ONLY) :
-                    (rx_opcode == OP_READ_RESP_FIRST + 8'd1 ||
-                     rx_opcode == OP_READ_RESP_FIRST);
+wire rd_opcode_ok = (rd_index == 24'd0 && wqe_npkts == 25'd1) ?
+                        rx_opcode == `HROCE_RC_OP_READ_RESP_ONLY :
+                    (rd_index == 24'd0) ? rx_opcode == `HROCE_RC_OP_READ_RESP_FIRST :
+                    rd_at_last ? (rx_opcode == `HROCE_RC_OP_READ_RESP_LAST ||
+                                  rx_opcode == `HROCE_RC_OP_READ_RESP_ONLY) :
+                    (rx_opcode == `HROCE_RC_OP_READ_RESP_FIRST + 8'd1 ||
+                     rx_opcode == `HROCE_RC_OP_READ_RESP_FIRST);
 // the response the READ at SQ_CC takes next, and whether this one is past it (earlier
 // responses were lost) or behind it (a duplicate)
 wire [23:0] rd_next_psn = una + cc_acked;
@@ -772,9 +770,9 @@ endfunction
 function [7:0] nak_status(input [7:0] syndrome);
     begin
         case (syndrome[4:0])
-            5'd1: nak_status = WC_REM_INV_REQ_ERR;
-            5'd2: nak_status = WC_REM_ACCESS_ERR;
-            5'd3: nak_status = WC_REM_OP_ERR;
+            `HROCE_AETH_NAK_INV_REQ: nak_status = WC_REM_INV_REQ_ERR;
+            `HROCE_AETH_NAK_REM_ACCESS: nak_status = WC_REM_ACCESS_ERR;
+            `HROCE_AETH_NAK_REM_OP: nak_status = WC_REM_OP_ERR;
             default: nak_status = WC_BAD_RESP_ERR;
         endcase
     end
@@ -1325,7 +1323,7 @@ always @* begin
                     update_valid_next = 1'b1;
                     state_next = S_UPDATE;
                 end
-            end else if (rx_is_nak && rx_syndrome[4:0] != 5'd0) begin
+            end else if (rx_is_nak && rx_syndrome[4:0] != `HROCE_AETH_NAK_PSN_SEQ) begin
                 stat_rx_nak_next = 1'b1;
                 err_valid_next = 1'b1;
                 err_index_next = sq_cc;

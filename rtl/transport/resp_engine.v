@@ -215,17 +215,14 @@ localparam HDR_WIDTH = `HROCE_ROCE_HDR_WIDTH;
 localparam DESC_WIDTH = `HROCE_RESP_DESC_WIDTH;
 localparam CHUNK_DEPTH = 2**CHUNK_ADDR_WIDTH;
 
-// RC opcodes (IBTA table 38)
-localparam [7:0]
-    OP_SEND_FIRST = 8'h00, OP_SEND_MIDDLE = 8'h01, OP_SEND_LAST = 8'h02,
-    OP_SEND_LAST_IMM = 8'h03, OP_SEND_ONLY = 8'h04, OP_SEND_ONLY_IMM = 8'h05,
-    OP_WRITE_FIRST = 8'h06, OP_WRITE_MIDDLE = 8'h07, OP_WRITE_LAST = 8'h08,
-    OP_WRITE_LAST_IMM = 8'h09, OP_WRITE_ONLY = 8'h0a, OP_WRITE_ONLY_IMM = 8'h0b,
-    OP_READ_REQUEST = 8'h0c;
 
 // AETH syndromes: ACK with no credit limit; RNR NAK (| timer); NAKs (| code)
-localparam [7:0] SYN_ACK = 8'h1f, SYN_RNR = 8'h20, SYN_NAK_SEQ = 8'h60,
-    SYN_NAK_INV_REQ = 8'h61, SYN_NAK_REM_ACCESS = 8'h62, SYN_NAK_REM_OP = 8'h63;
+localparam [7:0] SYN_ACK = {`HROCE_AETH_TYPE_ACK, `HROCE_AETH_CREDIT_INVALID},
+    SYN_RNR = {`HROCE_AETH_TYPE_RNR, 5'd0},
+    SYN_NAK_SEQ = {`HROCE_AETH_TYPE_NAK, `HROCE_AETH_NAK_PSN_SEQ},
+    SYN_NAK_INV_REQ = {`HROCE_AETH_TYPE_NAK, `HROCE_AETH_NAK_INV_REQ},
+    SYN_NAK_REM_ACCESS = {`HROCE_AETH_TYPE_NAK, `HROCE_AETH_NAK_REM_ACCESS},
+    SYN_NAK_REM_OP = {`HROCE_AETH_TYPE_NAK, `HROCE_AETH_NAK_REM_OP};
 
 localparam [1:0] MSG_NONE = 2'd0, MSG_SEND = 2'd1, MSG_WRITE = 2'd2;
 
@@ -462,29 +459,30 @@ wire [31:0] reth_len = rxh_reg[`HROCE_ROCE_HDR_RETH_DMA_LEN];
 wire [23:0] psn_diff = rx_psn - epsn;
 wire psn_behind = psn_diff[23];
 
-wire op_send = rx_op <= OP_SEND_ONLY_IMM;
-wire op_write = rx_op >= OP_WRITE_FIRST && rx_op <= OP_WRITE_ONLY_IMM;
-wire op_read = rx_op == OP_READ_REQUEST;
-wire op_first = rx_op == OP_SEND_FIRST || rx_op == OP_WRITE_FIRST;
-wire op_middle = rx_op == OP_SEND_MIDDLE || rx_op == OP_WRITE_MIDDLE;
-wire op_ends = rx_op == OP_SEND_LAST || rx_op == OP_SEND_LAST_IMM || rx_op == OP_SEND_ONLY ||
-               rx_op == OP_SEND_ONLY_IMM || rx_op == OP_WRITE_LAST ||
-               rx_op == OP_WRITE_LAST_IMM || rx_op == OP_WRITE_ONLY ||
-               rx_op == OP_WRITE_ONLY_IMM;
-wire op_imm = rx_op == OP_SEND_LAST_IMM || rx_op == OP_SEND_ONLY_IMM ||
-              rx_op == OP_WRITE_LAST_IMM || rx_op == OP_WRITE_ONLY_IMM;
-wire op_reth = rx_op == OP_WRITE_FIRST || rx_op == OP_WRITE_ONLY ||
-               rx_op == OP_WRITE_ONLY_IMM || op_read;
-wire op_only = rx_op == OP_SEND_ONLY || rx_op == OP_SEND_ONLY_IMM || rx_op == OP_WRITE_ONLY ||
-               rx_op == OP_WRITE_ONLY_IMM;
+wire op_send = rx_op <= `HROCE_RC_OP_SEND_ONLY_IMM;
+wire op_write = rx_op >= `HROCE_RC_OP_WRITE_FIRST && rx_op <= `HROCE_RC_OP_WRITE_ONLY_IMM;
+wire op_read = rx_op == `HROCE_RC_OP_READ_REQUEST;
+wire op_first = rx_op == `HROCE_RC_OP_SEND_FIRST || rx_op == `HROCE_RC_OP_WRITE_FIRST;
+wire op_middle = rx_op == `HROCE_RC_OP_SEND_MIDDLE || rx_op == `HROCE_RC_OP_WRITE_MIDDLE;
+wire op_ends = rx_op == `HROCE_RC_OP_SEND_LAST || rx_op == `HROCE_RC_OP_SEND_LAST_IMM ||
+               rx_op == `HROCE_RC_OP_SEND_ONLY || rx_op == `HROCE_RC_OP_SEND_ONLY_IMM ||
+               rx_op == `HROCE_RC_OP_WRITE_LAST || rx_op == `HROCE_RC_OP_WRITE_LAST_IMM ||
+               rx_op == `HROCE_RC_OP_WRITE_ONLY || rx_op == `HROCE_RC_OP_WRITE_ONLY_IMM;
+wire op_imm = rx_op == `HROCE_RC_OP_SEND_LAST_IMM || rx_op == `HROCE_RC_OP_SEND_ONLY_IMM ||
+              rx_op == `HROCE_RC_OP_WRITE_LAST_IMM || rx_op == `HROCE_RC_OP_WRITE_ONLY_IMM;
+wire op_reth = rx_op == `HROCE_RC_OP_WRITE_FIRST || rx_op == `HROCE_RC_OP_WRITE_ONLY ||
+               rx_op == `HROCE_RC_OP_WRITE_ONLY_IMM || op_read;
+wire op_only = rx_op == `HROCE_RC_OP_SEND_ONLY || rx_op == `HROCE_RC_OP_SEND_ONLY_IMM ||
+               rx_op == `HROCE_RC_OP_WRITE_ONLY || rx_op == `HROCE_RC_OP_WRITE_ONLY_IMM;
 wire op_starts = op_first || op_only || op_read;
 // the packets that consume a RECV WQE: the first of a SEND, the last of a WRITE with
 // immediate
-wire op_takes_recv = (op_send && (rx_op == OP_SEND_FIRST || rx_op == OP_SEND_ONLY ||
-                      rx_op == OP_SEND_ONLY_IMM)) ||
-                     rx_op == OP_WRITE_LAST_IMM || rx_op == OP_WRITE_ONLY_IMM;
-wire op_completes_recv = (op_send && op_ends) || rx_op == OP_WRITE_LAST_IMM ||
-                         rx_op == OP_WRITE_ONLY_IMM;
+wire op_takes_recv = (op_send && (rx_op == `HROCE_RC_OP_SEND_FIRST ||
+                                   rx_op == `HROCE_RC_OP_SEND_ONLY ||
+                                   rx_op == `HROCE_RC_OP_SEND_ONLY_IMM)) ||
+                     rx_op == `HROCE_RC_OP_WRITE_LAST_IMM || rx_op == `HROCE_RC_OP_WRITE_ONLY_IMM;
+wire op_completes_recv = (op_send && op_ends) || rx_op == `HROCE_RC_OP_WRITE_LAST_IMM ||
+                         rx_op == `HROCE_RC_OP_WRITE_ONLY_IMM;
 wire seq_ok = in_msg == MSG_SEND ? op_send && !op_starts :
               in_msg == MSG_WRITE ? op_write && !op_starts :
               op_starts;

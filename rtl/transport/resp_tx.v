@@ -113,9 +113,7 @@ localparam CHUNK_DEPTH = 2**CHUNK_ADDR_WIDTH;
 // a packet of at most 4 KiB crosses at most one page boundary: two pieces
 localparam [CHUNK_ADDR_WIDTH:0] PKT_PIECES = 2;
 
-localparam [7:0] OP_READ_RESP_FIRST = 8'h0d, OP_READ_RESP_MIDDLE = 8'h0e,
-    OP_READ_RESP_LAST = 8'h0f, OP_READ_RESP_ONLY = 8'h10, OP_ACK = 8'h11;
-localparam [7:0] SYN_ACK = 8'h1f;
+localparam [7:0] SYN_ACK = {`HROCE_AETH_TYPE_ACK, `HROCE_AETH_CREDIT_INVALID};
 
 localparam [2:0]
     S_IDLE = 3'd0,
@@ -177,9 +175,9 @@ wire [24:0] npkts = d_len == 32'd0 ? 25'd1 : npkts_m1[24:0] + 25'd1;
 wire [12:0] pkt_len = left_reg > {19'd0, mtu} ? mtu : left_reg[12:0];
 wire pkt_first = pkt_reg == 25'd0;
 wire pkt_last = pkt_reg == npkts - 25'd1;
-wire [7:0] rd_opcode = (pkt_first && pkt_last) ? OP_READ_RESP_ONLY :
-                       pkt_first ? OP_READ_RESP_FIRST :
-                       pkt_last ? OP_READ_RESP_LAST : OP_READ_RESP_MIDDLE;
+wire [7:0] rd_opcode = (pkt_first && pkt_last) ? `HROCE_RC_OP_READ_RESP_ONLY :
+                       pkt_first ? `HROCE_RC_OP_READ_RESP_FIRST :
+                       pkt_last ? `HROCE_RC_OP_READ_RESP_LAST : `HROCE_RC_OP_READ_RESP_MIDDLE;
 
 // the header of a packet of this descriptor's QP
 function [HDR_WIDTH-1:0] reply_hdr(input [7:0] opcode, input [23:0] psn, input [12:0] len);
@@ -198,7 +196,7 @@ function [HDR_WIDTH-1:0] reply_hdr(input [7:0] opcode, input [23:0] psn, input [
         h[`HROCE_ROCE_HDR_BTH_PKEY] = desc_reg[`HROCE_RESP_DESC_PKEY];
         h[`HROCE_ROCE_HDR_BTH_DQPN] = desc_reg[`HROCE_RESP_DESC_DQPN];
         h[`HROCE_ROCE_HDR_BTH_PSN] = psn;
-        h[`HROCE_ROCE_HDR_AETH_SYNDROME] = opcode == OP_ACK ? d_syndrome : SYN_ACK;
+        h[`HROCE_ROCE_HDR_AETH_SYNDROME] = opcode == `HROCE_RC_OP_ACK ? d_syndrome : SYN_ACK;
         h[`HROCE_ROCE_HDR_AETH_MSN] = desc_reg[`HROCE_RESP_DESC_MSN];
         h[`HROCE_ROCE_HDR_PAYLOAD_LEN] = len;
         h[`HROCE_ROCE_HDR_SRC_QPN] = desc_reg[`HROCE_RESP_DESC_SRC_QPN];
@@ -239,7 +237,7 @@ always @* begin
         end
         S_ACK: begin
             if (hdr_count < 5'd7) begin
-                hdr_in_data = reply_hdr(OP_ACK, d_psn, 13'd0);
+                hdr_in_data = reply_hdr(`HROCE_RC_OP_ACK, d_psn, 13'd0);
                 hdr_in_valid = 1'b1;
                 stat_tx_ack_next = d_syndrome[7:5] == 3'b000;
                 stat_tx_nak_next = d_syndrome[7:5] != 3'b000;

@@ -81,8 +81,8 @@ wire [7:0] opcode = s_hdr_data[`HROCE_ROCE_HDR_BTH_OPCODE];
 wire ours = s_hdr_data[`HROCE_ROCE_HDR_ETH_DST] == cfg_mac &&
             s_hdr_data[`HROCE_ROCE_HDR_IP_DST] == cfg_ipv4;
 // RC: 0x00-0x0c requests we execute; 0x0d-0x11 responses; 0x12-0x14 atomics are not served
-wire is_request = opcode <= 8'h0c;
-wire is_response = opcode >= 8'h0d && opcode <= 8'h11;
+wire is_request = opcode <= `HROCE_RC_OP_READ_REQUEST;
+wire is_response = opcode >= `HROCE_RC_OP_READ_RESP_FIRST && opcode <= `HROCE_RC_OP_ACK;
 wire [1:0] dest = !ours ? DEST_DROP : is_request ? DEST_REQ : is_response ? DEST_RESP :
                   DEST_DROP;
 wire has_payload = s_hdr_data[`HROCE_ROCE_HDR_PAYLOAD_LEN] != 13'd0;

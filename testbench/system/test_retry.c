@@ -42,28 +42,6 @@
 /* after the completions, this long without a second one */
 #define QUIET_NS 200000ull
 
-/* BTH opcodes (IBTA table 38) */
-enum {
-	OP_SEND_FIRST = 0x00,
-	OP_SEND_MIDDLE = 0x01,
-	OP_SEND_LAST = 0x02,
-	OP_SEND_LAST_IMM = 0x03,
-	OP_SEND_ONLY = 0x04,
-	OP_SEND_ONLY_IMM = 0x05,
-	OP_WRITE_FIRST = 0x06,
-	OP_WRITE_MIDDLE = 0x07,
-	OP_WRITE_LAST = 0x08,
-	OP_WRITE_LAST_IMM = 0x09,
-	OP_WRITE_ONLY = 0x0a,
-	OP_WRITE_ONLY_IMM = 0x0b,
-	OP_READ_REQUEST = 0x0c,
-	OP_READ_RESP_FIRST = 0x0d,
-	OP_READ_RESP_MIDDLE = 0x0e,
-	OP_READ_RESP_LAST = 0x0f,
-	OP_READ_RESP_ONLY = 0x10,
-	OP_ACK = 0x11,
-};
-
 static struct env_params test_params(void)
 {
 	return (struct env_params){
@@ -85,17 +63,21 @@ struct op_kind {
 };
 
 static const struct op_kind ops[] = {
-	{ "send", HROCE_WR_SEND, HROCE_WC_SEND, HROCE_WC_RECV, true, false, false, OP_SEND_FIRST,
-	  OP_SEND_MIDDLE, OP_SEND_LAST, OP_SEND_ONLY },
+	{ "send", HROCE_WR_SEND, HROCE_WC_SEND, HROCE_WC_RECV, true, false, false,
+	  HROCE_RC_OP_SEND_FIRST, HROCE_RC_OP_SEND_MIDDLE, HROCE_RC_OP_SEND_LAST,
+	  HROCE_RC_OP_SEND_ONLY },
 	{ "send_imm", HROCE_WR_SEND_WITH_IMM, HROCE_WC_SEND, HROCE_WC_RECV, true, true, false,
-	  OP_SEND_FIRST, OP_SEND_MIDDLE, OP_SEND_LAST_IMM, OP_SEND_ONLY_IMM },
-	{ "write", HROCE_WR_RDMA_WRITE, HROCE_WC_RDMA_WRITE, 0, false, false, false, OP_WRITE_FIRST,
-	  OP_WRITE_MIDDLE, OP_WRITE_LAST, OP_WRITE_ONLY },
+	  HROCE_RC_OP_SEND_FIRST, HROCE_RC_OP_SEND_MIDDLE, HROCE_RC_OP_SEND_LAST_IMM,
+	  HROCE_RC_OP_SEND_ONLY_IMM },
+	{ "write", HROCE_WR_RDMA_WRITE, HROCE_WC_RDMA_WRITE, 0, false, false, false,
+	  HROCE_RC_OP_WRITE_FIRST, HROCE_RC_OP_WRITE_MIDDLE, HROCE_RC_OP_WRITE_LAST,
+	  HROCE_RC_OP_WRITE_ONLY },
 	{ "write_imm", HROCE_WR_RDMA_WRITE_WITH_IMM, HROCE_WC_RDMA_WRITE,
-	  HROCE_WC_RECV_RDMA_WITH_IMM, true, true, false, OP_WRITE_FIRST, OP_WRITE_MIDDLE,
-	  OP_WRITE_LAST_IMM, OP_WRITE_ONLY_IMM },
-	{ "read", HROCE_WR_RDMA_READ, HROCE_WC_RDMA_READ, 0, false, false, true, OP_READ_REQUEST,
-	  OP_READ_REQUEST, OP_READ_REQUEST, OP_READ_REQUEST },
+	  HROCE_WC_RECV_RDMA_WITH_IMM, true, true, false, HROCE_RC_OP_WRITE_FIRST,
+	  HROCE_RC_OP_WRITE_MIDDLE, HROCE_RC_OP_WRITE_LAST_IMM, HROCE_RC_OP_WRITE_ONLY_IMM },
+	{ "read", HROCE_WR_RDMA_READ, HROCE_WC_RDMA_READ, 0, false, false, true,
+	  HROCE_RC_OP_READ_REQUEST, HROCE_RC_OP_READ_REQUEST, HROCE_RC_OP_READ_REQUEST,
+	  HROCE_RC_OP_READ_REQUEST },
 };
 
 /* Which packet a directed case hits */
@@ -194,13 +176,13 @@ static uint8_t target_opcode(const struct op_kind *k, enum target t, int n, bool
 	case LAST_AND_ACK:
 		return n == 1 ? k->only : k->last;
 	case ACK:
-		return OP_ACK;
+		return HROCE_RC_OP_ACK;
 	case RESP_FIRST:
-		return n == 1 ? OP_READ_RESP_ONLY : OP_READ_RESP_FIRST;
+		return n == 1 ? HROCE_RC_OP_READ_RESP_ONLY : HROCE_RC_OP_READ_RESP_FIRST;
 	case RESP_MIDDLE:
-		return OP_READ_RESP_MIDDLE;
+		return HROCE_RC_OP_READ_RESP_MIDDLE;
 	default:
-		return n == 1 ? OP_READ_RESP_ONLY : OP_READ_RESP_LAST;
+		return n == 1 ? HROCE_RC_OP_READ_RESP_ONLY : HROCE_RC_OP_READ_RESP_LAST;
 	}
 }
 
@@ -298,7 +280,7 @@ static const char *one_message(struct bench *b, struct env *e, const struct op_k
 		rule.psn = (psn0 + (uint32_t)n - 1) & 0xffffff;
 	if (t == LAST_AND_ACK) {
 		fq.rules[fq.nrules++] = rule;
-		rule.opcode = OP_ACK;
+		rule.opcode = HROCE_RC_OP_ACK;
 		rule.psn = (psn0 + (uint32_t)n - 1) & 0xffffff;
 		rule.dqpn = hroce_qp_num(qp.qp[0]);
 		fr.rules[fr.nrules++] = rule;
@@ -781,12 +763,12 @@ static void test_bad_responses(struct bench *b, struct env *e)
 		uint16_t len;
 	} cases[] = {
 		/* an ACK for a PSN never sent would complete the WRITE if it were believed */
-		{ "bad_ack_never_sent", OP_ACK, 0x1f, 100, 0 },
-		{ "bad_ack_far_ahead", OP_ACK, 0x1f, 0x400000, 0 },
+		{ "bad_ack_never_sent", HROCE_RC_OP_ACK, 0x1f, 100, 0 },
+		{ "bad_ack_far_ahead", HROCE_RC_OP_ACK, 0x1f, 0x400000, 0 },
 		/* the AETH syndrome type 010 is reserved */
-		{ "bad_aeth_reserved", OP_ACK, 0x40, 0, 0 },
+		{ "bad_aeth_reserved", HROCE_RC_OP_ACK, 0x40, 0, 0 },
 		/* a READ response when the WQE outstanding is a WRITE */
-		{ "bad_read_resp_no_read", OP_READ_RESP_ONLY, 0x1f, 0, 200 },
+		{ "bad_read_resp_no_read", HROCE_RC_OP_READ_RESP_ONLY, 0x1f, 0, 200 },
 	};
 	struct buf src, dst;
 	struct qp_pair qp;
