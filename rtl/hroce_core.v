@@ -1158,7 +1158,9 @@ qpc_req_inst (
     .m_wr_axis_tready(wr_tready[WR_CTX_REQ]),
     .m_wr_axis_tlast(wr_tlast[WR_CTX_REQ]),
     .s_wr_done_valid(wr_done_valid[WR_CTX_REQ]),
-    .s_wr_done_error(wr_done_error[WR_CTX_REQ])
+    .s_wr_done_error(wr_done_error[WR_CTX_REQ]),
+    .stat_hit(core_stat[`HROCE_CORE_COUNTER_QPC_REQ_HIT]),
+    .stat_miss(core_stat[`HROCE_CORE_COUNTER_QPC_REQ_MISS])
 );
 assign rd_req_last[RD_CTX_REQ] = 1'b1;
 
@@ -1207,7 +1209,9 @@ qpc_resp_inst (
     .m_wr_axis_tready(wr_tready[WR_CTX_RESP]),
     .m_wr_axis_tlast(wr_tlast[WR_CTX_RESP]),
     .s_wr_done_valid(wr_done_valid[WR_CTX_RESP]),
-    .s_wr_done_error(wr_done_error[WR_CTX_RESP])
+    .s_wr_done_error(wr_done_error[WR_CTX_RESP]),
+    .stat_hit(core_stat[`HROCE_CORE_COUNTER_QPC_RESP_HIT]),
+    .stat_miss(core_stat[`HROCE_CORE_COUNTER_QPC_RESP_MISS])
 );
 assign rd_req_last[RD_CTX_RESP] = 1'b1;
 
@@ -1257,7 +1261,9 @@ cqc_inst (
     .m_wr_axis_tready(wr_tready[WR_CTX_CQ]),
     .m_wr_axis_tlast(wr_tlast[WR_CTX_CQ]),
     .s_wr_done_valid(wr_done_valid[WR_CTX_CQ]),
-    .s_wr_done_error(wr_done_error[WR_CTX_CQ])
+    .s_wr_done_error(wr_done_error[WR_CTX_CQ]),
+    .stat_hit(core_stat[`HROCE_CORE_COUNTER_CQC_HIT]),
+    .stat_miss(core_stat[`HROCE_CORE_COUNTER_CQC_MISS])
 );
 assign rd_req_last[RD_CTX_CQ] = 1'b1;
 

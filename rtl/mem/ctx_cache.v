@@ -105,7 +105,14 @@ module ctx_cache #
     input  wire                          m_wr_axis_tready,
     output wire                          m_wr_axis_tlast,
     input  wire                          s_wr_done_valid,
-    input  wire                          s_wr_done_error
+    input  wire                          s_wr_done_error,
+
+    /*
+     * Statistics: a lookup of an entry in the table found its line (hit) or had to read
+     * it (miss), a cycle pulse each
+     */
+    output wire                          stat_hit,
+    output wire                          stat_miss
 );
 
 localparam LINES = 2**CACHE_LOG;
@@ -155,6 +162,8 @@ reg rd_req_valid_reg = 1'b0, rd_req_valid_next;
 reg wr_req_valid_reg = 1'b0, wr_req_valid_next;
 reg wr_data_valid_reg = 1'b0, wr_data_valid_next;
 reg inval_done_reg = 1'b0, inval_done_next;
+reg stat_hit_reg = 1'b0, stat_hit_next;
+reg stat_miss_reg = 1'b0, stat_miss_next;
 
 reg mem_wr_en;
 reg [LINE_WIDTH-1:0] mem_wr_data;
@@ -201,6 +210,8 @@ always @* begin
     wr_req_valid_next = wr_req_valid_reg && !m_wr_req_ready;
     wr_data_valid_next = wr_data_valid_reg && !m_wr_axis_tready;
     inval_done_next = 1'b0;
+    stat_hit_next = 1'b0;
+    stat_miss_next = 1'b0;
 
     mem_wr_en = 1'b0;
     mem_wr_data = update_reg;
@@ -249,11 +260,14 @@ always @* begin
                 end else if (hit_lookup) begin
                     status_next = ST_OK;
                     state_next = STATE_RESP;
+                    stat_hit_next = 1'b1;
                 end else if (occupied_dirty) begin
                     wb_index_next = occupant;
                     state_next = STATE_WB;
+                    stat_miss_next = 1'b1;
                 end else begin
                     state_next = STATE_READ;
+                    stat_miss_next = 1'b1;
                 end
             end
         end
@@ -349,6 +363,8 @@ always @(posedge clk) begin
     wr_req_valid_reg <= wr_req_valid_next;
     wr_data_valid_reg <= wr_data_valid_next;
     inval_done_reg <= inval_done_next;
+    stat_hit_reg <= stat_hit_next;
+    stat_miss_reg <= stat_miss_next;
 
     if (mem_rd_en) begin
         data_reg <= line_mem[accept_line];
@@ -373,6 +389,8 @@ always @(posedge clk) begin
         wr_req_valid_reg <= 1'b0;
         wr_data_valid_reg <= 1'b0;
         inval_done_reg <= 1'b0;
+        stat_hit_reg <= 1'b0;
+        stat_miss_reg <= 1'b0;
     end
 end
 
@@ -382,6 +400,8 @@ assign s_inval_ready = idle && s_inval_valid;
 assign s_update_ready = idle && !s_inval_valid && s_update_valid;
 assign s_lookup_ready = idle && !s_inval_valid && !s_update_valid;
 assign inval_done = inval_done_reg;
+assign stat_hit = stat_hit_reg;
+assign stat_miss = stat_miss_reg;
 
 assign m_lookup_data = data_reg;
 assign m_lookup_status = status_reg;

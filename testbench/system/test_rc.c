@@ -1053,12 +1053,100 @@ static void test_reg_refused(struct bench *b, struct env *e)
 }
 
 /* ===================================================================================== */
-/* The random mix over a link that misbehaves */
+/* The context caches: more QPs than lines */
 
 static uint64_t counter_sum(struct env *e, unsigned int c)
 {
 	return hroce_core_counter(e->n[0].dev, c) + hroce_core_counter(e->n[1].dev, c);
 }
+
+/*
+ * CTX_QPS QP pairs, more than the caches' 16 lines: a WRITE on each in turn, twice, every
+ * byte checked. The second round finds each QP's line taken by a later one (the caches are
+ * direct-mapped), so the hit and miss counters of all three caches must move: at least a
+ * miss per QP in each QP cache, hits in the requester's (a WQE looks its QP up more than
+ * once), and a responder lookup for every WRITE.
+ */
+#define CTX_QPS 40
+static void test_ctx_cache(struct bench *b, struct env *e)
+{
+	static const unsigned int counters[] = {
+		HROCE_CORE_COUNTER_QPC_REQ_HIT,	 HROCE_CORE_COUNTER_QPC_REQ_MISS,
+		HROCE_CORE_COUNTER_QPC_RESP_HIT, HROCE_CORE_COUNTER_QPC_RESP_MISS,
+		HROCE_CORE_COUNTER_CQC_HIT,	 HROCE_CORE_COUNTER_CQC_MISS,
+	};
+	uint64_t before[6], delta[6];
+	const uint32_t len = 1000;
+	struct qp_pair qp[CTX_QPS];
+	struct buf src, dst;
+	int opened = 0, done = 0;
+	char why[200] = "";
+
+	for (int i = 0; i < 6; i++)
+		before[i] = counter_sum(e, counters[i]);
+	buf_open(e, &src, 0, CTX_QPS * 1024, ACCESS_ALL, 0);
+	buf_open(e, &dst, 1, CTX_QPS * 1024, ACCESS_ALL, 0);
+	for (; opened < CTX_QPS; opened++)
+		if (qp_pair_open(e, &qp[opened], HROCE_MTU_1024, &default_caps, ACCESS_ALL))
+			break;
+	for (int round = 0; round < 2 && opened == CTX_QPS && !why[0]; round++) {
+		for (int q = 0; q < CTX_QPS && !why[0]; q++) {
+			struct hroce_sge sge = { (uintptr_t)src.p + 1024u * q, len,
+						 hroce_mr_lkey(src.mr) };
+			struct hroce_send_wr wr = { .wr_id = 1000u * round + q,
+						    .sg_list = &sge,
+						    .num_sge = 1,
+						    .opcode = HROCE_WR_RDMA_WRITE,
+						    .send_flags = HROCE_SEND_SIGNALED,
+						    .remote_addr = (uintptr_t)dst.p + 1024u * q,
+						    .rkey = hroce_mr_rkey(dst.mr) };
+			struct hroce_send_wr *bad;
+
+			bench_fill(b, src.p + 1024u * q, len);
+			if (hroce_post_send(qp[q].qp[0], &wr, &bad)) {
+				snprintf(why, sizeof(why), "post on QP %d failed", q);
+				break;
+			}
+			if (!env_expect_wc(e, "ctx_cache_write", e->n[0].scq, wr.wr_id,
+					   HROCE_WC_RDMA_WRITE, HROCE_WC_SUCCESS, POLL_NS))
+				snprintf(why, sizeof(why), "QP %d, round %d: no good completion", q,
+					 round);
+			else if (memcmp(src.p + 1024u * q, dst.p + 1024u * q, len) ||
+				 dst.p[1024u * q + len] != POISON)
+				snprintf(why, sizeof(why), "QP %d, round %d: the data differs", q,
+					 round);
+			else
+				done++;
+		}
+	}
+	bench_result(b, "ctx_cache_many_qps", opened == CTX_QPS && done == 2 * CTX_QPS,
+		     "%d QP pairs opened, %d WRITEs right: %s", opened, done, why);
+	for (int i = 0; i < 6; i++)
+		delta[i] = counter_sum(e, counters[i]) - before[i];
+	bench_result(b, "ctx_cache_qpc_req", delta[0] > 0 && delta[1] >= CTX_QPS,
+		     "requester: %llu hits, %llu misses", (unsigned long long)delta[0],
+		     (unsigned long long)delta[1]);
+	/* a one-packet WRITE is one responder lookup: with every line taken, each misses */
+	bench_result(b, "ctx_cache_qpc_resp",
+		     delta[3] >= CTX_QPS && delta[2] + delta[3] >= 2 * CTX_QPS,
+		     "responder: %llu hits, %llu misses", (unsigned long long)delta[2],
+		     (unsigned long long)delta[3]);
+	bench_result(b, "ctx_cache_cqc", delta[4] > 0, "CQ contexts: %llu hits, %llu misses",
+		     (unsigned long long)delta[4], (unsigned long long)delta[5]);
+	bench_log(b,
+		  "ctx_cache: %d QPs, %d WRITEs: QPC requester %llu hits / %llu misses, responder "
+		  "%llu / %llu, CQC %llu / %llu",
+		  CTX_QPS, done, (unsigned long long)delta[0], (unsigned long long)delta[1],
+		  (unsigned long long)delta[2], (unsigned long long)delta[3],
+		  (unsigned long long)delta[4], (unsigned long long)delta[5]);
+	for (int q = 0; q < opened; q++)
+		qp_pair_close(&qp[q]);
+	buf_close(&src);
+	buf_close(&dst);
+}
+
+/* ===================================================================================== */
+/* The random mix over a link that misbehaves */
 
 /*
  * Both directions lose 1 % of the frames, flip a bit in 0.1 % (the receiving core drops
@@ -1170,6 +1258,7 @@ int main(int argc, char **argv)
 	test_iova_fault(&b, &e);
 	test_reg_refused(&b, &e);
 	check_counters(&b, &e);
+	test_ctx_cache(&b, &e);
 	test_random_mix_lossy(&b, &e, 5, b.quick ? 6 : 16, false);
 	env_close(&e);
 	return bench_finish(&b);
