@@ -505,8 +505,9 @@ static int set_key(struct parser *p, const char *key, const char *v)
 		else if (!strcmp(v, "shell"))
 			d->model = HROCE_CONFIG_MODEL_SHELL;
 		else
-			return bad(p, "model \"%s\": core (the core alone) or shell (the board "
-				      "shell with the core inside)",
+			return bad(p,
+				   "model \"%s\": core (the core alone) or shell (the board "
+				   "shell with the core inside)",
 				   v);
 		return 0;
 	case KEY_FLASH:

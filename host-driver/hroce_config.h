@@ -94,7 +94,7 @@ struct hroce_config_dev {
 	uint32_t pcie_read_ns, pcie_write_ns, pcie_gbps;
 	uint32_t pcie_reads, pcie_writes; /* bursts in flight at the bridge */
 	uint32_t link_ns, link_gbps;
-	char pcap[256]; /* "": none */
+	char pcap[256];	    /* "": none */
 	unsigned int model; /* HROCE_CONFIG_MODEL_* */
 	char flash[256];    /* the shell's flash file; "": in memory */
 	/* faults of the frames it sends on its wire (hroce_sim.h: hroce_sim_frame_faults) */

@@ -292,9 +292,9 @@ struct hroce_sim *hroce_sim_create(struct hroce_sim_world *w, const struct hroce
 	err = sim_pcie_init(&s->pcie, &s->axi, &s->iommu, &timing, &pcie_hooks);
 	if (err)
 		goto err_iommu;
-	err = s->shell ? sim_mmio_init32(&s->mmio, &s->shell->bar0, SIM_SHELL_BAR0_SIZE,
-					 &mmio_hooks)
-		       : sim_mmio_init(&s->mmio, &s->axil, &mmio_hooks);
+	err = s->shell
+		      ? sim_mmio_init32(&s->mmio, &s->shell->bar0, SIM_SHELL_BAR0_SIZE, &mmio_hooks)
+		      : sim_mmio_init(&s->mmio, &s->axil, &mmio_hooks);
 	if (err)
 		goto err_pcie;
 	err = reset(s) ?: open_trace(s, p->trace_path);

@@ -34,8 +34,7 @@ static const char *const bar2_names[BAR2_SIGNALS] = {
 	[BAR2_BRESP] = "bresp",	  [BAR2_ARVALID] = "arvalid", [BAR2_RREADY] = "rready",
 };
 
-static int bind1(struct hroce_sim *s, const char *name, unsigned int width, bool input,
-		 void **ptr)
+static int bind1(struct hroce_sim *s, const char *name, unsigned int width, bool input, void **ptr)
 {
 	const struct vmodel_port *p = vmodel_port(&s->vm, name);
 

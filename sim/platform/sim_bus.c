@@ -137,22 +137,14 @@ int sim_axil32_bus_bind(struct sim_axil32_bus *bus, const struct vmodel *vm, con
 			unsigned int addr_width)
 {
 	const struct sig sigs[] = {
-		SIG(bus, awaddr, addr_width, true),
-		SIG(bus, araddr, addr_width, true),
-		SIG(bus, awvalid, 1, true),
-		SIG(bus, awready, 1, false),
-		SIG(bus, wstrb, 4, true),
-		SIG(bus, wvalid, 1, true),
-		SIG(bus, wready, 1, false),
-		SIG(bus, bresp, 2, false),
-		SIG(bus, bvalid, 1, false),
-		SIG(bus, bready, 1, true),
-		SIG(bus, arvalid, 1, true),
-		SIG(bus, arready, 1, false),
-		SIG(bus, rresp, 2, false),
-		SIG(bus, rvalid, 1, false),
-		SIG(bus, rready, 1, true),
-		SIG(bus, wdata, 32, true),
+		SIG(bus, awaddr, addr_width, true), SIG(bus, araddr, addr_width, true),
+		SIG(bus, awvalid, 1, true),	    SIG(bus, awready, 1, false),
+		SIG(bus, wstrb, 4, true),	    SIG(bus, wvalid, 1, true),
+		SIG(bus, wready, 1, false),	    SIG(bus, bresp, 2, false),
+		SIG(bus, bvalid, 1, false),	    SIG(bus, bready, 1, true),
+		SIG(bus, arvalid, 1, true),	    SIG(bus, arready, 1, false),
+		SIG(bus, rresp, 2, false),	    SIG(bus, rvalid, 1, false),
+		SIG(bus, rready, 1, true),	    SIG(bus, wdata, 32, true),
 		SIG(bus, rdata, 32, false),
 	};
 
@@ -161,8 +153,8 @@ int sim_axil32_bus_bind(struct sim_axil32_bus *bus, const struct vmodel *vm, con
 	return bind(vm, prefix, sigs, sizeof(sigs) / sizeof(sigs[0]));
 }
 
-int sim_axis_bus_bind_unready(struct sim_axis_bus *bus, const struct vmodel *vm,
-			      const char *prefix, uint8_t *ready)
+int sim_axis_bus_bind_unready(struct sim_axis_bus *bus, const struct vmodel *vm, const char *prefix,
+			      uint8_t *ready)
 {
 	const struct sig sigs[] = {
 		SIG(bus, tdata, 512, true), SIG(bus, tkeep, 64, true), SIG(bus, tvalid, 1, true),

@@ -108,7 +108,7 @@ int sim_axil32_bus_bind(struct sim_axil32_bus *bus, const struct vmodel *vm, con
  * A stream the model receives without back-pressure (a MAC's RX: no tready port): tready
  * points to *ready, which the caller keeps at 1.
  */
-int sim_axis_bus_bind_unready(struct sim_axis_bus *bus, const struct vmodel *vm,
-			      const char *prefix, uint8_t *ready);
+int sim_axis_bus_bind_unready(struct sim_axis_bus *bus, const struct vmodel *vm, const char *prefix,
+			      uint8_t *ready);
 
 #endif /* HROCE_SIM_BUS_H */

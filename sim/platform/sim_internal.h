@@ -108,8 +108,8 @@ struct hroce_sim_link {
  * it (clk, rst, time, the AXI master, the MAC streams, bound into struct hroce_sim), the
  * BAR0 bus, the MSI-X messages, and the flash and ICAP models on its pins.
  */
-#define SIM_SHELL_BAR0_SIZE 0x20000u  /* the core's registers, then the board block */
-#define SIM_SHELL_MAC_RX_DROP 0x30u /* the board block's MAC RX drop counter */
+#define SIM_SHELL_BAR0_SIZE 0x20000u /* the core's registers, then the board block */
+#define SIM_SHELL_MAC_RX_DROP 0x30u  /* the board block's MAC RX drop counter */
 
 enum {
 	BAR2_AWADDR,

@@ -64,8 +64,8 @@ static void test_config_keys(struct bench *b)
 		  "[a]\nmac = 02:00:00:00:00:01\nipv4 = 10.0.0.1\nmodel = shell\n"
 		  "flash = /tmp/a.flash\n",
 		  0, HROCE_CONFIG_MODEL_SHELL },
-		{ "config_model_bad", "[a]\nmac = 02:00:00:00:00:01\nipv4 = 10.0.0.1\nmodel = soc\n",
-		  EINVAL, 0 },
+		{ "config_model_bad",
+		  "[a]\nmac = 02:00:00:00:00:01\nipv4 = 10.0.0.1\nmodel = soc\n", EINVAL, 0 },
 		{ "config_flash_needs_shell",
 		  "[a]\nmac = 02:00:00:00:00:01\nipv4 = 10.0.0.1\nflash = /tmp/a.flash\n", EINVAL,
 		  0 },
@@ -149,8 +149,7 @@ static void test_open_shell(struct bench *b)
 	bench_result(b, "shell_core_id",
 		     !err && attr.core_id == HROCE_CORE_ID &&
 			     attr.core_version == HROCE_CORE_VERSION,
-		     "%s: core id %#x version %#x", strerror(err), attr.core_id,
-		     attr.core_version);
+		     "%s: core id %#x version %#x", strerror(err), attr.core_id, attr.core_version);
 
 	struct fw_regs r = { .ctx = sim,
 			     .read = nic_board_read,
@@ -204,7 +203,8 @@ static void rc_op(struct bench *b, struct env *e, struct qp_pair *qp, int req,
 				     .sg_list = &sge,
 				     .num_sge = 1,
 				     .opcode = op,
-				     .send_flags = HROCE_SEND_SIGNALED | (inl ? HROCE_SEND_INLINE : 0),
+				     .send_flags =
+					     HROCE_SEND_SIGNALED | (inl ? HROCE_SEND_INLINE : 0),
 				     .remote_addr = (uintptr_t)dst.p + 9,
 				     .rkey = hroce_mr_rkey(dst.mr) };
 	rwr = (struct hroce_recv_wr){ .wr_id = 8, .sg_list = &rsge, .num_sge = 1 };
@@ -214,16 +214,17 @@ static void rc_op(struct bench *b, struct env *e, struct qp_pair *qp, int req,
 		goto out;
 	}
 	if (env_poll(e, e->n[req].scq, 1, &wc, POLL_NS) != 1 ||
-	    !wc_ok(b, name, &wc, 7, op == HROCE_WR_RDMA_READ ? HROCE_WC_RDMA_READ
-					: op == HROCE_WR_SEND	   ? HROCE_WC_SEND
-								   : HROCE_WC_RDMA_WRITE,
+	    !wc_ok(b, name, &wc, 7,
+		   op == HROCE_WR_RDMA_READ ? HROCE_WC_RDMA_READ
+		   : op == HROCE_WR_SEND    ? HROCE_WC_SEND
+					    : HROCE_WC_RDMA_WRITE,
 		   HROCE_WC_SUCCESS)) {
 		bench_result(b, name, false, "no send completion");
 		goto out;
 	}
-	if (recv && (env_poll(e, e->n[1 - req].rcq, 1, &wc, POLL_NS) != 1 ||
-		     !wc_ok(b, name, &wc, 8, HROCE_WC_RECV, HROCE_WC_SUCCESS) ||
-		     wc.byte_len != len)) {
+	if (recv &&
+	    (env_poll(e, e->n[1 - req].rcq, 1, &wc, POLL_NS) != 1 ||
+	     !wc_ok(b, name, &wc, 8, HROCE_WC_RECV, HROCE_WC_SUCCESS) || wc.byte_len != len)) {
 		bench_result(b, name, false, "no receive completion of %zu bytes", len);
 		goto out;
 	}
@@ -243,8 +244,12 @@ static void test_rc(struct bench *b, struct env *e)
 		size_t len;
 		const char *name[2];
 	} ops[] = {
-		{ HROCE_WR_RDMA_WRITE, 5000, { "rc_write_shell_to_core", "rc_write_core_to_shell" } },
-		{ HROCE_WR_RDMA_READ, 6000, { "rc_read_shell_from_core", "rc_read_core_from_shell" } },
+		{ HROCE_WR_RDMA_WRITE,
+		  5000,
+		  { "rc_write_shell_to_core", "rc_write_core_to_shell" } },
+		{ HROCE_WR_RDMA_READ,
+		  6000,
+		  { "rc_read_shell_from_core", "rc_read_core_from_shell" } },
 		{ HROCE_WR_SEND, 3000, { "rc_send_shell_to_core", "rc_send_core_to_shell" } },
 	};
 	struct qp_pair qp;
@@ -413,6 +418,7 @@ static void bench_speed(struct bench *b, const struct env_params *base, enum hro
 
 	p.model[0] = m0;
 	p.model[1] = m1;
+	p.link_gbps = 100; /* a rate the shell's RX takes without a drop: the same work */
 	env_open(&e, b, &p);
 	ok = !qp_pair_open(&e, &qp, HROCE_MTU_4096, &caps, ACCESS_ALL);
 	if (ok) {
@@ -420,15 +426,40 @@ static void bench_speed(struct bench *b, const struct env_params *base, enum hro
 		qp_pair_close(&qp);
 	}
 	*rate = wall > 0 ? cycles / wall : 0;
-	bench_result(b, m0 == SHELL ? (m1 == SHELL ? "speed_shell_shell" : "speed_shell_core")
-				    : "speed_core_core",
+	bench_result(b,
+		     m0 == SHELL ? (m1 == SHELL ? "speed_shell_shell" : "speed_shell_core")
+				 : "speed_core_core",
 		     ok, "the WRITE stream failed");
 	bench_log(b,
-		  "speed: %s NIC -> %s NIC, %zu MiB of 64 KiB WRITEs: %llu cycles in %.2f s "
-		  "= %.0f cycles/s (world of 2 NICs)",
+		  "speed: %s NIC -> %s NIC, link 100 Gb/s, %zu MiB of 64 KiB WRITEs: %llu "
+		  "cycles in %.2f s = %.0f cycles/s (a world of 2 NICs, stepped by libhroce)",
 		  m0 == SHELL ? "shell" : "core", m1 == SHELL ? "shell" : "core", total >> 20,
 		  (unsigned long long)cycles, wall, *rate);
 	env_close(&e);
+}
+
+/* One NIC alone, idle, stepped: what a cycle of its model costs, without the driver. */
+static double bench_idle_speed(struct bench *b, enum hroce_sim_model m)
+{
+	struct hroce_sim_params sp = { .name = "idle", .model = m };
+	struct hroce_sim_world *w = hroce_sim_world_create(ENV_MHZ);
+	struct hroce_sim *s = w ? hroce_sim_create(w, &sp) : NULL;
+	uint64_t cycles = b->quick ? 100000 : 400000;
+	double t0, wall;
+
+	if (!s) {
+		bench_result(b, "speed_idle", false, "cannot create the NIC");
+		hroce_sim_world_destroy(w);
+		return 0;
+	}
+	t0 = env_wall_s();
+	hroce_sim_world_step(w, cycles);
+	wall = env_wall_s() - t0;
+	bench_log(b,
+		  "speed: one %s NIC alone, idle, stepped: %llu cycles in %.2f s = %.0f cycles/s",
+		  m == SHELL ? "shell" : "core", (unsigned long long)cycles, wall, cycles / wall);
+	hroce_sim_world_destroy(w);
+	return cycles / wall;
 }
 
 /*
@@ -499,9 +530,15 @@ int main(int argc, char **argv)
 	bench_speed(&b, &base, SHELL, CORE, &shell_core);
 	bench_speed(&b, &base, SHELL, SHELL, &shell_shell);
 	if (core_core > 0 && shell_shell > 0)
-		bench_log(&b, "speed: a world of two shell NICs runs at %.2f of the speed of "
-			      "one of two core NICs (a shell and a core: %.2f)",
+		bench_log(&b,
+			  "speed: a world of two shell NICs runs at %.2f of the speed of "
+			  "one of two core NICs (a shell and a core: %.2f)",
 			  shell_shell / core_core, shell_core / core_core);
+	core_core = bench_idle_speed(&b, CORE);
+	shell_shell = bench_idle_speed(&b, SHELL);
+	if (core_core > 0 && shell_shell > 0)
+		bench_log(&b, "speed: an idle shell NIC runs at %.2f of an idle core NIC's speed",
+			  shell_shell / core_core);
 	bench_mac_fifo(&b, &base, 100, 128, SHELL);
 	bench_mac_fifo(&b, &base, 0, 0, SHELL);
 	bench_mac_fifo(&b, &base, 0, 0, CORE);
