@@ -128,31 +128,39 @@ bool sim_nic_quiet(const struct hroce_sim *s)
 	       (!s->wire || sim_wire_quiet(s->wire)) && (!s->ext || !sim_ext_pending(s->ext));
 }
 
-static int bind_port(struct hroce_sim *s, const char *name, unsigned int width, bool input,
-		     void **ptr)
+int sim_nic_bind_port(struct hroce_sim *s, const char *name, unsigned int width, bool input,
+		      void **ptr)
 {
 	const struct vmodel_port *p = vmodel_port(&s->vm, name);
 
 	if (!p || p->width != width || p->input != input) {
-		sim_log(HROCE_SIM_LOG_ERR, "%s: the core has no %u-bit %s %s", s->name, width,
-			input ? "input" : "output", name);
+		sim_log(HROCE_SIM_LOG_ERR, "%s: the model %s has no %u-bit %s %s", s->name,
+			s->vm.ops->name, width, input ? "input" : "output", name);
 		return EINVAL;
 	}
 	*ptr = p->ptr;
 	return 0;
 }
 
-static int bind_ports(struct hroce_sim *s)
+int sim_nic_bind_clock(struct hroce_sim *s)
 {
 	int err = 0;
 
-	err = err ?: bind_port(s, "clk", 1, true, (void **)&s->clk);
-	err = err ?: bind_port(s, "rst", 1, true, (void **)&s->rst);
-	err = err ?: bind_port(s, "time_now", 64, true, (void **)&s->time_now);
-	err = err ?: bind_port(s, "m_time_deadline", 64, false, (void **)&s->time_deadline);
-	err = err ?: bind_port(s, "m_irq_vector", 8, false, (void **)&s->irq_vector);
-	err = err ?: bind_port(s, "m_irq_valid", 1, false, (void **)&s->irq_valid);
-	err = err ?: bind_port(s, "m_irq_ready", 1, true, (void **)&s->irq_ready);
+	err = err ?: sim_nic_bind_port(s, "clk", 1, true, (void **)&s->clk);
+	err = err ?: sim_nic_bind_port(s, "rst", 1, true, (void **)&s->rst);
+	err = err ?: sim_nic_bind_port(s, "time_now", 64, true, (void **)&s->time_now);
+	return err
+		       ?: sim_nic_bind_port(s, "m_time_deadline", 64, false,
+					    (void **)&s->time_deadline);
+}
+
+static int bind_ports(struct hroce_sim *s)
+{
+	int err = sim_nic_bind_clock(s);
+
+	err = err ?: sim_nic_bind_port(s, "m_irq_vector", 8, false, (void **)&s->irq_vector);
+	err = err ?: sim_nic_bind_port(s, "m_irq_valid", 1, false, (void **)&s->irq_valid);
+	err = err ?: sim_nic_bind_port(s, "m_irq_ready", 1, true, (void **)&s->irq_ready);
 	if (err)
 		return err;
 	if (sim_axi_bus_bind(&s->axi, &s->vm, "m_axi_") ||

@@ -34,36 +34,21 @@ static const char *const bar2_names[BAR2_SIGNALS] = {
 	[BAR2_BRESP] = "bresp",	  [BAR2_ARVALID] = "arvalid", [BAR2_RREADY] = "rready",
 };
 
-static int bind1(struct hroce_sim *s, const char *name, unsigned int width, bool input, void **ptr)
-{
-	const struct vmodel_port *p = vmodel_port(&s->vm, name);
-
-	if (!p || p->width != width || p->input != input) {
-		sim_log(HROCE_SIM_LOG_ERR, "%s: the shell has no %u-bit %s %s", s->name, width,
-			input ? "input" : "output", name);
-		return EINVAL;
-	}
-	*ptr = p->ptr;
-	return 0;
-}
-
 static int bind_ports(struct hroce_sim *s)
 {
 	struct sim_shell *sh = s->shell;
-	int err = 0;
+	int err = sim_nic_bind_clock(s);
 
-	err = err ?: bind1(s, "clk", 1, true, (void **)&s->clk);
-	err = err ?: bind1(s, "rst", 1, true, (void **)&s->rst);
-	err = err ?: bind1(s, "mac_clk", 1, true, (void **)&sh->mac_clk);
-	err = err ?: bind1(s, "mac_rst", 1, true, (void **)&sh->mac_rst);
-	err = err ?: bind1(s, "time_now", 64, true, (void **)&s->time_now);
-	err = err ?: bind1(s, "m_time_deadline", 64, false, (void **)&s->time_deadline);
-	err = err ?: bind1(s, "cfg_msix_enable", 1, true, (void **)&sh->msix_enable);
-	err = err ?: bind1(s, "cfg_msix_function_mask", 1, true, (void **)&sh->msix_fmask);
-	err = err ?: bind1(s, "m_msix_addr", 64, false, (void **)&sh->msix_addr);
-	err = err ?: bind1(s, "m_msix_data", 32, false, (void **)&sh->msix_data);
-	err = err ?: bind1(s, "m_msix_valid", 1, false, (void **)&sh->msix_valid);
-	err = err ?: bind1(s, "m_msix_ready", 1, true, (void **)&sh->msix_ready);
+	err = err ?: sim_nic_bind_port(s, "mac_clk", 1, true, (void **)&sh->mac_clk);
+	err = err ?: sim_nic_bind_port(s, "mac_rst", 1, true, (void **)&sh->mac_rst);
+	err = err ?: sim_nic_bind_port(s, "cfg_msix_enable", 1, true, (void **)&sh->msix_enable);
+	err = err
+		      ?: sim_nic_bind_port(s, "cfg_msix_function_mask", 1, true,
+					   (void **)&sh->msix_fmask);
+	err = err ?: sim_nic_bind_port(s, "m_msix_addr", 64, false, (void **)&sh->msix_addr);
+	err = err ?: sim_nic_bind_port(s, "m_msix_data", 32, false, (void **)&sh->msix_data);
+	err = err ?: sim_nic_bind_port(s, "m_msix_valid", 1, false, (void **)&sh->msix_valid);
+	err = err ?: sim_nic_bind_port(s, "m_msix_ready", 1, true, (void **)&sh->msix_ready);
 	if (err)
 		return err;
 	/* the platform's interrupt handshake is the MSI-X one */

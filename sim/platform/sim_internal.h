@@ -198,6 +198,11 @@ int sim_shell_open(struct hroce_sim *s, const struct hroce_sim_params *p);
 void sim_shell_close(struct hroce_sim *s);
 int sim_shell_reset(struct hroce_sim *s, bool out);
 void sim_shell_sample(struct hroce_sim *s, uint64_t now);
+/* A port of the NIC's model into *ptr (EINVAL, logged, if it has none of that width). */
+int sim_nic_bind_port(struct hroce_sim *s, const char *name, unsigned int width, bool input,
+		      void **ptr);
+/* clk, rst, time_now and m_time_deadline, which the core and the shell both have. */
+int sim_nic_bind_clock(struct hroce_sim *s);
 /* Nothing under way at any interface of the NIC (MMIO, DMA, interrupts, its port). */
 bool sim_nic_quiet(const struct hroce_sim *s);
 void sim_nic_event(struct hroce_sim *s, enum hroce_sim_event_kind kind, uint64_t cycle,
