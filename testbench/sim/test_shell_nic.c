@@ -17,6 +17,7 @@
  *   stream of WRITEs toward the shell NIC at 100 Gb/s and at one beat a cycle.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -110,10 +111,23 @@ static void nic_board_write(void *ctx, uint32_t off, uint32_t v)
 	hroce_sim_mmio_write(ctx, HROCE_SIM_BOARD_BASE + off, &v, sizeof(v));
 }
 
+/* The flash file holds page at off (the NIC that wrote it may be gone). */
+static bool file_holds(const char *path, uint32_t off, const uint8_t *page, size_t len)
+{
+	uint8_t got[FW_PAGE_BYTES];
+	int fd = open(path, O_RDONLY);
+	bool ok = fd >= 0 && len <= sizeof(got) && pread(fd, got, len, off) == (ssize_t)len &&
+		  !memcmp(got, page, len);
+
+	if (fd >= 0)
+		close(fd);
+	return ok;
+}
+
 static void test_open_shell(struct bench *b)
 {
-	const char *text = "[shell0]\nmac = 02:00:0a:00:00:09\nipv4 = 10.0.0.9\nmodel = shell\n"
-			   "pcie_read_ns = 100\npcie_write_ns = 100\n";
+	char text[512], flash[64];
+	uint8_t page[FW_PAGE_BYTES], back[FW_PAGE_BYTES];
 	struct fw_board_info info;
 	struct hroce_sim_nic_stats st;
 	struct hroce_dev_attr attr;
@@ -125,6 +139,11 @@ static void test_open_shell(struct bench *b)
 	char *saved = old ? strdup(old) : NULL;
 	int err;
 
+	snprintf(flash, sizeof(flash), "/tmp/test_shell_nic.%d.flash", (int)getpid());
+	snprintf(text, sizeof(text),
+		 "[shell0]\nmac = 02:00:0a:00:00:09\nipv4 = 10.0.0.9\nmodel = shell\n"
+		 "pcie_read_ns = 100\npcie_write_ns = 100\nflash = %s\n",
+		 flash);
 	if (!write_config(path, sizeof(path), text)) {
 		bench_result(b, "shell_open", false, "cannot write %s", path);
 		free(saved);
@@ -168,6 +187,14 @@ static void test_open_shell(struct bench *b)
 			     data[15] == 0xff,
 		     "%s: JEDEC %02x %02x %02x, first byte %02x", strerror(err), id[0], id[1],
 		     id[2], data[0]);
+	/* a page programmed through the NIC's BAR0 (its flash is erased: all FFh) */
+	bench_fill(b, page, sizeof(page));
+	err = fw_flash_program_page(&r, info.update_off, page, sizeof(page))
+		      ?: fw_flash_read(&r, info.update_off, back, sizeof(back));
+	bench_result(b, "shell_flash_program",
+		     !err && !memcmp(page, back, sizeof(page)) &&
+			     file_holds(flash, info.update_off, page, sizeof(page)),
+		     "%s: the page read back, or the file %s, differs", strerror(err), flash);
 	nic_board_write(sim, FW_REG_RELOAD_ADDR, info.update_off);
 	nic_board_write(sim, FW_REG_RELOAD, FW_RELOAD_KEY);
 	/* a read after the writes: they reached the shell, and the ICAP had time */
@@ -178,6 +205,10 @@ static void test_open_shell(struct bench *b)
 		     "%llu reloads, %llu stray MSI-X messages", (unsigned long long)st.iprogs,
 		     (unsigned long long)st.msix_stray);
 	hroce_close(dev);
+	bench_result(b, "shell_flash_file_kept",
+		     file_holds(flash, info.update_off, page, sizeof(page)),
+		     "%s does not hold the page after the NIC closed", flash);
+	unlink(flash);
 }
 
 /* One operation of node req toward the other, data checked; bench result name. */
