@@ -7,11 +7,13 @@
  * - The configuration: model and flash keys, and what they refuse.
  * - A shell NIC opened through hroce_open from a configuration of this test's own (the NIC
  *   runs in its thread): the core's ID through the shell's 32-bit BAR0, the board block at
- *   BAR0 + 0x10000 (identity, the flash's JEDEC ID through the SPI controller, a reload
- *   seen by the ICAP model), as the flash tool reaches them.
+ *   BAR0 + 0x10000 (identity, the flash's JEDEC ID through the SPI controller, a page
+ *   programmed and read back, kept in the NIC's flash file, a reload seen by the ICAP
+ *   model), as the flash tool reaches them.
  * - RC between a shell NIC and a core NIC on a link: WRITE, READ and SEND each way with
  *   the data checked, a WQE pushed with its doorbell (64 bytes as sixteen 32-bit writes),
- *   and a completion taken on its interrupt (an MSI-X message of the shell's table).
+ *   and a completion taken on its interrupt (an MSI-X message of the shell's table); the
+ *   shell's figures in libhroce's bus statistics.
  * - Figures, not asserted: the simulation speed of worlds of core and shell NICs
  *   (cycles/s), and the shell's MAC RX FIFO (it drops, having no back-pressure) under a
  *   stream of WRITEs toward the shell NIC at 100 Gb/s and at one beat a cycle.
@@ -379,6 +381,37 @@ static void test_push_irq(struct bench *b, struct env *e)
 	qp_pair_close(&qp);
 }
 
+struct shell_stats {
+	unsigned int seen; /* "shell.*" figures emitted */
+	uint64_t msix, dropped;
+};
+
+static void stats_emit(void *ctx, const char *name, uint64_t value)
+{
+	struct shell_stats *st = ctx;
+
+	if (strncmp(name, "shell.", 6))
+		return;
+	st->seen++;
+	if (!strcmp(name, "shell.msix_messages"))
+		st->msix = value;
+	else if (!strcmp(name, "shell.mac_rx_dropped"))
+		st->dropped = value;
+}
+
+/* libhroce's bus figures: a shell NIC's MSI-X messages and MAC drops, none for a core's. */
+static void test_bus_stats(struct bench *b, struct env *e)
+{
+	struct shell_stats sh = { 0 }, co = { 0 };
+
+	hroce_bus_stats(e->n[0].dev, stats_emit, &sh);
+	hroce_bus_stats(e->n[1].dev, stats_emit, &co);
+	bench_result(b, "bus_stats", sh.seen == 3 && sh.msix >= 1 && sh.dropped == 0 && !co.seen,
+		     "shell NIC: %u figures, %llu MSI-X messages, %llu dropped; core NIC: %u "
+		     "shell figures",
+		     sh.seen, (unsigned long long)sh.msix, (unsigned long long)sh.dropped, co.seen);
+}
+
 /*
  * WRITEs of len bytes from node 0 to node 1, depth in flight, until total bytes went;
  * false if one failed. The world's cycles and the wall time it took in *cycles, *wall.
@@ -551,6 +584,7 @@ int main(int argc, char **argv)
 	env_open(&e, &b, &p);
 	test_rc(&b, &e);
 	test_push_irq(&b, &e);
+	test_bus_stats(&b, &e);
 	bench_result(&b, "read32_core_refused", hroce_sim_mmio_read32(e.n[1].sim, 0) == UINT32_MAX,
 		     "a 32-bit read of a core NIC's BAR0 was answered");
 	bench_result(&b, "no_iova_faults", env_faults(&e) == 0, "%llu IOVA faults",
