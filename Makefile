@@ -155,12 +155,16 @@ $(eval $(call program,bench_net,testbench/net/bench_net.c testbench/net/roce_ran
 $(eval $(call program,test_hroce_pcap,testbench/tools/test_hroce_pcap.c testbench/net/roce_oracle.c $(WIRE_SRCS) testbench/lib/bench.c sim/vmodel/vmodel.c))
 $(BIN)/test_hroce_pcap: | $(BIN)/hroce-pcap
 
-# libhroce-sim (sim/platform/hroce_sim.h): simulated NICs around the core's model. A program
-# that simulates NICs links $(HROCE_SIM_LIBS): the library, the model, the Verilator runtime.
-SIM_PLATFORM_SRCS := $(wildcard sim/platform/*.c) sim/vmodel/vmodel.c sim/wire/pcap.c sim/wire/roce_wire.c
+# libhroce-sim (sim/platform/hroce_sim.h): simulated NICs around the core's model, or around
+# the board shell's with the core inside (model = shell: its flash and ICAP models too). A
+# program that simulates NICs links $(HROCE_SIM_LIBS): the library, the two models (the
+# shell's is MODEL_fw_shell of testbench/firmware/bench.mk, included below), the runtime.
+SIM_PLATFORM_SRCS := $(wildcard sim/platform/*.c) sim/vmodel/vmodel.c sim/wire/pcap.c sim/wire/roce_wire.c \
+	sim/firmware/flash_model.c sim/firmware/icap_model.c sim/firmware/fw_sim.c
 LIBHROCE_SIM := $(BUILD)/lib/libhroce-sim.a
-HROCE_SIM_LIBS := $(LIBHROCE_SIM) $(MODEL_hroce_core) $(VRUNTIME)
-$(OBJ)/c/sim/platform/%.o $(OBJ)/c/testbench/sim/%.o: CFLAGS += -Isim/platform
+HROCE_SIM_LIBS := $(LIBHROCE_SIM) $(MODEL_hroce_core) $(OBJ)/fw_shell/adapter.o \
+	$(OBJ)/fw_shell/Vfw_shell__ALL.a $(VRUNTIME)
+$(OBJ)/c/sim/platform/%.o $(OBJ)/c/testbench/sim/%.o: CFLAGS += -Isim/platform -Isim/firmware
 $(LIBHROCE_SIM): $(call cobjs,$(SIM_PLATFORM_SRCS))
 	@mkdir -p $(dir $@)
 	rm -f $@ && $(AR) rcs $@ $^
@@ -280,6 +284,14 @@ $(BIN)/test_simrun: $(call cobjs,testbench/sim/test_simrun.c testbench/lib/bench
 	@mkdir -p $(BIN)
 	$(CC) -o $@ $^ $(LDLIBS)
 PROGRAMS += $(BIN)/test_simrun
+# a NIC of model = shell (the board shell with the core inside) through libhroce, against a
+# core NIC on a link; its speed beside a core NIC's, and the shell's MAC RX FIFO under load
+$(OBJ)/c/testbench/sim/test_shell_nic.o: CFLAGS += -Ihost-driver -Itestbench/system -Ifirmware/tool
+$(BIN)/test_shell_nic: $(call cobjs,testbench/sim/test_shell_nic.c testbench/system/rc_env.c \
+		firmware/tool/fw_flash.c testbench/lib/bench.c) $(SYSTEM_LIBS)
+	@mkdir -p $(BIN)
+	$(CC) -o $@ $^ $(LDLIBS)
+PROGRAMS += $(BIN)/test_shell_nic
 # the external port alone: a simulated NIC on a UDP socket, this test at the other end
 $(OBJ)/c/testbench/sim/test_port.o: CFLAGS += -Ihost-driver
 $(BIN)/test_port: $(call cobjs,testbench/sim/test_port.c testbench/lib/bench.c \
@@ -380,6 +392,7 @@ interop: $(BIN)/test_interop
 TESTS := test_wire test_icrc test_rx test_tx test_hroce_pcap test_arp test_icmp test_nd test_frame_arb
 TESTS += $(BLOCK_TESTS)
 TESTS += test_vfio test_pin test_sim test_faults test_rc test_retry test_net test_config test_simrun test_port
+TESTS += test_shell_nic
 TESTS += test_perftest test_badinput test_cq_overrun test_verbs_attr test_verbs_cq_overrun
 TESTS += test_verbs_threads
 TESTS += $(FW_TESTS) # @@firmware@@

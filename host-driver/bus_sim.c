@@ -191,6 +191,14 @@ static void sim_stats(struct hroce_bus *bus,
 	emit(ctx, "sim.cycles_skipped", ws.cycles_skipped);
 	emit(ctx, "sim.sleeps", ws.sleeps);
 	emit(ctx, "sim.peer_waits", ws.peer_waits);
+	if (hroce_sim_model_of(sim) == HROCE_SIM_MODEL_SHELL) {
+		struct hroce_sim_nic_stats ns;
+
+		hroce_sim_nic_stats(sim, &ns);
+		emit(ctx, "shell.mac_rx_dropped", ns.mac_rx_dropped);
+		emit(ctx, "shell.msix_messages", ns.msix_messages);
+		emit(ctx, "shell.msix_stray", ns.msix_stray);
+	}
 	if (x) {
 		struct hroce_sim_frame_fault_stats fs;
 		struct hroce_sim_wire_stats st;
@@ -375,6 +383,9 @@ static int create_nic(const char *name, struct hroce_sim **out)
 		.name = name,
 		.pcie = { d->pcie_read_ns, d->pcie_write_ns, d->pcie_gbps, d->pcie_reads,
 			  d->pcie_writes },
+		.model = d->model == HROCE_CONFIG_MODEL_SHELL ? HROCE_SIM_MODEL_SHELL
+							      : HROCE_SIM_MODEL_CORE,
+		.flash_path = *d->flash ? d->flash : NULL,
 	};
 	sim = hroce_sim_create(w, &sp);
 	if (!sim) {

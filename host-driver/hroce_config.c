@@ -212,6 +212,8 @@ enum key_id {
 	KEY_LINK_NS,
 	KEY_LINK_GBPS,
 	KEY_PCAP,
+	KEY_MODEL,
+	KEY_FLASH,
 	KEY_LOSS, /* the faults, from here on */
 	KEY_LOSS_BURST,
 	KEY_FLIP,
@@ -237,6 +239,8 @@ static const char *const key_names[KEY_COUNT] = {
 	[KEY_LINK_NS] = "link_ns",
 	[KEY_LINK_GBPS] = "link_gbps",
 	[KEY_PCAP] = "pcap",
+	[KEY_MODEL] = "model",
+	[KEY_FLASH] = "flash",
 	[KEY_LOSS] = "loss",
 	[KEY_LOSS_BURST] = "loss_burst",
 	[KEY_FLIP] = "flip",
@@ -410,7 +414,7 @@ static int set_key(struct parser *p, const char *key, const char *v)
 			p,
 			"unknown key \"%s\" (keys: spec, mac, ipv4, wire, port, clock_mhz, "
 			"pcie_read_ns, pcie_write_ns, pcie_gbps, pcie_reads, pcie_writes, link_ns, "
-			"link_gbps, pcap, loss, "
+			"link_gbps, pcap, model, flash, loss, "
 			"loss_burst, flip, dup, reorder, fault_seed, fault_rules)",
 			key);
 	if (p->seen & (1u << k))
@@ -495,6 +499,22 @@ static int set_key(struct parser *p, const char *key, const char *v)
 			return bad(p, "pcap: a path of 1 to %zu bytes", sizeof(d->pcap) - 1);
 		snprintf(d->pcap, sizeof(d->pcap), "%s", v);
 		return 0;
+	case KEY_MODEL:
+		if (!strcmp(v, "core"))
+			d->model = HROCE_CONFIG_MODEL_CORE;
+		else if (!strcmp(v, "shell"))
+			d->model = HROCE_CONFIG_MODEL_SHELL;
+		else
+			return bad(p,
+				   "model \"%s\": core (the core alone) or shell (the board "
+				   "shell with the core inside)",
+				   v);
+		return 0;
+	case KEY_FLASH:
+		if (!*v || strlen(v) >= sizeof(d->flash))
+			return bad(p, "flash: a path of 1 to %zu bytes", sizeof(d->flash) - 1);
+		snprintf(d->flash, sizeof(d->flash), "%s", v);
+		return 0;
 	}
 	/* a clock, and bursts in flight, of 0 would never move a byte */
 	if (!parse_u32(v, max, u32) ||
@@ -525,6 +545,9 @@ static int end_section(struct parser *p)
 		if (!is_sim(d) && (p->seen & (1u << k)))
 			err = bad(p, "[%s]: %s is for simulated devices only (spec %s)", d->name,
 				  key_names[k], d->spec);
+	if (!err && *d->flash && d->model != HROCE_CONFIG_MODEL_SHELL)
+		err = bad(p, "[%s]: flash is for model = shell only (the core alone has none)",
+			  d->name);
 	for (size_t i = 0; !err && i < p->cfg->n; i++) {
 		const struct hroce_config_dev *o = &p->cfg->devs[i];
 

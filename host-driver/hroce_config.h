@@ -33,6 +33,10 @@
  *   link_ns = 100
  *   link_gbps = 100           # 0: as fast as the core's port
  *   pcap = /tmp/hroce0.pcap   # frames on the wire, simulated-ns timestamps (default none)
+ *   model = core              # core: the core alone (default, the fastest); shell: the
+ *                             # board shell with the core inside (hroce_sim.h), vendor
+ *                             # blocks as models: 32-bit BAR0, MSI-X, MAC FIFOs, flash
+ *   flash = /tmp/hroce0.flash # shell only: the flash's file (default: in memory)
  *   loss = 0.001              # faults of the frames it sends (default none; hroce_sim.h,
  *   loss_burst = 0.01 0.3 1 0 #   hroce_sim_frame_faults): loss probability; Gilbert-Elliott
  *   flip = 0.0001             #   good->bad, bad->good, loss when bad [, loss when good];
@@ -65,6 +69,10 @@
 #define HROCE_CONFIG_PCIE_BURSTS_MAX 256u
 #define HROCE_FAULTS_ENV "HROCE_FAULTS"
 
+/* model = core | shell (hroce_sim.h: enum hroce_sim_model, in that order) */
+#define HROCE_CONFIG_MODEL_CORE 0u
+#define HROCE_CONFIG_MODEL_SHELL 1u
+
 /* Directed faults: the nth frame that matches (hroce_sim.h, hroce_sim_fault_rule). */
 #define HROCE_CONFIG_FAULT_RULES 8
 #define HROCE_CONFIG_FAULT_ANY UINT32_MAX
@@ -86,7 +94,9 @@ struct hroce_config_dev {
 	uint32_t pcie_read_ns, pcie_write_ns, pcie_gbps;
 	uint32_t pcie_reads, pcie_writes; /* bursts in flight at the bridge */
 	uint32_t link_ns, link_gbps;
-	char pcap[256]; /* "": none */
+	char pcap[256];	    /* "": none */
+	unsigned int model; /* HROCE_CONFIG_MODEL_* */
+	char flash[256];    /* the shell's flash file; "": in memory */
 	/* faults of the frames it sends on its wire (hroce_sim.h: hroce_sim_frame_faults) */
 	double loss;						      /* loss */
 	double burst_enter, burst_leave, burst_loss, burst_good_loss; /* loss_burst */

@@ -56,17 +56,19 @@ uint64_t fw_sim_now_ns(const struct fw_sim *s)
 	return s->cycle * FW_SIM_NS_PER_CYCLE;
 }
 
-static int flash_memory(struct fw_sim *s, const char *path, size_t size)
+int fw_flash_memory(const char *path, size_t size, uint8_t **mem, bool *mapped)
 {
 	struct stat st;
 	int fd, err = 0;
 	bool fresh;
 
+	*mem = NULL;
+	*mapped = false;
 	if (!path) {
-		s->mem = malloc(size);
-		if (!s->mem)
+		*mem = malloc(size);
+		if (!*mem)
 			return ENOMEM;
-		memset(s->mem, 0xff, size);
+		memset(*mem, 0xff, size);
 		return 0;
 	}
 	fd = open(path, O_RDWR | O_CREAT, 0644);
@@ -85,18 +87,28 @@ static int flash_memory(struct fw_sim *s, const char *path, size_t size)
 		err = errno;
 		goto out;
 	}
-	s->mem = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	if (s->mem == MAP_FAILED) {
-		s->mem = NULL;
+	*mem = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (*mem == MAP_FAILED) {
+		*mem = NULL;
 		err = errno;
 		goto out;
 	}
-	s->mapped = true;
+	*mapped = true;
 	if (fresh)
-		memset(s->mem, 0xff, size);
+		memset(*mem, 0xff, size);
 out:
 	close(fd);
 	return err;
+}
+
+void fw_flash_memory_free(uint8_t *mem, size_t size, bool mapped)
+{
+	if (mapped) {
+		msync(mem, size, MS_SYNC);
+		munmap(mem, size);
+	} else {
+		free(mem);
+	}
 }
 
 int fw_sim_open(struct fw_sim *s, const struct vmodel_ops *ops, const char *flash_path, size_t size,
@@ -106,7 +118,7 @@ int fw_sim_open(struct fw_sim *s, const struct vmodel_ops *ops, const char *flas
 
 	memset(s, 0, sizeof(*s));
 	s->time_divisor = time_divisor ? time_divisor : 1;
-	err = flash_memory(s, flash_path, size);
+	err = fw_flash_memory(flash_path, size, &s->mem, &s->mapped);
 	if (err)
 		return err;
 	flash_model_init(&s->flash, s->mem, size);
@@ -139,22 +151,14 @@ int fw_sim_open(struct fw_sim *s, const struct vmodel_ops *ops, const char *flas
 fail_ports:
 	vmodel_close(&s->vm);
 fail_model:
-	if (s->mapped)
-		munmap(s->mem, size);
-	else
-		free(s->mem);
+	fw_flash_memory_free(s->mem, size, s->mapped);
 	return err;
 }
 
 void fw_sim_close(struct fw_sim *s)
 {
 	vmodel_close(&s->vm);
-	if (s->mapped) {
-		msync(s->mem, s->flash.size, MS_SYNC);
-		munmap(s->mem, s->flash.size);
-	} else {
-		free(s->mem);
-	}
+	fw_flash_memory_free(s->mem, s->flash.size, s->mapped);
 }
 
 void fw_sim_step(struct fw_sim *s)

@@ -37,6 +37,14 @@ int fw_pins_bind(struct fw_pins *p, const struct vmodel *vm, struct flash_model 
 /* Between the falling and the rising clock edge: the models see the outputs, set inputs. */
 void fw_pins_eval(struct fw_pins *p, uint64_t now_ns);
 
+/*
+ * A flash's memory: in the file path (created all FFh when missing or empty; EINVAL if it
+ * has another size), shared with every process that maps it, or in memory (all FFh) when
+ * path is NULL. 0 or a positive errno.
+ */
+int fw_flash_memory(const char *path, size_t size, uint8_t **mem, bool *mapped);
+void fw_flash_memory_free(uint8_t *mem, size_t size, bool mapped);
+
 struct fw_sim {
 	struct vmodel vm;
 	const struct vmodel_port *clk, *rst, *addr, *wdata, *wstrb, *wr, *rdata, *mac_rx_drop;

@@ -50,10 +50,34 @@ struct hroce_sim_pcie {
 	uint32_t writes;	   /* write bursts in flight, AW to B; 0: the bridge's */
 };
 
+/*
+ * What a NIC simulates. CORE: the core alone, its 64-bit register bus as BAR0 (the
+ * fastest). SHELL: the board shell with the core inside (firmware/rtl/hroce_shell.v), its
+ * vendor blocks replaced by models at their interfaces: the PCIe bridge's BAR0 master is
+ * 32-bit AXI4-Lite (a 64-bit MMIO write is two 32-bit writes, low half then high, a
+ * 64-bit read two reads the same way: sim_mmio.h), the core's DMA goes to the same PCIe
+ * model, the shell's MSI-X table (BAR2, which the NIC programs as a host's kernel would:
+ * vector N's message is data N to HROCE_SIM_MSIX_ADDR) sends messages that become the
+ * vectors' interrupts, the port is the MAC's side of the shell's frame FIFOs (RX without
+ * back-pressure: the shell drops whole frames when its FIFO is full, and counts them), and
+ * the board block's flash and ICAPE3 pins drive the MT25QU01G and ICAP models
+ * (sim/firmware). BAR0 is then 0x20000 bytes: the board block at 0x10000.
+ */
+enum hroce_sim_model {
+	HROCE_SIM_MODEL_CORE,
+	HROCE_SIM_MODEL_SHELL,
+};
+#define HROCE_SIM_MSIX_ADDR UINT64_C(0xfee00000)
+#define HROCE_SIM_BOARD_BASE 0x10000u /* the shell's board block in BAR0 */
+
 struct hroce_sim_params {
 	const char *name; /* unique in the process; libhroce opens "sim:NAME" */
 	struct hroce_sim_pcie pcie;
 	const char *trace_path; /* FST waveform (trace build only); NULL: $HROCE_TRACE */
+	enum hroce_sim_model model;
+	/* SHELL: the flash's contents, kept in this file (as hroce-fw's sim: boards keep
+	 * theirs; created all FFh); NULL: in memory, all FFh, gone with the NIC */
+	const char *flash_path;
 };
 
 /* clock_mhz: the core clock (250 for the product configuration). */
@@ -110,6 +134,7 @@ void hroce_sim_destroy(struct hroce_sim *s);
 struct hroce_sim *hroce_sim_find(const char *name);
 struct hroce_sim_world *hroce_sim_world_of(struct hroce_sim *s);
 const char *hroce_sim_name(const struct hroce_sim *s);
+enum hroce_sim_model hroce_sim_model_of(const struct hroce_sim *s);
 
 /* IOMMU: iova and len 4 KiB aligned; EEXIST on overlap, EINVAL on alignment. */
 int hroce_sim_dma_map(struct hroce_sim *s, void *vaddr, uint64_t iova, uint64_t len);
@@ -146,7 +171,26 @@ uint64_t hroce_sim_faults(const struct hroce_sim *s, struct hroce_sim_fault *las
 void hroce_sim_mmio_write(struct hroce_sim *s, uint64_t offset, const void *data, size_t len);
 void hroce_sim_mmio_write64(struct hroce_sim *s, uint64_t offset, uint64_t value);
 uint64_t hroce_sim_mmio_read64(struct hroce_sim *s, uint64_t offset);
+/*
+ * A SHELL NIC's BAR0 is 32-bit: a 32-bit read alone (offset 4-byte aligned), as the board
+ * block's registers are read. All ones, and an error logged, on a CORE NIC.
+ */
+uint32_t hroce_sim_mmio_read32(struct hroce_sim *s, uint64_t offset);
 
+/*
+ * What the NIC's model counts beside the core's counters. mac_rx_dropped: frames the
+ * shell's MAC RX FIFO dropped, read from the board block (BAR0 0x10030) as a host would,
+ * so not from inside a step (0 for a CORE NIC, whose port holds frames back instead).
+ * msix_messages: MSI-X messages the shell sent; msix_stray: those to an address or with
+ * data the table was not given (not delivered); iprogs: reloads the ICAP model saw.
+ */
+struct hroce_sim_nic_stats {
+	enum hroce_sim_model model;
+	uint64_t mac_rx_dropped;
+	uint64_t msix_messages, msix_stray;
+	uint64_t iprogs;
+};
+void hroce_sim_nic_stats(struct hroce_sim *s, struct hroce_sim_nic_stats *st);
 /* Called (from inside a step, or the world's thread) when an interrupt vector fires. */
 void hroce_sim_set_irq_handler(struct hroce_sim *s, void (*fn)(void *ctx, unsigned int vector),
 			       void *ctx);

@@ -14,7 +14,7 @@
 #include "sim_internal.h"
 #include "sim_pin.h"
 
-extern const struct vmodel_ops vmodel_Vhroce_core;
+extern const struct vmodel_ops vmodel_Vhroce_core, vmodel_Vfw_shell;
 
 #define RESET_CYCLES 8
 
@@ -83,11 +83,15 @@ void sim_nic_cycle(struct hroce_sim *s, uint64_t now)
 		sim_ext_drive(s->ext, now);
 	*s->irq_ready = sim_pcie_irq_room(&s->pcie);
 	*s->clk = 0;
+	if (s->shell)
+		*s->shell->mac_clk = 0;
 	ops->eval(model);
 
 	sim_pcie_sample(&s->pcie, now);
 	sim_mmio_sample(&s->mmio, now);
-	if (*s->irq_valid && *s->irq_ready)
+	if (s->shell)
+		sim_shell_sample(s, now); /* its MSI-X messages, its flash and ICAP */
+	else if (*s->irq_valid && *s->irq_ready)
 		sim_pcie_irq(&s->pcie, now, *s->irq_vector);
 	if (s->tx_ch)
 		sim_channel_tx_sample(s->tx_ch, now);
@@ -103,6 +107,8 @@ void sim_nic_cycle(struct hroce_sim *s, uint64_t now)
 	if (recording)
 		ops->trace_dump(model, now * s->w->period_ps);
 	*s->clk = 1;
+	if (s->shell)
+		*s->shell->mac_clk = 1;
 	ops->eval(model);
 	if (recording)
 		ops->trace_dump(model, now * s->w->period_ps + s->w->period_ps / 2);
@@ -122,31 +128,39 @@ bool sim_nic_quiet(const struct hroce_sim *s)
 	       (!s->wire || sim_wire_quiet(s->wire)) && (!s->ext || !sim_ext_pending(s->ext));
 }
 
-static int bind_port(struct hroce_sim *s, const char *name, unsigned int width, bool input,
-		     void **ptr)
+int sim_nic_bind_port(struct hroce_sim *s, const char *name, unsigned int width, bool input,
+		      void **ptr)
 {
 	const struct vmodel_port *p = vmodel_port(&s->vm, name);
 
 	if (!p || p->width != width || p->input != input) {
-		sim_log(HROCE_SIM_LOG_ERR, "%s: the core has no %u-bit %s %s", s->name, width,
-			input ? "input" : "output", name);
+		sim_log(HROCE_SIM_LOG_ERR, "%s: the model %s has no %u-bit %s %s", s->name,
+			s->vm.ops->name, width, input ? "input" : "output", name);
 		return EINVAL;
 	}
 	*ptr = p->ptr;
 	return 0;
 }
 
-static int bind_ports(struct hroce_sim *s)
+int sim_nic_bind_clock(struct hroce_sim *s)
 {
 	int err = 0;
 
-	err = err ?: bind_port(s, "clk", 1, true, (void **)&s->clk);
-	err = err ?: bind_port(s, "rst", 1, true, (void **)&s->rst);
-	err = err ?: bind_port(s, "time_now", 64, true, (void **)&s->time_now);
-	err = err ?: bind_port(s, "m_time_deadline", 64, false, (void **)&s->time_deadline);
-	err = err ?: bind_port(s, "m_irq_vector", 8, false, (void **)&s->irq_vector);
-	err = err ?: bind_port(s, "m_irq_valid", 1, false, (void **)&s->irq_valid);
-	err = err ?: bind_port(s, "m_irq_ready", 1, true, (void **)&s->irq_ready);
+	err = err ?: sim_nic_bind_port(s, "clk", 1, true, (void **)&s->clk);
+	err = err ?: sim_nic_bind_port(s, "rst", 1, true, (void **)&s->rst);
+	err = err ?: sim_nic_bind_port(s, "time_now", 64, true, (void **)&s->time_now);
+	return err
+		       ?: sim_nic_bind_port(s, "m_time_deadline", 64, false,
+					    (void **)&s->time_deadline);
+}
+
+static int bind_ports(struct hroce_sim *s)
+{
+	int err = sim_nic_bind_clock(s);
+
+	err = err ?: sim_nic_bind_port(s, "m_irq_vector", 8, false, (void **)&s->irq_vector);
+	err = err ?: sim_nic_bind_port(s, "m_irq_valid", 1, false, (void **)&s->irq_valid);
+	err = err ?: sim_nic_bind_port(s, "m_irq_ready", 1, true, (void **)&s->irq_ready);
 	if (err)
 		return err;
 	if (sim_axi_bus_bind(&s->axi, &s->vm, "m_axi_") ||
@@ -208,21 +222,28 @@ static int open_trace(struct hroce_sim *s, const char *explicit_path)
 	return 0;
 }
 
-/* The core out of reset, its buses idle; these cycles are not the world's. */
-static void reset(struct hroce_sim *s)
+/* The core (the shell) out of reset, its buses idle; these cycles are not the world's. */
+static int reset(struct hroce_sim *s)
 {
 	*s->time_now = s->w->cycle;
 	*s->irq_ready = 1;
 	*s->tx.tready = 1;
 	*s->rx.tvalid = 0;
 	*s->rst = 1;
+	if (s->shell)
+		sim_shell_reset(s, false);
 	for (unsigned int i = 0; i < RESET_CYCLES; i++) {
 		*s->clk = 0;
+		if (s->shell)
+			*s->shell->mac_clk = 0;
 		s->vm.ops->eval(s->vm.model);
 		*s->clk = 1;
+		if (s->shell)
+			*s->shell->mac_clk = 1;
 		s->vm.ops->eval(s->vm.model);
 	}
 	*s->rst = 0;
+	return s->shell ? sim_shell_reset(s, true) : 0;
 }
 
 struct hroce_sim *hroce_sim_create(struct hroce_sim_world *w, const struct hroce_sim_params *p)
@@ -233,7 +254,9 @@ struct hroce_sim *hroce_sim_create(struct hroce_sim_world *w, const struct hroce
 	struct hroce_sim *s;
 	int err;
 
-	if (!w || !p || !p->name || !*p->name || w->stepping || w->running) {
+	if (!w || !p || !p->name || !*p->name || w->stepping || w->running ||
+	    (p->model != HROCE_SIM_MODEL_CORE && p->model != HROCE_SIM_MODEL_SHELL) ||
+	    (p->flash_path && p->model != HROCE_SIM_MODEL_SHELL)) {
 		errno = EINVAL;
 		return NULL;
 	}
@@ -254,10 +277,11 @@ struct hroce_sim *hroce_sim_create(struct hroce_sim_world *w, const struct hroce
 		err = ENOMEM;
 		goto err_name;
 	}
-	err = vmodel_open(&s->vm, &vmodel_Vhroce_core);
+	err = vmodel_open(&s->vm, p->model == HROCE_SIM_MODEL_SHELL ? &vmodel_Vfw_shell
+								    : &vmodel_Vhroce_core);
 	if (err)
 		goto err_lock;
-	err = bind_ports(s);
+	err = p->model == HROCE_SIM_MODEL_SHELL ? sim_shell_open(s, p) : bind_ports(s);
 	if (err)
 		goto err_model;
 	sim_iommu_init(&s->iommu);
@@ -276,11 +300,12 @@ struct hroce_sim *hroce_sim_create(struct hroce_sim_world *w, const struct hroce
 	err = sim_pcie_init(&s->pcie, &s->axi, &s->iommu, &timing, &pcie_hooks);
 	if (err)
 		goto err_iommu;
-	err = sim_mmio_init(&s->mmio, &s->axil, &mmio_hooks);
+	err = s->shell
+		      ? sim_mmio_init32(&s->mmio, &s->shell->bar0, SIM_SHELL_BAR0_SIZE, &mmio_hooks)
+		      : sim_mmio_init(&s->mmio, &s->axil, &mmio_hooks);
 	if (err)
 		goto err_pcie;
-	reset(s);
-	err = open_trace(s, p->trace_path);
+	err = reset(s) ?: open_trace(s, p->trace_path);
 	if (err)
 		goto err_mmio;
 	err = sim_world_add(w, s);
@@ -299,6 +324,7 @@ err_pcie:
 err_iommu:
 	sim_iommu_fini(&s->iommu);
 err_model:
+	sim_shell_close(s);
 	vmodel_close(&s->vm);
 err_lock:
 	pthread_mutex_destroy(&s->read_lock);
@@ -349,6 +375,7 @@ void hroce_sim_destroy(struct hroce_sim *s)
 			sim_pin_unaccount(s->iommu.maps[i].len / SIM_PAGE_SIZE);
 	}
 	sim_iommu_fini(&s->iommu);
+	sim_shell_close(s);
 	vmodel_close(&s->vm);
 	pthread_mutex_destroy(&s->read_lock);
 	free(s->name);
@@ -377,6 +404,11 @@ struct hroce_sim_world *hroce_sim_world_of(struct hroce_sim *s)
 const char *hroce_sim_name(const struct hroce_sim *s)
 {
 	return s->name;
+}
+
+enum hroce_sim_model hroce_sim_model_of(const struct hroce_sim *s)
+{
+	return s->shell ? HROCE_SIM_MODEL_SHELL : HROCE_SIM_MODEL_CORE;
 }
 
 int hroce_sim_dma_map(struct hroce_sim *s, void *vaddr, uint64_t iova, uint64_t len)
@@ -471,14 +503,14 @@ void hroce_sim_mmio_write64(struct hroce_sim *s, uint64_t offset, uint64_t value
 	hroce_sim_mmio_write(s, offset, &value, sizeof(value));
 }
 
-uint64_t hroce_sim_mmio_read64(struct hroce_sim *s, uint64_t offset)
+static uint64_t mmio_read(struct hroce_sim *s, uint64_t offset, unsigned int size)
 {
 	struct hroce_sim_world *w = s->w;
 	uint64_t done, limit, back;
 	int err;
 
 	if (w->running)
-		return sim_world_read(s, offset);
+		return sim_world_read(s, offset, size);
 	done = s->mmio.reads_done;
 	if (w->stepping) {
 		sim_log(HROCE_SIM_LOG_ERR,
@@ -486,7 +518,7 @@ uint64_t hroce_sim_mmio_read64(struct hroce_sim *s, uint64_t offset)
 			s->name);
 		return ~UINT64_C(0);
 	}
-	err = sim_mmio_read(&s->mmio, w->cycle + s->read_latency, offset);
+	err = sim_mmio_read(&s->mmio, w->cycle + s->read_latency, offset, size);
 	if (err) {
 		sim_log(HROCE_SIM_LOG_ERR, "%s: MMIO read at 0x%llx: %s", s->name,
 			(unsigned long long)offset, strerror(err));
@@ -508,6 +540,16 @@ uint64_t hroce_sim_mmio_read64(struct hroce_sim *s, uint64_t offset)
 	return s->mmio.read_resp == SIM_AXI_OKAY ? s->mmio.read_data : ~UINT64_C(0);
 }
 
+uint64_t hroce_sim_mmio_read64(struct hroce_sim *s, uint64_t offset)
+{
+	return mmio_read(s, offset, 8);
+}
+
+uint32_t hroce_sim_mmio_read32(struct hroce_sim *s, uint64_t offset)
+{
+	return (uint32_t)mmio_read(s, offset, 4);
+}
+
 void hroce_sim_set_irq_handler(struct hroce_sim *s, void (*fn)(void *ctx, unsigned int vector),
 			       void *ctx)
 {
@@ -526,4 +568,18 @@ void hroce_sim_set_observer(struct hroce_sim *s,
 	s->obs_fn = fn;
 	s->obs_ctx = ctx;
 	sim_world_unlock(s->w);
+}
+
+void hroce_sim_nic_stats(struct hroce_sim *s, struct hroce_sim_nic_stats *st)
+{
+	memset(st, 0, sizeof(*st));
+	if (!s->shell)
+		return; /* CORE: its port holds frames back, nothing else to count */
+	st->model = HROCE_SIM_MODEL_SHELL;
+	sim_world_lock(s->w);
+	st->msix_messages = s->shell->msix_messages;
+	st->msix_stray = s->shell->msix_stray;
+	st->iprogs = s->shell->icap.iprogs;
+	sim_world_unlock(s->w);
+	st->mac_rx_dropped = hroce_sim_mmio_read32(s, HROCE_SIM_BOARD_BASE + SIM_SHELL_MAC_RX_DROP);
 }

@@ -132,3 +132,36 @@ int sim_axil_bus_bind(struct sim_axil_bus *bus, const struct vmodel *vm, const c
 
 	return bind(vm, prefix, sigs, sizeof(sigs) / sizeof(sigs[0]));
 }
+
+int sim_axil32_bus_bind(struct sim_axil32_bus *bus, const struct vmodel *vm, const char *prefix,
+			unsigned int addr_width)
+{
+	const struct sig sigs[] = {
+		SIG(bus, awaddr, addr_width, true), SIG(bus, araddr, addr_width, true),
+		SIG(bus, awvalid, 1, true),	    SIG(bus, awready, 1, false),
+		SIG(bus, wstrb, 4, true),	    SIG(bus, wvalid, 1, true),
+		SIG(bus, wready, 1, false),	    SIG(bus, bresp, 2, false),
+		SIG(bus, bvalid, 1, false),	    SIG(bus, bready, 1, true),
+		SIG(bus, arvalid, 1, true),	    SIG(bus, arready, 1, false),
+		SIG(bus, rresp, 2, false),	    SIG(bus, rvalid, 1, false),
+		SIG(bus, rready, 1, true),	    SIG(bus, wdata, 32, true),
+		SIG(bus, rdata, 32, false),
+	};
+
+	if (addr_width < 17 || addr_width > 32)
+		return EINVAL;
+	return bind(vm, prefix, sigs, sizeof(sigs) / sizeof(sigs[0]));
+}
+
+int sim_axis_bus_bind_unready(struct sim_axis_bus *bus, const struct vmodel *vm, const char *prefix,
+			      uint8_t *ready)
+{
+	const struct sig sigs[] = {
+		SIG(bus, tdata, 512, true), SIG(bus, tkeep, 64, true), SIG(bus, tvalid, 1, true),
+		SIG(bus, tlast, 1, true),   SIG(bus, tuser, 1, true),
+	};
+
+	bus->tready = ready;
+	*ready = 1;
+	return bind(vm, prefix, sigs, sizeof(sigs) / sizeof(sigs[0]));
+}

@@ -58,6 +58,17 @@ struct sim_axil_bus {
 	uint64_t *wdata, *rdata;
 };
 
+/*
+ * AXI4-Lite, up to 32-bit addresses, 32-bit data: the PCIe bridge's BAR master, as the board
+ * shell (firmware/rtl/hroce_shell.v) takes BAR0 (s_axil_*) and BAR2 (s_axil_msix_*).
+ */
+struct sim_axil32_bus {
+	uint32_t *awaddr, *araddr;
+	uint8_t *awvalid, *awready, *wstrb, *wvalid, *wready, *bresp, *bvalid, *bready;
+	uint8_t *arvalid, *arready, *rresp, *rvalid, *rready;
+	uint32_t *wdata, *rdata;
+};
+
 /* Storage for a bus that is not a model's: what a test drives. */
 struct sim_axi_wires {
 	uint8_t arid, arlen, arsize, arburst, arvalid, arready;
@@ -90,5 +101,14 @@ int sim_axi_bus_bind(struct sim_axi_bus *bus, const struct vmodel *vm, const cha
 int sim_axis_bus_bind(struct sim_axis_bus *bus, const struct vmodel *vm, const char *prefix,
 		      bool master);
 int sim_axil_bus_bind(struct sim_axil_bus *bus, const struct vmodel *vm, const char *prefix);
+/* addr_width: of its addresses (17 to 32 bits). */
+int sim_axil32_bus_bind(struct sim_axil32_bus *bus, const struct vmodel *vm, const char *prefix,
+			unsigned int addr_width);
+/*
+ * A stream the model receives without back-pressure (a MAC's RX: no tready port): tready
+ * points to *ready, which the caller keeps at 1.
+ */
+int sim_axis_bus_bind_unready(struct sim_axis_bus *bus, const struct vmodel *vm, const char *prefix,
+			      uint8_t *ready);
 
 #endif /* HROCE_SIM_BUS_H */

@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "fw_sim.h"
 #include "hroce_sim.h"
 #include "sim_bus.h"
 #include "sim_channel.h"
@@ -71,6 +72,7 @@ struct hroce_sim {
 	struct sim_axi_bus axi;
 	struct sim_axis_bus tx, rx;
 	struct sim_axil_bus axil;
+	struct sim_shell *shell; /* a SHELL NIC's own parts (nic_shell.c); NULL: the core */
 	struct sim_iommu iommu;
 	struct sim_pcie pcie;
 	struct sim_mmio mmio;
@@ -99,6 +101,44 @@ struct hroce_sim_link {
 		struct hroce_sim_link *l;
 		struct hroce_sim *from;
 	} taps[2];
+};
+
+/*
+ * A SHELL NIC (nic_shell.c): the shell's ports beside those the core's model shares with
+ * it (clk, rst, time, the AXI master, the MAC streams, bound into struct hroce_sim), the
+ * BAR0 bus, the MSI-X messages, and the flash and ICAP models on its pins.
+ */
+#define SIM_SHELL_BAR0_SIZE 0x20000u /* the core's registers, then the board block */
+#define SIM_SHELL_MAC_RX_DROP 0x30u  /* the board block's MAC RX drop counter */
+
+enum {
+	BAR2_AWADDR,
+	BAR2_AWVALID,
+	BAR2_AWREADY,
+	BAR2_WDATA,
+	BAR2_WSTRB,
+	BAR2_WVALID,
+	BAR2_WREADY,
+	BAR2_BVALID,
+	BAR2_BREADY,
+	BAR2_BRESP,
+	BAR2_ARVALID,
+	BAR2_RREADY,
+	BAR2_SIGNALS,
+};
+struct sim_shell {
+	uint8_t *mac_clk, *mac_rst, *msix_enable, *msix_fmask, *msix_valid, *msix_ready;
+	uint64_t *msix_addr;
+	uint32_t *msix_data;
+	struct sim_axil32_bus bar0;
+	const struct vmodel_port *bar2[BAR2_SIGNALS]; /* the MSI-X table's, at reset only */
+	uint8_t rx_ready; /* the MAC's RX has no back-pressure: always 1 */
+	struct fw_pins pins;
+	struct flash_model flash;
+	struct icap_model icap;
+	uint8_t *flash_mem;
+	bool flash_mapped;
+	uint64_t msix_messages, msix_stray;
 };
 
 /* a read the core never answers ends like a PCIe completion timeout: all ones */
@@ -143,10 +183,26 @@ void sim_world_lock(struct hroce_sim_world *w);
 void sim_world_unlock(struct hroce_sim_world *w);
 /* Wakes the sleeping thread: the caller holds the lock and queued work. */
 void sim_world_kick(struct hroce_sim_world *w);
-uint64_t sim_world_read(struct hroce_sim *s, uint64_t offset);
+/* size: 8, or 4 (a 32-bit BAR: sim_mmio_read) */
+uint64_t sim_world_read(struct hroce_sim *s, uint64_t offset, unsigned int size);
 
 /* One clock cycle of a NIC: its models drive, the core settles, they sample, rising edge. */
 void sim_nic_cycle(struct hroce_sim *s, uint64_t now);
+/*
+ * nic_shell.c. open: binds the shell's ports (the shared ones into s) and its models,
+ * after vmodel_open; close frees them. reset: before and after the reset cycles (out:
+ * false, true): the MAC's reset with the core's, then the MSI-X table programmed.
+ * drive, sample: its part of sim_nic_cycle, at the falling edge and after it.
+ */
+int sim_shell_open(struct hroce_sim *s, const struct hroce_sim_params *p);
+void sim_shell_close(struct hroce_sim *s);
+int sim_shell_reset(struct hroce_sim *s, bool out);
+void sim_shell_sample(struct hroce_sim *s, uint64_t now);
+/* A port of the NIC's model into *ptr (EINVAL, logged, if it has none of that width). */
+int sim_nic_bind_port(struct hroce_sim *s, const char *name, unsigned int width, bool input,
+		      void **ptr);
+/* clk, rst, time_now and m_time_deadline, which the core and the shell both have. */
+int sim_nic_bind_clock(struct hroce_sim *s);
 /* Nothing under way at any interface of the NIC (MMIO, DMA, interrupts, its port). */
 bool sim_nic_quiet(const struct hroce_sim *s);
 void sim_nic_event(struct hroce_sim *s, enum hroce_sim_event_kind kind, uint64_t cycle,

@@ -7,23 +7,44 @@
 
 #include "sim_log.h"
 
+static int init(struct sim_mmio *m, const struct sim_mmio_hooks *hooks)
+{
+	if (hooks)
+		m->hooks = *hooks;
+	m->cap = 64;
+	m->ops = malloc(m->cap * sizeof(*m->ops));
+	return m->ops ? 0 : ENOMEM;
+}
+
 int sim_mmio_init(struct sim_mmio *m, const struct sim_axil_bus *bus,
 		  const struct sim_mmio_hooks *hooks)
 {
 	memset(m, 0, sizeof(*m));
 	m->bus = *bus;
-	if (hooks)
-		m->hooks = *hooks;
-	m->cap = 64;
-	m->ops = malloc(m->cap * sizeof(*m->ops));
-	if (!m->ops)
-		return ENOMEM;
+	m->bar_size = SIM_MMIO_BAR_SIZE;
 	*bus->awvalid = 0;
 	*bus->wvalid = 0;
 	*bus->arvalid = 0;
 	*bus->bready = 1;
 	*bus->rready = 1;
-	return 0;
+	return init(m, hooks);
+}
+
+int sim_mmio_init32(struct sim_mmio *m, const struct sim_axil32_bus *bus, uint32_t bar_size,
+		    const struct sim_mmio_hooks *hooks)
+{
+	memset(m, 0, sizeof(*m));
+	if (!bar_size || bar_size & 7)
+		return EINVAL;
+	m->bus32 = *bus;
+	m->narrow = true;
+	m->bar_size = bar_size;
+	*bus->awvalid = 0;
+	*bus->wvalid = 0;
+	*bus->arvalid = 0;
+	*bus->bready = 1;
+	*bus->rready = 1;
+	return init(m, hooks);
 }
 
 void sim_mmio_fini(struct sim_mmio *m)
@@ -54,41 +75,77 @@ int sim_mmio_write(struct sim_mmio *m, uint64_t arrive, uint64_t offset, const v
 	const uint8_t *src = data;
 	uint64_t end = offset + len;
 
-	if (!len || len > SIM_MMIO_MAX_WRITE || offset >= SIM_MMIO_BAR_SIZE ||
-	    end > SIM_MMIO_BAR_SIZE)
+	struct sim_mmio_op *op = NULL;
+
+	if (!len || len > SIM_MMIO_MAX_WRITE || offset >= m->bar_size || end > m->bar_size)
 		return EINVAL;
 	for (uint64_t word = offset & ~UINT64_C(7); word < end; word += 8) {
-		struct sim_mmio_op *op = push(m);
 		uint64_t lo = word > offset ? word : offset, hi = word + 8 < end ? word + 8 : end;
+		struct sim_mmio_op w = { .arrive = arrive, .addr = (uint32_t)word };
 
-		if (!op)
-			return ENOMEM;
-		*op = (struct sim_mmio_op){ .arrive = arrive, .addr = (uint32_t)word };
 		for (uint64_t a = lo; a < hi; a++) {
-			op->data |= (uint64_t)src[a - offset] << (8 * (a - word));
-			op->strb |= (uint8_t)(1u << (a - word));
+			w.data |= (uint64_t)src[a - offset] << (8 * (a - word));
+			w.strb |= (uint8_t)(1u << (a - word));
 		}
-		if (word + 8 >= end) {
-			op->end = true;
-			op->call_off = (uint32_t)offset;
-			op->call_len = (uint16_t)len;
+		for (unsigned int half = 0; half < (m->narrow ? 2u : 1u); half++) {
+			uint8_t strb = m->narrow ? (uint8_t)(w.strb >> (4 * half) & 0xf) : w.strb;
+
+			if (!strb)
+				continue;
+			op = push(m);
+			if (!op)
+				return ENOMEM;
+			*op = w;
+			if (m->narrow) {
+				op->addr += 4 * half;
+				op->data = (uint32_t)(w.data >> (32 * half));
+				op->strb = strb;
+			}
 		}
 	}
+	op->end = true; /* the call wrote a byte at least: op is its last */
+	op->call_off = (uint32_t)offset;
+	op->call_len = (uint16_t)len;
 	return 0;
 }
 
-int sim_mmio_read(struct sim_mmio *m, uint64_t arrive, uint64_t offset)
+int sim_mmio_read(struct sim_mmio *m, uint64_t arrive, uint64_t offset, unsigned int size)
 {
 	struct sim_mmio_op *op;
 
-	if (offset >= SIM_MMIO_BAR_SIZE || (offset & 7))
+	if (offset >= m->bar_size || (size != 8 && size != 4) || (offset & (size - 1)) ||
+	    (size == 4 && !m->narrow))
 		return EINVAL;
+	if (size == 4) {
+		op = push(m);
+		if (!op)
+			return ENOMEM;
+		*op = (struct sim_mmio_op){
+			.arrive = arrive, .addr = (uint32_t)offset, .read = true, .single = true
+		};
+		return 0;
+	}
+	if (m->narrow) {
+		op = push(m);
+		if (!op)
+			return ENOMEM;
+		*op = (struct sim_mmio_op){
+			.arrive = arrive, .addr = (uint32_t)offset, .read = true, .low = true
+		};
+		offset += 4;
+	}
 	op = push(m);
-	if (!op)
+	if (!op) {
+		if (m->narrow)
+			m->tail--; /* not the low half alone */
 		return ENOMEM;
+	}
 	*op = (struct sim_mmio_op){ .arrive = arrive, .addr = (uint32_t)offset, .read = true };
 	return 0;
 }
+
+/* The bus's valids and handshake inputs, whichever width it has. */
+#define SIG(m, name) (*((m)->narrow ? (m)->bus32.name : (m)->bus.name))
 
 void sim_mmio_drive(struct sim_mmio *m, uint64_t now)
 {
@@ -99,11 +156,11 @@ void sim_mmio_drive(struct sim_mmio *m, uint64_t now)
 	 * clock edge that follows sim_mmio_sample(), and must still see it valid then.
 	 */
 	if (m->aw_done)
-		*m->bus.awvalid = 0;
+		SIG(m, awvalid) = 0;
 	if (m->w_done)
-		*m->bus.wvalid = 0;
+		SIG(m, wvalid) = 0;
 	if (!m->driving)
-		*m->bus.arvalid = 0;
+		SIG(m, arvalid) = 0;
 	if (m->driving || m->head == m->tail)
 		return;
 	op = &m->ops[m->head & (m->cap - 1)];
@@ -112,47 +169,74 @@ void sim_mmio_drive(struct sim_mmio *m, uint64_t now)
 	if (op->read) {
 		if (m->read_busy)
 			return;
-		*m->bus.araddr = (uint16_t)op->addr;
-		*m->bus.arvalid = 1;
+		if (m->narrow)
+			*m->bus32.araddr = op->addr;
+		else
+			*m->bus.araddr = (uint16_t)op->addr;
+		SIG(m, arvalid) = 1;
 	} else {
-		*m->bus.awaddr = (uint16_t)op->addr;
-		*m->bus.wdata = op->data;
-		*m->bus.wstrb = op->strb;
-		*m->bus.awvalid = 1;
-		*m->bus.wvalid = 1;
+		if (m->narrow) {
+			*m->bus32.awaddr = op->addr;
+			*m->bus32.wdata = (uint32_t)op->data;
+		} else {
+			*m->bus.awaddr = (uint16_t)op->addr;
+			*m->bus.wdata = op->data;
+		}
+		SIG(m, wstrb) = op->strb;
+		SIG(m, awvalid) = 1;
+		SIG(m, wvalid) = 1;
 		m->aw_done = m->w_done = false;
 	}
 	m->driving = true;
 }
 
+/* An R taken: the answer of a read (a 32-bit bus: of its low half, kept, or the whole). */
+static void read_answer(struct sim_mmio *m, uint64_t now)
+{
+	uint8_t resp = SIG(m, rresp);
+
+	m->read_busy = false;
+	if (!m->narrow) {
+		m->read_data = *m->bus.rdata;
+	} else if (m->read_single) {
+		m->read_data = *m->bus32.rdata;
+	} else if (m->read_low) {
+		m->read_lo = *m->bus32.rdata;
+		m->read_lo_resp = resp;
+		return;
+	} else {
+		m->read_data = (uint64_t)*m->bus32.rdata << 32 | m->read_lo;
+		if (resp == SIM_AXI_OKAY)
+			resp = m->read_lo_resp;
+	}
+	m->read_resp = resp;
+	m->read_cycle = now;
+	m->reads_done++;
+}
+
 void sim_mmio_sample(struct sim_mmio *m, uint64_t now)
 {
-	const struct sim_axil_bus *bus = &m->bus;
-
-	if (*bus->bvalid && *bus->bresp != SIM_AXI_OKAY) {
+	if (SIG(m, bvalid) && SIG(m, bresp) != SIM_AXI_OKAY) {
 		m->write_errors++;
 		sim_log(HROCE_SIM_LOG_WARN, "cycle %llu: MMIO write answered with response %u",
-			(unsigned long long)now, *bus->bresp);
+			(unsigned long long)now, SIG(m, bresp));
 	}
-	if (*bus->rvalid && m->read_busy) {
-		m->read_data = *bus->rdata;
-		m->read_resp = *bus->rresp;
-		m->read_cycle = now;
-		m->read_busy = false;
-		m->reads_done++;
-	}
+	if (SIG(m, rvalid) && m->read_busy)
+		read_answer(m, now);
 	if (!m->driving)
 		return;
-	if (*bus->arvalid) {
-		if (!*bus->arready)
+	if (SIG(m, arvalid)) {
+		if (!SIG(m, arready))
 			return;
 		m->read_busy = true;
+		m->read_low = m->ops[m->head & (m->cap - 1)].low;
+		m->read_single = m->ops[m->head & (m->cap - 1)].single;
 	} else {
 		const struct sim_mmio_op *op = &m->ops[m->head & (m->cap - 1)];
 
-		if (*bus->awvalid && *bus->awready)
+		if (SIG(m, awvalid) && SIG(m, awready))
 			m->aw_done = true;
-		if (*bus->wvalid && *bus->wready)
+		if (SIG(m, wvalid) && SIG(m, wready))
 			m->w_done = true;
 		if (!m->aw_done || !m->w_done)
 			return;

@@ -4,6 +4,13 @@
  * core in the order they were issued, each no earlier than the cycle it reaches the NIC.
  * A write is one 64-bit word with its byte strobes (AW and W offered together); a read is
  * one AR, with at most one in flight (the host waits for it). B and R are always taken.
+ *
+ * Or the same host accesses on a 32-bit AXI4-Lite BAR (sim_mmio_init32: the board shell's,
+ * whose bridge makes 64-bit registers of them): each 64-bit word written is its low half
+ * then its high half (a half without a byte to write is left out), so a 64-byte WQE push is
+ * sixteen 32-bit writes in order; a 64-bit read is a read of the low half (the bridge reads
+ * the core's whole register and keeps its high half) then of the high half (answered from
+ * what it kept), nothing between them.
  */
 #ifndef HROCE_SIM_MMIO_H
 #define HROCE_SIM_MMIO_H
@@ -27,6 +34,8 @@ struct sim_mmio_op {
 	uint8_t strb;
 	bool read;
 	bool end;
+	bool low;    /* a 32-bit bus: the low half of a 64-bit read (its answer is kept) */
+	bool single; /* a 32-bit bus: a 32-bit read alone */
 };
 
 struct sim_mmio_hooks {
@@ -37,12 +46,19 @@ struct sim_mmio_hooks {
 
 struct sim_mmio {
 	struct sim_axil_bus bus;
+	struct sim_axil32_bus bus32;
+	bool narrow;	   /* on bus32 */
+	uint32_t bar_size; /* bytes */
 	struct sim_mmio_hooks hooks;
 	struct sim_mmio_op *ops; /* a ring: [head, tail) */
 	uint64_t cap, head, tail;
 	bool driving;	      /* the head is on the bus */
 	bool aw_done, w_done; /* halves of the head write already taken */
 	bool read_busy;	      /* an AR was taken, R not back yet */
+	bool read_low;	      /* it is the low half of a 64-bit read (32-bit bus) */
+	bool read_single;     /* it is a 32-bit read alone */
+	uint32_t read_lo;     /* that half's answer */
+	uint8_t read_lo_resp;
 	/* the last read's answer */
 	uint64_t reads_done;
 	uint64_t read_data;
@@ -53,15 +69,23 @@ struct sim_mmio {
 
 int sim_mmio_init(struct sim_mmio *m, const struct sim_axil_bus *bus,
 		  const struct sim_mmio_hooks *hooks);
+/* The same on a 32-bit bus, whose BAR has bar_size bytes (a multiple of 8). */
+int sim_mmio_init32(struct sim_mmio *m, const struct sim_axil32_bus *bus, uint32_t bar_size,
+		    const struct sim_mmio_hooks *hooks);
 void sim_mmio_fini(struct sim_mmio *m);
 /*
  * Queues a host write of len bytes (1 to SIM_MMIO_MAX_WRITE) at offset as 64-bit words
- * that reach the core at cycle arrive. EINVAL outside BAR0, ENOMEM.
+ * that reach the core at cycle arrive (halves of them on a 32-bit bus). EINVAL outside
+ * BAR0, ENOMEM.
  */
 int sim_mmio_write(struct sim_mmio *m, uint64_t arrive, uint64_t offset, const void *data,
 		   size_t len);
-/* Queues a read of the 64-bit word at offset; its answer will count in reads_done. */
-int sim_mmio_read(struct sim_mmio *m, uint64_t arrive, uint64_t offset);
+/*
+ * Queues a read of the 64-bit word at offset (size 8), or on a 32-bit bus of the 32-bit
+ * word at offset alone (size 4: one read, its answer in the low half); its answer will
+ * count in reads_done. EINVAL: outside the BAR, misaligned, or size 4 on a 64-bit bus.
+ */
+int sim_mmio_read(struct sim_mmio *m, uint64_t arrive, uint64_t offset, unsigned int size);
 
 static inline bool sim_mmio_busy(const struct sim_mmio *m)
 {

@@ -360,7 +360,7 @@ void hroce_sim_world_idle(struct hroce_sim_world *w, uint64_t cycles)
 	atomic_fetch_sub(&w->progress_waiters, 1);
 }
 
-uint64_t sim_world_read(struct hroce_sim *s, uint64_t offset)
+uint64_t sim_world_read(struct hroce_sim *s, uint64_t offset, unsigned int size)
 {
 	struct hroce_sim_world *w = s->w;
 	struct sim_read_req *rd = &s->rd;
@@ -375,7 +375,7 @@ uint64_t sim_world_read(struct hroce_sim *s, uint64_t offset)
 	}
 	pthread_mutex_lock(&s->read_lock);
 	sim_world_lock(w);
-	err = sim_mmio_read(&s->mmio, w->cycle + s->read_latency, offset);
+	err = sim_mmio_read(&s->mmio, w->cycle + s->read_latency, offset, size);
 	if (err) {
 		sim_world_unlock(w);
 		pthread_mutex_unlock(&s->read_lock);

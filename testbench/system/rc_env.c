@@ -33,6 +33,7 @@ void env_open(struct env *e, struct bench *b, const struct env_params *p)
 			.name = names[i],
 			.pcie = { p->pcie_read_ns, p->pcie_write_ns, p->pcie_gbps, p->pcie_reads,
 				  p->pcie_writes },
+			.model = p->model[i],
 		};
 		struct hroce_dev_params dp = {
 			.mac = { 0x02, 0x00, 0x00, 0x00, 0x00, (uint8_t)(i + 1) },

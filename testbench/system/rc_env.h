@@ -21,7 +21,8 @@ struct env_params {
 	uint32_t pcie_read_ns, pcie_write_ns, pcie_gbps; /* 0 gbps: as fast as the bus */
 	uint32_t pcie_reads, pcie_writes; /* bursts in flight at the bridge; 0: 32, a board's */
 	uint32_t link_ns, link_gbps;
-	const char *pcap_path; /* NULL: none */
+	const char *pcap_path;	       /* NULL: none */
+	enum hroce_sim_model model[2]; /* each node's (0: the core alone) */
 };
 
 struct node {
