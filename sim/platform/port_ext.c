@@ -228,12 +228,9 @@ static int open_tap(struct hroce_sim_ext *x)
 static void queue_push(struct hroce_sim_ext *x, const uint8_t *data, size_t len)
 {
 	struct ext_frame *f;
-	bool full;
 
-	pthread_mutex_lock(&x->qlock);
-	full = atomic_load(&x->qlen) == HROCE_SIM_EXT_QUEUE_FRAMES;
-	pthread_mutex_unlock(&x->qlock);
-	if (full) {
+	/* this thread alone adds to the queue: what it sees can only have shrunk since */
+	if (atomic_load(&x->qlen) == HROCE_SIM_EXT_QUEUE_FRAMES) {
 		atomic_fetch_add(&x->rx_queue_full, 1);
 		return;
 	}
@@ -359,13 +356,12 @@ static void send_frame(struct hroce_sim_ext *x)
 void sim_ext_drive(struct hroce_sim_ext *x, uint64_t now)
 {
 	/* the previous frame went in whole: the next one goes on the channel toward the core */
-	if (atomic_load_explicit(&x->qlen, memory_order_relaxed) && !x->in.inject &&
-	    x->in.head == x->in.tail && !x->in.presented) {
+	if (atomic_load_explicit(&x->qlen, memory_order_relaxed) && sim_channel_quiet(&x->in)) {
 		struct ext_frame *f = queue_pop(x);
 
 		if (f) {
 			if (sim_channel_inject(&x->in, f->data, f->len))
-				x->tx_errors++;
+				atomic_fetch_add(&x->rx_errors, 1);
 			else
 				x->rx_frames++;
 			free(f);
