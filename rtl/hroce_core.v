@@ -179,6 +179,8 @@ wire [NWR-1:0] wr_done_valid, wr_done_error;
  */
 wire [47:0] cfg_mac;
 wire [31:0] cfg_ipv4;
+wire [`HROCE_IPV6_ADDRS*128-1:0] cfg_ip6;
+wire [`HROCE_IPV6_ADDRS-1:0] cfg_ip6_valid;
 wire [63:0] cfg_qpc_base, cfg_cqc_base, cfg_mrc_base, cfg_mailbox;
 wire [4:0] cfg_qpc_log, cfg_cqc_log, cfg_mrc_log;
 wire [63:0] cfg_eq_base;
@@ -271,6 +273,8 @@ regs_inst (
     .s_axil_rready(s_axil_rready),
     .cfg_mac(cfg_mac),
     .cfg_ipv4(cfg_ipv4),
+    .cfg_ip6(cfg_ip6),
+    .cfg_ip6_valid(cfg_ip6_valid),
     .cfg_qpc_base(cfg_qpc_base),
     .cfg_qpc_log(cfg_qpc_log),
     .cfg_cqc_base(cfg_cqc_base),
@@ -581,6 +585,8 @@ dispatch_inst (
     .rst(rst),
     .cfg_mac(cfg_mac),
     .cfg_ipv4(cfg_ipv4),
+    .cfg_ip6(cfg_ip6),
+    .cfg_ip6_valid(cfg_ip6_valid),
     .s_hdr_data(rx_hdr_data),
     .s_hdr_valid(rx_hdr_valid),
     .s_hdr_ready(rx_hdr_ready),

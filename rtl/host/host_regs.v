@@ -62,6 +62,10 @@ module host_regs #
      */
     output wire [47:0]                   cfg_mac,
     output wire [31:0]                   cfg_ipv4,
+    // the configured IPv6 addresses: address k at [k*128 +: 128], its first byte the most
+    // significant; bit k of cfg_ip6_valid: address k is the port's
+    output wire [`HROCE_IPV6_ADDRS*128-1:0] cfg_ip6,
+    output wire [`HROCE_IPV6_ADDRS-1:0]   cfg_ip6_valid,
     output wire [63:0]                   cfg_qpc_base,
     output wire [4:0]                    cfg_qpc_log,
     output wire [63:0]                   cfg_cqc_base,
@@ -121,6 +125,8 @@ localparam [AXIL_ADDR_WIDTH-1:0] PUSH_BASE = `HROCE_REG_WQE_PUSH;
 
 reg [47:0] mac_reg = 48'd0, mac_next;
 reg [31:0] ipv4_reg = 32'd0, ipv4_next;
+reg [`HROCE_IPV6_ADDRS*128-1:0] ip6_reg = {`HROCE_IPV6_ADDRS*128{1'b0}}, ip6_next;
+reg [`HROCE_IPV6_ADDRS-1:0] ip6_valid_reg = {`HROCE_IPV6_ADDRS{1'b0}}, ip6_valid_next;
 reg [63:0] qpc_base_reg = 64'd0, qpc_base_next;
 reg [4:0] qpc_log_reg = 5'd0, qpc_log_next;
 reg [63:0] cqc_base_reg = 64'd0, cqc_base_next;
@@ -175,6 +181,16 @@ wire [31:0] rx_word = {{(35-AXIL_ADDR_WIDTH){1'b0}}, rx_off[AXIL_ADDR_WIDTH-1:3]
 wire [31:0] core_word = {{(35-AXIL_ADDR_WIDTH){1'b0}}, core_off[AXIL_ADDR_WIDTH-1:3]};
 wire [31:0] net_word = {{(35-AXIL_ADDR_WIDTH){1'b0}}, net_off[AXIL_ADDR_WIDTH-1:3]};
 
+// the IPv6 address window: word 2k is address k's first half, word 2k+1 its second
+localparam IP6_WORDS = `HROCE_IPV6_ADDRS*2;
+localparam [AXIL_ADDR_WIDTH-1:0] IP6_BASE = `HROCE_REG_IPV6;
+wire [AXIL_ADDR_WIDTH-4:0] ip6_woff = waddr[AXIL_ADDR_WIDTH-1:3] - IP6_BASE[AXIL_ADDR_WIDTH-1:3];
+wire [AXIL_ADDR_WIDTH-4:0] ip6_roff = raddr[AXIL_ADDR_WIDTH-1:3] - IP6_BASE[AXIL_ADDR_WIDTH-1:3];
+wire [31:0] ip6_wword = {{(35-AXIL_ADDR_WIDTH){1'b0}}, ip6_woff};
+wire [31:0] ip6_rword = {{(35-AXIL_ADDR_WIDTH){1'b0}}, ip6_roff};
+wire in_ip6_w = waddr >= `HROCE_REG_IPV6 && waddr < `HROCE_REG_IPV6 + IP6_WORDS*8;
+wire in_ip6_r = raddr >= `HROCE_REG_IPV6 && raddr < `HROCE_REG_IPV6 + IP6_WORDS*8;
+
 // REG_EQ_CONFIG as the register reads it
 reg [63:0] eq_config_value;
 always @* begin
@@ -205,6 +221,8 @@ integer i, w;
 always @* begin
     mac_next = mac_reg;
     ipv4_next = ipv4_reg;
+    ip6_next = ip6_reg;
+    ip6_valid_next = ip6_valid_reg;
     qpc_base_next = qpc_base_reg;
     qpc_log_next = qpc_log_reg;
     cqc_base_next = cqc_base_reg;
@@ -247,10 +265,18 @@ always @* begin
                     end
                 end
             end
+        end else if (full_word && in_ip6_w) begin
+            // word 2k (the first half) is the high 64 bits of address k
+            for (w = 0; w < IP6_WORDS; w = w + 1) begin
+                if (ip6_wword == w) begin
+                    ip6_next[(w/2)*128 + (1 - w%2)*64 +: 64] = s_axil_wdata;
+                end
+            end
         end else if (full_word) begin
             case (waddr)
                 `HROCE_REG_MAC: mac_next = s_axil_wdata[47:0];
                 `HROCE_REG_IPV4: ipv4_next = s_axil_wdata[31:0];
+                `HROCE_REG_IPV6_VALID: ip6_valid_next = s_axil_wdata[`HROCE_IPV6_ADDRS-1:0];
                 `HROCE_REG_QPC_BASE: qpc_base_next = s_axil_wdata;
                 `HROCE_REG_QPC_LOG: qpc_log_next = s_axil_wdata[4:0];
                 `HROCE_REG_CQC_BASE: cqc_base_next = s_axil_wdata;
@@ -324,6 +350,12 @@ always @* begin
                     rdata_next = core_counters[w*64 +: 64];
                 end
             end
+        end else if (in_ip6_r) begin
+            for (w = 0; w < IP6_WORDS; w = w + 1) begin
+                if (ip6_rword == w) begin
+                    rdata_next = ip6_reg[(w/2)*128 + (1 - w%2)*64 +: 64];
+                end
+            end
         end else if (raddr >= `HROCE_REG_NET_COUNTERS &&
                      raddr < `HROCE_REG_NET_COUNTERS + NET_COUNTERS*8) begin
             for (w = 0; w < NET_COUNTERS; w = w + 1) begin
@@ -339,6 +371,7 @@ always @* begin
                 `HROCE_REG_TIME: rdata_next = time_now;
                 `HROCE_REG_MAC: rdata_next = {16'd0, mac_reg};
                 `HROCE_REG_IPV4: rdata_next = {32'd0, ipv4_reg};
+                `HROCE_REG_IPV6_VALID: rdata_next = {{64-`HROCE_IPV6_ADDRS{1'b0}}, ip6_valid_reg};
                 `HROCE_REG_QPC_BASE: rdata_next = qpc_base_reg;
                 `HROCE_REG_QPC_LOG: rdata_next = {59'd0, qpc_log_reg};
                 `HROCE_REG_CQC_BASE: rdata_next = cqc_base_reg;
@@ -368,6 +401,8 @@ end
 always @(posedge clk) begin
     mac_reg <= mac_next;
     ipv4_reg <= ipv4_next;
+    ip6_reg <= ip6_next;
+    ip6_valid_reg <= ip6_valid_next;
     qpc_base_reg <= qpc_base_next;
     qpc_log_reg <= qpc_log_next;
     cqc_base_reg <= cqc_base_next;
@@ -402,6 +437,7 @@ always @(posedge clk) begin
     if (rst) begin
         mac_reg <= 48'd0;
         ipv4_reg <= 32'd0;
+        ip6_valid_reg <= {`HROCE_IPV6_ADDRS{1'b0}};
         qpc_log_reg <= 5'd0;
         cqc_log_reg <= 5'd0;
         mrc_log_reg <= 5'd0;
@@ -435,6 +471,8 @@ assign s_axil_rvalid = rvalid_reg;
 
 assign cfg_mac = mac_reg;
 assign cfg_ipv4 = ipv4_reg;
+assign cfg_ip6 = ip6_reg;
+assign cfg_ip6_valid = ip6_valid_reg;
 assign cfg_qpc_base = qpc_base_reg;
 assign cfg_qpc_log = qpc_log_reg;
 assign cfg_cqc_base = cqc_base_reg;

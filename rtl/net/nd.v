@@ -171,8 +171,16 @@ wire [7:0] opt_len = `ND_HDR8(MSG + 25);
 wire [47:0] opt_mac = `ND_HDR48(MSG + 26);
 
 // the link-local address of the port, and the target's solicited-node group and its MAC
-wire [127:0] link_local = {16'hfe80, 48'd0, cfg_mac[47:42], ~cfg_mac[41], cfg_mac[40:24],
-                           16'hfffe, cfg_mac[23:0]};
+wire ours;
+ip6_ours #(.ADDRS(ADDRS))
+ours_inst (
+    .cfg_mac(cfg_mac),
+    .cfg_ip6(cfg_ip6),
+    .cfg_ip6_valid(cfg_ip6_valid),
+    .addr(target),
+    .ours(ours),
+    .link_local()
+);
 wire [127:0] group = {16'hff02, 64'd0, 16'h0001, 8'hff, target[23:0]};
 wire [47:0] group_mac = {16'h3333, group[31:0]};
 
@@ -194,16 +202,6 @@ always @* begin
 end
 wire [16:0] csum_fold1 = {1'b0, csum_sum[15:0]} + {9'd0, csum_sum[23:16]};
 wire [15:0] csum_fold2 = csum_fold1[15:0] + {15'd0, csum_fold1[16]};
-
-reg ours;
-always @* begin
-    ours = target == link_local;
-    for (i = 0; i < ADDRS; i = i + 1) begin
-        if (cfg_ip6_valid[i] && target == cfg_ip6[i*128 +: 128]) begin
-            ours = 1'b1;
-        end
-    end
-end
 
 wire from_unspecified = src == 128'd0;
 // one option at most: none, or one of 8 bytes (plen is then 32)

@@ -5,7 +5,8 @@ header with PAYLOAD_LEN > 0) and hands each one to the engine it is for:
 
 - requests (RC SEND, RDMA WRITE, RDMA READ request) to the responder;
 - responses (RDMA READ responses, ACK/NAK) to the requester;
-- frames for another MAC or IPv4 address, and opcodes the core does not serve (UC, UD,
+- frames for another MAC or IP address (IPv4: cfg_ipv4; IPv6: the link-local address or a
+  configured one), and opcodes the core does not serve (UC, UD,
   atomics, CNP), are counted and dropped with their payload.
 
 A header is registered before it leaves, so s_hdr_ready does not depend on the engines'
@@ -31,6 +32,8 @@ module rx_dispatch #
 
     input  wire [47:0]                   cfg_mac,
     input  wire [31:0]                   cfg_ipv4,
+    input  wire [`HROCE_IPV6_ADDRS*128-1:0] cfg_ip6,
+    input  wire [`HROCE_IPV6_ADDRS-1:0]   cfg_ip6_valid,
 
     /*
      * From roce_rx
@@ -78,8 +81,19 @@ module rx_dispatch #
 localparam [1:0] DEST_DROP = 2'd0, DEST_REQ = 2'd1, DEST_RESP = 2'd2;
 
 wire [7:0] opcode = s_hdr_data[`HROCE_ROCE_HDR_BTH_OPCODE];
+wire ip6_ours;
+ip6_ours #(.ADDRS(`HROCE_IPV6_ADDRS))
+ip6_ours_inst (
+    .cfg_mac(cfg_mac),
+    .cfg_ip6(cfg_ip6),
+    .cfg_ip6_valid(cfg_ip6_valid),
+    .addr(s_hdr_data[`HROCE_ROCE_HDR_IP6_DST]),
+    .ours(ip6_ours),
+    .link_local()
+);
+wire ip6 = s_hdr_data[`HROCE_ROCE_HDR_IP6];
 wire ours = s_hdr_data[`HROCE_ROCE_HDR_ETH_DST] == cfg_mac &&
-            s_hdr_data[`HROCE_ROCE_HDR_IP_DST] == cfg_ipv4;
+            (ip6 ? ip6_ours : s_hdr_data[`HROCE_ROCE_HDR_IP_DST] == cfg_ipv4);
 // RC: 0x00-0x0c requests we execute; 0x0d-0x11 responses; 0x12-0x14 atomics are not served
 wire is_request = opcode <= `HROCE_RC_OP_READ_REQUEST;
 wire is_response = opcode >= `HROCE_RC_OP_READ_RESP_FIRST && opcode <= `HROCE_RC_OP_ACK;
