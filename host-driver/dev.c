@@ -3,6 +3,7 @@
  * A device: its bus, the DMA memory of its context tables and mailbox, the IOVA space, the
  * command mailbox, and the registers.
  */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -242,6 +243,8 @@ static int config_addresses(struct hroce_dev *dev, const char *spec)
 	if (d) {
 		memcpy(dev->params.mac, d->mac, 6);
 		dev->params.ipv4 = d->ipv4;
+		memcpy(dev->params.ipv6, d->ipv6, sizeof(d->ipv6));
+		dev->params.nipv6 = d->nipv6;
 	}
 	hroce_config_free(cfg);
 	return 0;
@@ -333,6 +336,41 @@ struct hroce_dev *hroce_open(const char *spec, const struct hroce_dev_params *pa
 	return dev;
 }
 
+_Static_assert(HROCE_DEV_IPV6_MAX == HROCE_IPV6_ADDRS &&
+		       HROCE_CONFIG_IPV6_MAX == HROCE_IPV6_ADDRS,
+	       "a device has as many IPv6 addresses as the core's REG_IPV6 holds");
+
+/* The IPv6 addresses the device is given: unicast, distinct, not its link-local one. */
+static int check_ipv6(struct hroce_dev *dev, const char *spec)
+{
+	char text[INET6_ADDRSTRLEN];
+	const char *why = NULL;
+	uint8_t ll[16];
+	unsigned int i;
+
+	if (dev->params.nipv6 > HROCE_DEV_IPV6_MAX) {
+		hroce_log(HROCE_LOG_ERR, "%s: %u IPv6 addresses, the core takes %u", spec,
+			  dev->params.nipv6, HROCE_DEV_IPV6_MAX);
+		return EINVAL;
+	}
+	hroce_link_local(dev->params.mac, ll);
+	for (i = 0; i < dev->params.nipv6 && !why; i++) {
+		const uint8_t *a = dev->params.ipv6[i];
+
+		why = hroce_ipv6_unusable(a);
+		if (!why && !memcmp(a, ll, 16))
+			why = "the link-local address, which the device always has (GID 0)";
+		for (unsigned int j = 0; j < i && !why; j++)
+			if (!memcmp(a, dev->params.ipv6[j], 16))
+				why = "given twice";
+	}
+	if (!why)
+		return 0;
+	inet_ntop(AF_INET6, dev->params.ipv6[i - 1], text, sizeof(text));
+	hroce_log(HROCE_LOG_ERR, "%s: IPv6 address %s: %s", spec, text, why);
+	return EINVAL;
+}
+
 static struct hroce_dev *open_device(const char *spec, const struct hroce_dev_params *params)
 {
 	struct hroce_dev *dev;
@@ -359,6 +397,7 @@ static struct hroce_dev *open_device(const char *spec, const struct hroce_dev_pa
 	pthread_mutex_init(&dev->lock, NULL);
 	pthread_mutex_init(&dev->push_lock, NULL);
 	err = config_addresses(dev, spec);
+	err = err ?: check_ipv6(dev, spec);
 	err = err ?: open_bus(spec, &dev->bus);
 	if (err)
 		goto err_free;
@@ -395,6 +434,15 @@ static struct hroce_dev *open_device(const char *spec, const struct hroce_dev_pa
 		mac = mac << 8 | dev->params.mac[i];
 	hroce_mmio_write64(dev, HROCE_REG_MAC, mac);
 	hroce_mmio_write64(dev, HROCE_REG_IPV4, dev->params.ipv4);
+	for (i = 0; i < (int)dev->params.nipv6; i++)
+		for (int half = 0; half < 2; half++) {
+			uint64_t w = 0;
+
+			for (int b = 0; b < 8; b++)
+				w = w << 8 | dev->params.ipv6[i][half * 8 + b];
+			hroce_mmio_write64(dev, HROCE_REG_IPV6 + 16 * i + 8 * half, w);
+		}
+	hroce_mmio_write64(dev, HROCE_REG_IPV6_VALID, (UINT64_C(1) << dev->params.nipv6) - 1);
 	/*
 	 * Writes are posted: the read flushes them, so that the core has its addresses when
 	 * open returns (a peer's ARP request may come in at once, and must be answered).
@@ -493,6 +541,7 @@ int hroce_query_dev(struct hroce_dev *dev, struct hroce_dev_attr *attr)
 	attr->mr_cache_lines = HROCE_REG_FIELD(dev->caps, CAPS, MR_CACHE_LINES);
 	memcpy(attr->mac, dev->params.mac, 6);
 	attr->ipv4 = dev->params.ipv4;
+	attr->gid_tbl_len = HROCE_GID_INDEX_IPV6 + dev->params.nipv6;
 	return 0;
 }
 

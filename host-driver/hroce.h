@@ -36,9 +36,14 @@ struct hroce_qp;
 
 /* Device */
 
+/* IPv6 addresses a device may have besides its link-local one (the core's REG_IPV6) */
+#define HROCE_DEV_IPV6_MAX 4
+
 struct hroce_dev_params {
 	uint8_t mac[6];
 	uint32_t ipv4;	      /* host order: 10.0.0.1 is 0x0a000001 */
+	uint8_t ipv6[HROCE_DEV_IPV6_MAX][16]; /* the first nipv6, in network order */
+	unsigned int nipv6;
 	unsigned int log_qps; /* table sizes; 0: defaults (1024 QPs, 1024 CQs, 4096 MRs) */
 	unsigned int log_cqs;
 	unsigned int log_mrs;
@@ -59,11 +64,14 @@ struct hroce_dev_attr {
 	unsigned int qp_cache_lines, mr_cache_lines;
 	uint8_t mac[6];
 	uint32_t ipv4;
+	unsigned int gid_tbl_len; /* hroce_query_gid's indexes: 2 + the IPv6 addresses */
 };
 
 /*
  * params NULL, or with neither MAC nor IPv4 set: those of the configuration's device of
- * that spec (hroce_config.h), if it has one.
+ * that spec (hroce_config.h), if it has one (its IPv6 addresses with them).
+ * Configured IPv6 addresses must be unicast (not ::, ::1, multicast, IPv4-mapped, or the
+ * device's own link-local address) and distinct: otherwise EINVAL.
  *
  * A device open already in this process is not opened again: the call returns the same
  * device (its first open's params stand), and each hroce_close undoes one open. Its QPNs,
@@ -102,6 +110,23 @@ void hroce_idle(struct hroce_dev *dev);
  * NIC whose clock could not jump). One lookup at a time per device.
  */
 int hroce_resolve_mac(struct hroce_dev *dev, uint32_t ipv4, uint8_t mac[6]);
+
+/*
+ * The device's GID table, as Linux lays out rxe's: index 0 the link-local IPv6 address
+ * (fe80:: and the modified EUI-64 of the MAC), index 1 the IPv4 address as ::ffff:a.b.c.d,
+ * then the configured IPv6 addresses in their order; every one RoCE v2. 0 with gid filled
+ * (network order), or EINVAL past the end (hroce_dev_attr.gid_tbl_len).
+ */
+enum {
+	HROCE_GID_INDEX_LINK_LOCAL = 0,
+	HROCE_GID_INDEX_IPV4 = 1,
+	HROCE_GID_INDEX_IPV6 = 2, /* the first configured IPv6 address */
+};
+int hroce_query_gid(struct hroce_dev *dev, unsigned int index, uint8_t gid[16]);
+/* Whether a GID is an IPv4 address (::ffff:a.b.c.d), and that address in host order. */
+bool hroce_gid_is_ipv4(const uint8_t gid[16], uint32_t *ipv4);
+/* ::ffff:a.b.c.d of an IPv4 address in host order. */
+void hroce_gid_from_ipv4(uint32_t ipv4, uint8_t gid[16]);
 
 /* Log messages of the library go to one handler; by default errors go to stderr. */
 enum hroce_log_level {
@@ -298,15 +323,18 @@ enum hroce_qp_attr_mask {
 };
 
 /*
- * Where the peer is: its MAC and IPv4 address (RoCEv2 over IPv4). A modify that sets the
- * path with a dmac of all zeros has the driver find it (hroce_resolve_mac() of dip), as
- * Linux resolves the destination MAC of a RoCE QP at modify time.
+ * Where the peer is: its GID (an IPv6 address, or ::ffff:a.b.c.d for RoCEv2 over IPv4)
+ * and MAC, and which of the device's GIDs (hroce_query_gid) the QP sends from: both of one
+ * family, else EINVAL. A modify that sets the path with a dmac of all zeros has the driver
+ * find it (hroce_resolve_mac() or hroce_resolve_mac6() of dgid), as Linux resolves the
+ * destination MAC of a RoCE QP at modify time.
  */
 struct hroce_ah_attr {
 	uint8_t dmac[6];
-	uint32_t dip;	   /* host order */
-	uint32_t sip;	   /* 0: the device's address */
-	uint8_t hop_limit; /* 0: 64 */
+	uint8_t dgid[16];
+	uint8_t sgid_index;
+	uint32_t flow_label; /* IPv6 only: 20 bits */
+	uint8_t hop_limit;   /* 0: 64 */
 	uint8_t traffic_class;
 	uint16_t udp_sport; /* 0: derived from the QPNs, as Linux does */
 };

@@ -201,6 +201,7 @@ enum key_id {
 	KEY_SPEC,
 	KEY_MAC,
 	KEY_IPV4,
+	KEY_IPV6,
 	KEY_WIRE,
 	KEY_PORT,
 	KEY_CLOCK,
@@ -228,6 +229,7 @@ static const char *const key_names[KEY_COUNT] = {
 	[KEY_SPEC] = "spec",
 	[KEY_MAC] = "mac",
 	[KEY_IPV4] = "ipv4",
+	[KEY_IPV6] = "ipv6",
 	[KEY_WIRE] = "wire",
 	[KEY_PORT] = "port",
 	[KEY_CLOCK] = "clock_mhz",
@@ -412,12 +414,12 @@ static int set_key(struct parser *p, const char *key, const char *v)
 	if (k == KEY_COUNT)
 		return bad(
 			p,
-			"unknown key \"%s\" (keys: spec, mac, ipv4, wire, port, clock_mhz, "
+			"unknown key \"%s\" (keys: spec, mac, ipv4, ipv6, wire, port, clock_mhz, "
 			"pcie_read_ns, pcie_write_ns, pcie_gbps, pcie_reads, pcie_writes, link_ns, "
 			"link_gbps, pcap, model, flash, loss, "
 			"loss_burst, flip, dup, reorder, fault_seed, fault_rules)",
 			key);
-	if (p->seen & (1u << k))
+	if ((p->seen & (1u << k)) && k != KEY_IPV6)
 		return bad(p, "%s set twice in [%s]", key, d->name);
 	if (p->faults_only && k < KEY_LOSS)
 		return bad(p, "%s: only the fault keys may be set here", key);
@@ -442,6 +444,24 @@ static int set_key(struct parser *p, const char *key, const char *v)
 		d->ipv4 = ntohl(a.s_addr);
 		p->has_ipv4 = true;
 		return 0;
+	case KEY_IPV6: {
+		uint8_t a6[16];
+		const char *why;
+
+		if (inet_pton(AF_INET6, v, a6) != 1)
+			return bad(p, "ipv6 \"%s\": an IPv6 address, 2001:db8::1", v);
+		why = hroce_ipv6_unusable(a6);
+		if (why)
+			return bad(p, "ipv6 %s: %s cannot be a device's address", v, why);
+		for (unsigned int i = 0; i < d->nipv6; i++)
+			if (!memcmp(d->ipv6[i], a6, 16))
+				return bad(p, "ipv6 %s twice in [%s]", v, d->name);
+		if (d->nipv6 == HROCE_CONFIG_IPV6_MAX)
+			return bad(p, "[%s]: more than %u ipv6 addresses", d->name,
+				   HROCE_CONFIG_IPV6_MAX);
+		memcpy(d->ipv6[d->nipv6++], a6, 16);
+		return 0;
+	}
 	case KEY_WIRE:
 		if (hroce_sim_ext_is_endpoint(v)) {
 			char why[160];

@@ -19,6 +19,8 @@
  *   spec = sim:hroce0         # what hroce_open takes (default: sim:NAME)
  *   mac = 02:00:0a:00:00:01   # required
  *   ipv4 = 10.0.0.1           # required
+ *   ipv6 = 2001:db8::1        # optional, up to four lines: the device's IPv6 addresses
+ *                             # besides its link-local one (GID indexes 2..5)
  *   wire = hroce-wire0        # sim only: /dev/shm/hroce-wire0 (none: an unplugged port),
  *                             # or an external port (hroce_sim.h, hroce_sim_ext_attach):
  *                             # udp:LHOST:LPORT,RHOST:RPORT (a frame per datagram, as
@@ -68,6 +70,8 @@
 #define HROCE_CONFIG_PCIE_BURSTS_DEFAULT 32u
 #define HROCE_CONFIG_PCIE_BURSTS_MAX 256u
 #define HROCE_FAULTS_ENV "HROCE_FAULTS"
+/* ipv6 lines a device may have (hroce.h: HROCE_DEV_IPV6_MAX) */
+#define HROCE_CONFIG_IPV6_MAX 4
 
 /* model = core | shell (hroce_sim.h: enum hroce_sim_model, in that order) */
 #define HROCE_CONFIG_MODEL_CORE 0u
@@ -87,6 +91,8 @@ struct hroce_config_dev {
 	char spec[128]; /* "sim:hroce0" or "vfio:0000:65:00.0" */
 	uint8_t mac[6];
 	uint32_t ipv4; /* host order: 10.0.0.1 is 0x0a000001 */
+	uint8_t ipv6[HROCE_CONFIG_IPV6_MAX][16]; /* ipv6 lines, network order */
+	unsigned int nipv6;
 	/* simulated devices (spec "sim:...") */
 	char wire[128]; /* "": no wire; or an external port, udp:... or tap:... (hroce_sim.h) */
 	unsigned int port;

@@ -107,7 +107,7 @@ struct hroce_qp {
 	struct hroce_qp_cap cap;
 	bool sq_sig_all;
 	_Atomic enum hroce_qp_state state; /* as the driver last set it (read by posts) */
-	uint8_t ctx[64];		   /* the static beat of the context, as last written */
+	uint8_t ctx[HROCE_QPC_BYTES / 2]; /* the static half of the context, as last written */
 };
 
 void hroce_log(enum hroce_log_level level, const char *fmt, ...)
@@ -136,6 +136,11 @@ void hroce_doorbell(struct hroce_dev *dev, uint64_t reg, uint32_t num, uint16_t 
  * Runs a command: in (up to 128 bytes) into the mailbox's input half, out (up to 128
  * bytes) from its output half. Returns 0 or the errno of the core's CMD_RESULT.
  */
+/* gid.c: the link-local address of a MAC; why an IPv6 address cannot be a device's (NULL:
+ * it can); the index of one of the device's GIDs, or -1. */
+void hroce_link_local(const uint8_t mac[6], uint8_t gid[16]);
+const char *hroce_ipv6_unusable(const uint8_t a[16]);
+int hroce_gid_index(struct hroce_dev *dev, const uint8_t gid[16]);
 int hroce_cmd(struct hroce_dev *dev, unsigned int op, uint32_t num, uint64_t arg, const void *in,
 	      size_t in_len, void *out, size_t out_len);
 

@@ -20,6 +20,11 @@
 #define PKEY_DEFAULT 0xffff
 #define TTL_DEFAULT 64
 
+/* the core's caches write back what the contract's QPC says each engine owns */
+_Static_assert(HROCE_QPC_REQ_BYTE * 8 == HROCE_QPC_SQ_PI_LSB &&
+		       HROCE_QPC_RESP_BYTE * 8 == HROCE_QPC_RQ_PI_LSB,
+	       "QPC_REQ_BYTE and QPC_RESP_BYTE are where SQ_PI and RQ_PI start");
+
 /* The smallest stride (log2 of 64-byte units) that holds bytes. */
 static int stride_for(uint64_t bytes)
 {
@@ -166,7 +171,6 @@ struct hroce_qp *hroce_create_qp(struct hroce_pd *pd, const struct hroce_qp_init
 	HROCE_QPC_SET(qp->ctx, LOG_SQ_STRIDE, sq_stride);
 	HROCE_QPC_SET(qp->ctx, LOG_RQ_SIZE, rq_log);
 	HROCE_QPC_SET(qp->ctx, LOG_RQ_STRIDE, rq_stride);
-	HROCE_QPC_SET(qp->ctx, SIP, dev->params.ipv4);
 	HROCE_QPC_SET(qp->ctx, TTL, TTL_DEFAULT);
 	HROCE_QPC_SET(qp->ctx, PKEY, PKEY_DEFAULT);
 	HROCE_QPC_SET(qp->ctx, SQ_BASE, qp->sq.ring.iova);
@@ -238,13 +242,18 @@ static void apply_attrs(struct hroce_qp *qp, uint8_t *ctx, const struct hroce_qp
 		HROCE_QPC_SET(ctx, SQ_PSN, attr->sq_psn);
 	if (mask & HROCE_QP_AV) {
 		const struct hroce_ah_attr *ah = &attr->ah_attr;
+		uint8_t sgid[16];
 		uint64_t dmac = 0;
 
 		for (int i = 0; i < 6; i++)
 			dmac = dmac << 8 | ah->dmac[i];
 		HROCE_QPC_SET(ctx, DMAC, dmac);
-		HROCE_QPC_SET(ctx, SIP, ah->sip ? ah->sip : qp->dev->params.ipv4);
-		HROCE_QPC_SET(ctx, DIP, ah->dip);
+		/* hroce_qp_check_modify made sure the index is in the table */
+		hroce_query_gid(qp->dev, ah->sgid_index, sgid);
+		HROCE_QPC_SET_BE(ctx, SGID, sgid);
+		HROCE_QPC_SET_BE(ctx, DGID, ah->dgid);
+		HROCE_QPC_SET(ctx, IP6, !hroce_gid_is_ipv4(ah->dgid, NULL));
+		HROCE_QPC_SET(ctx, FLOW_LABEL, ah->flow_label);
 		HROCE_QPC_SET(ctx, TTL, ah->hop_limit ? ah->hop_limit : TTL_DEFAULT);
 		HROCE_QPC_SET(ctx, DSCP, ah->traffic_class >> 2);
 		HROCE_QPC_SET(ctx, UDP_SPORT, ah->udp_sport);
@@ -275,8 +284,11 @@ int hroce_modify_qp(struct hroce_qp *qp, const struct hroce_qp_attr *attr, unsig
 	/* nothing reaches the core unless the table allows it: a refusal changes nothing */
 	err = hroce_qp_check_modify(qp->dev, qp->state, attr, mask, &why);
 	if (err) {
-		/* a bad value is the caller's to see (EINVAL); what is not served is said */
-		hroce_log(err == EOPNOTSUPP ? HROCE_LOG_ERR : HROCE_LOG_INFO,
+		/*
+		 * a bad value is the caller's to see (EINVAL); what is not served is said, and
+		 * so is a path that cannot be used (a GID index, families that differ)
+		 */
+		hroce_log(err == EOPNOTSUPP || (mask & HROCE_QP_AV) ? HROCE_LOG_ERR : HROCE_LOG_INFO,
 			  "%s: modify_qp of QP %u refused: %s", qp->dev->name, qp->qpn,
 			  why ? why : strerror(err));
 		return err;
@@ -284,9 +296,14 @@ int hroce_modify_qp(struct hroce_qp *qp, const struct hroce_qp_attr *attr, unsig
 	cur = (mask & HROCE_QP_CUR_STATE) ? attr->cur_qp_state : qp->state;
 	next = (mask & HROCE_QP_STATE) ? attr->qp_state : cur;
 	if ((mask & HROCE_QP_AV) && !memcmp(attr->ah_attr.dmac, no_mac, 6)) {
-		/* no MAC given: ARP finds it, as the kernel does for a RoCE QP */
+		/* no MAC given: ARP or neighbour discovery finds it, as the kernel does */
+		uint32_t dip;
+
 		resolved = *attr;
-		err = hroce_resolve_mac(qp->dev, attr->ah_attr.dip, resolved.ah_attr.dmac);
+		if (hroce_gid_is_ipv4(attr->ah_attr.dgid, &dip))
+			err = hroce_resolve_mac(qp->dev, dip, resolved.ah_attr.dmac);
+		else
+			err = EOPNOTSUPP; /* MERGE-ND: hroce_resolve_mac6 */
 		if (err)
 			return err;
 		attr = &resolved;
@@ -321,9 +338,9 @@ int hroce_modify_qp(struct hroce_qp *qp, const struct hroce_qp_attr *attr, unsig
 
 int hroce_query_qp(struct hroce_qp *qp, struct hroce_qp_attr *attr)
 {
-	uint8_t ctx[HROCE_QPC_BYTES];
+	uint8_t ctx[HROCE_QPC_BYTES], sgid[16];
 	uint64_t dmac;
-	int err;
+	int err, gid_index;
 
 	err = hroce_cmd(qp->dev, HROCE_CMD_OP_QUERY_QP, qp->qpn, 0, NULL, 0, ctx, sizeof(ctx));
 	if (err)
@@ -339,8 +356,12 @@ int hroce_query_qp(struct hroce_qp *qp, struct hroce_qp_attr *attr)
 	dmac = HROCE_QPC_GET(ctx, DMAC);
 	for (int i = 5; i >= 0; i--, dmac >>= 8)
 		attr->ah_attr.dmac[i] = dmac & 0xff;
-	attr->ah_attr.sip = HROCE_QPC_GET(ctx, SIP);
-	attr->ah_attr.dip = HROCE_QPC_GET(ctx, DIP);
+	HROCE_QPC_GET_BE(ctx, SGID, sgid);
+	HROCE_QPC_GET_BE(ctx, DGID, attr->ah_attr.dgid);
+	gid_index = hroce_gid_index(qp->dev, sgid);
+	/* a QP before its path has none: its SGID is zero */
+	attr->ah_attr.sgid_index = gid_index < 0 ? 0 : (uint8_t)gid_index;
+	attr->ah_attr.flow_label = HROCE_QPC_GET(ctx, FLOW_LABEL);
 	attr->ah_attr.hop_limit = HROCE_QPC_GET(ctx, TTL);
 	attr->ah_attr.traffic_class = HROCE_QPC_GET(ctx, DSCP) << 2;
 	attr->ah_attr.udp_sport = HROCE_QPC_GET(ctx, UDP_SPORT);

@@ -148,12 +148,35 @@ static const char *out_of_range(const struct hroce_dev_attr *da, const struct hr
  * A path toward the device itself. The core has no internal loopback (a frame to its own
  * MAC leaves on the wire and never comes back), so such a QP would never complete.
  */
-static bool loopback(const struct hroce_dev_attr *da, const struct hroce_ah_attr *ah)
+static bool loopback(struct hroce_dev *dev, const struct hroce_dev_attr *da,
+		     const struct hroce_ah_attr *ah)
 {
 	static const uint8_t no_mac[6];
 
-	return (ah->dip && ah->dip == da->ipv4) ||
+	return hroce_gid_index(dev, ah->dgid) >= 0 ||
 	       (memcmp(ah->dmac, no_mac, 6) && !memcmp(ah->dmac, da->mac, 6));
+}
+
+/* What is wrong with a path (hroce_ah_attr), as a sentence; NULL if nothing. */
+static const char *bad_path(struct hroce_dev *dev, const struct hroce_ah_attr *ah)
+{
+	uint8_t sgid[16];
+	uint32_t ip;
+
+	if (hroce_query_gid(dev, ah->sgid_index, sgid))
+		return "ah_attr.sgid_index: not an index of the device's GID table";
+	if (hroce_gid_is_ipv4(sgid, NULL) != hroce_gid_is_ipv4(ah->dgid, NULL))
+		return hroce_gid_is_ipv4(sgid, NULL)
+			       ? "ah_attr: the source GID is IPv4 (::ffff:a.b.c.d) and the "
+				 "destination GID IPv6: both must be of one family"
+			       : "ah_attr: the source GID is IPv6 and the destination GID IPv4 "
+				 "(::ffff:a.b.c.d): both must be of one family";
+	if (hroce_gid_is_ipv4(ah->dgid, &ip) ? ip == 0 || ip >> 28 == 0xe || ip == UINT32_MAX
+					     : !!hroce_ipv6_unusable(ah->dgid))
+		return "ah_attr.dgid: not a unicast address";
+	if (ah->flow_label >> 20)
+		return "ah_attr.flow_label: 20 bits";
+	return NULL;
 }
 
 int hroce_qp_check_modify(struct hroce_dev *dev, enum hroce_qp_state cur,
@@ -195,6 +218,8 @@ int hroce_qp_check_modify(struct hroce_dev *dev, enum hroce_qp_state cur,
 	if (err)
 		return err;
 	bad = out_of_range(&da, attr, mask);
+	if (!bad && (mask & HROCE_QP_AV))
+		bad = bad_path(dev, &attr->ah_attr);
 	if (bad)
 		goto invalid;
 	if (mask & NOT_SERVED) {
@@ -202,7 +227,7 @@ int hroce_qp_check_modify(struct hroce_dev *dev, enum hroce_qp_state cur,
 			*why = "alternate paths, path migration and SQD notification are not served";
 		return EOPNOTSUPP;
 	}
-	if ((mask & HROCE_QP_AV) && loopback(&da, &attr->ah_attr)) {
+	if ((mask & HROCE_QP_AV) && loopback(dev, &da, &attr->ah_attr)) {
 		if (why)
 			*why = "a path to the device's own address (loopback) is not served: the "
 			       "core has no internal loopback, its frames would never come back";

@@ -169,25 +169,26 @@ static __be64 guid_from_mac(const uint8_t mac[6])
 	return guid;
 }
 
-int hroce_device_gid(const struct hroce_vdev *hd, int index, union ibv_gid *gid)
+unsigned int hroce_context_gid_len(struct ibv_context *context)
 {
-	uint32_t ip = htobe32(hd->params.ipv4);
+	struct hroce_vctx *ctx = to_hctx(context);
+	struct hroce_dev_attr da;
 
-	memset(gid, 0, sizeof(*gid));
-	switch (index) {
-	case 0:
-		gid->raw[0] = 0xfe;
-		gid->raw[1] = 0x80;
-		memcpy(&gid->raw[8], &hd->node_guid, 8);
-		return 0;
-	case HROCE_GID_INDEX_IPV4:
-		gid->raw[10] = 0xff;
-		gid->raw[11] = 0xff;
-		memcpy(&gid->raw[12], &ip, 4);
-		return 0;
-	default:
-		return EINVAL;
-	}
+	pthread_mutex_lock(&ctx->lock);
+	hroce_query_dev(ctx->dev, &da);
+	pthread_mutex_unlock(&ctx->lock);
+	return da.gid_tbl_len;
+}
+
+int hroce_context_gid(struct ibv_context *context, unsigned int index, union ibv_gid *gid)
+{
+	struct hroce_vctx *ctx = to_hctx(context);
+	int err;
+
+	pthread_mutex_lock(&ctx->lock);
+	err = hroce_query_gid(ctx->dev, index, gid->raw);
+	pthread_mutex_unlock(&ctx->lock);
+	return err;
 }
 
 static struct hroce_vdev **devices;
@@ -228,6 +229,8 @@ static void build_devices(void)
 		snprintf(hd->spec, sizeof(hd->spec), "%s", cd->spec);
 		memcpy(hd->params.mac, cd->mac, 6);
 		hd->params.ipv4 = cd->ipv4;
+		memcpy(hd->params.ipv6, cd->ipv6, sizeof(cd->ipv6));
+		hd->params.nipv6 = cd->nipv6;
 		hd->node_guid = guid_from_mac(cd->mac);
 		pthread_mutex_init(&hd->events.lock, NULL);
 		pthread_mutex_init(&hd->events.contexts_lock, NULL);
@@ -451,7 +454,7 @@ int hroce_query_port(struct ibv_context *context, uint8_t port_num, struct ibv_p
 	/* the largest path MTU code the core takes, which modify_qp checks against */
 	attr->max_mtu = (enum ibv_mtu)HROCE_PATH_MTU_MAX;
 	attr->active_mtu = (enum ibv_mtu)HROCE_PATH_MTU_MAX;
-	attr->gid_tbl_len = HROCE_GID_TABLE_LEN;
+	attr->gid_tbl_len = (int)da.gid_tbl_len;
 	attr->max_msg_sz = da.max_msg_sz;
 	attr->pkey_tbl_len = 1;
 	attr->active_width = 2;	 /* 4x */

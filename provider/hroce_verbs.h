@@ -60,9 +60,6 @@ struct hroce_vdev {
 
 /* CQs take interrupt vectors 0..62 round robin; 63 is HROCE_ASYNC_VECTOR */
 #define HROCE_MAX_CQ_VECTORS HROCE_ASYNC_VECTOR
-/* The GID table: [0] the link-local address from the MAC, [1] ::ffff:IPv4. */
-#define HROCE_GID_TABLE_LEN 2
-#define HROCE_GID_INDEX_IPV4 1
 
 struct hroce_vctx {
 	struct verbs_context vctx;
@@ -134,8 +131,12 @@ struct hroce_vdev **hroce_verbs_devices(int *num);
 /* Is this one of ours (a device, a context)? */
 bool hroce_is_device(const struct ibv_device *device);
 bool hroce_is_context(const struct ibv_context *context);
-/* The GID at index (0 or 1) of a device. */
-int hroce_device_gid(const struct hroce_vdev *hd, int index, union ibv_gid *gid);
+/*
+ * The GID table of a context's device (libhroce's, hroce_query_gid): its length, and the
+ * GID at an index (0, or EINVAL past the end).
+ */
+unsigned int hroce_context_gid_len(struct ibv_context *context);
+int hroce_context_gid(struct ibv_context *context, unsigned int index, union ibv_gid *gid);
 
 /* device.c: the context's ops for the device and its port */
 void hroce_free_context(struct ibv_context *context);

@@ -85,7 +85,7 @@ EXPORT int ibv_query_gid(struct ibv_context *context, uint8_t port_num, int inde
 	if (!hroce_is_context(context))
 		return REAL(fn, "ibv_query_gid", "IBVERBS_1.1") ? fn(context, port_num, index, gid)
 								: -1;
-	if (port_num != 1 || hroce_device_gid(to_hdev(context->device), index, gid))
+	if (port_num != 1 || index < 0 || hroce_context_gid(context, (unsigned int)index, gid))
 		return -1;
 	return 0;
 }
@@ -95,7 +95,7 @@ static void gid_entry(struct ibv_context *context, uint32_t index, struct ibv_gi
 {
 	struct ibv_gid_entry full = { 0 };
 
-	hroce_device_gid(to_hdev(context->device), index, &full.gid);
+	hroce_context_gid(context, index, &full.gid);
 	full.gid_index = index;
 	full.port_num = 1;
 	full.gid_type = IBV_GID_TYPE_ROCE_V2;
@@ -115,7 +115,7 @@ EXPORT int _ibv_query_gid_ex(struct ibv_context *context, uint32_t port_num, uin
 			       : ENOSYS;
 	if (flags || port_num != 1 || entry_size < offsetof(struct ibv_gid_entry, gid_type))
 		return EINVAL;
-	if (gid_index >= HROCE_GID_TABLE_LEN)
+	if (gid_index >= hroce_context_gid_len(context))
 		return ENODATA;
 	gid_entry(context, gid_index, entry, entry_size);
 	return 0;
@@ -125,7 +125,7 @@ EXPORT ssize_t _ibv_query_gid_table(struct ibv_context *context, struct ibv_gid_
 				    size_t max_entries, uint32_t flags, size_t entry_size)
 {
 	ssize_t (*fn)(struct ibv_context *, struct ibv_gid_entry *, size_t, uint32_t, size_t);
-	size_t i;
+	size_t i, n;
 
 	if (!hroce_is_context(context))
 		return REAL(fn, "_ibv_query_gid_table", "IBVERBS_1.11")
@@ -133,11 +133,13 @@ EXPORT ssize_t _ibv_query_gid_table(struct ibv_context *context, struct ibv_gid_
 			       : -ENOSYS;
 	if (flags || entry_size < offsetof(struct ibv_gid_entry, gid_type))
 		return -EINVAL;
-	if (max_entries < HROCE_GID_TABLE_LEN)
+	n = hroce_context_gid_len(context);
+	if (max_entries < n)
 		return -EINVAL;
-	for (i = 0; i < HROCE_GID_TABLE_LEN; i++)
-		gid_entry(context, i, (void *)((char *)entries + i * entry_size), entry_size);
-	return HROCE_GID_TABLE_LEN;
+	for (i = 0; i < n; i++)
+		gid_entry(context, (uint32_t)i, (void *)((char *)entries + i * entry_size),
+			  entry_size);
+	return (ssize_t)n;
 }
 
 /* A private symbol of libibverbs (ibv_devinfo uses it): 1 is RoCE v2. */
@@ -150,7 +152,7 @@ EXPORT int ibv_query_gid_type(struct ibv_context *context, uint8_t port_num, uns
 		fn = real("ibv_query_gid_type", HROCE_VERBS_PRIVATE_VERSION);
 		return fn ? fn(context, port_num, index, type) : -1;
 	}
-	if (port_num != 1 || index >= HROCE_GID_TABLE_LEN)
+	if (port_num != 1 || index >= hroce_context_gid_len(context))
 		return -1;
 	*type = 1;
 	return 0;

@@ -588,30 +588,21 @@ static int destroy_qp(struct ibv_qp *qp)
 }
 
 /*
- * RoCEv2 over IPv4: the destination GID is ::ffff:a.b.c.d. The MAC is left zero:
- * hroce_modify_qp finds it by ARP, as the kernel does for a RoCE QP.
+ * The path of a RoCE QP: the GRH's destination GID (an IPv6 address, or ::ffff:a.b.c.d
+ * for IPv4) and source GID index; libhroce checks that both are of one family. The MAC is
+ * left zero: hroce_modify_qp finds it by ARP or neighbour discovery, as the kernel does.
  */
 static int address_of(const struct ibv_ah_attr *ah, struct hroce_ah_attr *out)
 {
-	static const uint8_t v4_prefix[12] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff };
-	uint32_t dip;
-
 	if (!ah->is_global) {
 		hroce_verbs_log(HROCE_LOG_ERR, "modify_qp: a RoCE path needs a GRH (is_global) "
 					       "with the peer's GID");
 		return EINVAL;
 	}
-	if (ah->grh.sgid_index != HROCE_GID_INDEX_IPV4 ||
-	    memcmp(ah->grh.dgid.raw, v4_prefix, sizeof(v4_prefix))) {
-		hroce_verbs_log(HROCE_LOG_ERR,
-				"modify_qp: only RoCEv2 over IPv4 (source GID index %d, the "
-				"IPv4-mapped GID; a destination GID ::ffff:a.b.c.d)",
-				HROCE_GID_INDEX_IPV4);
-		return EINVAL;
-	}
-	memcpy(&dip, &ah->grh.dgid.raw[12], 4);
 	memset(out, 0, sizeof(*out));
-	out->dip = be32toh(dip);
+	memcpy(out->dgid, ah->grh.dgid.raw, 16);
+	out->sgid_index = ah->grh.sgid_index;
+	out->flow_label = ah->grh.flow_label;
 	out->hop_limit = ah->grh.hop_limit;
 	out->traffic_class = ah->grh.traffic_class;
 	return 0;
@@ -676,7 +667,6 @@ static int query_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int mask,
 {
 	struct hroce_vctx *ctx = ctx_of(qp->context);
 	struct hroce_qp_attr qa;
-	uint32_t ip;
 	int err;
 
 	(void)mask; /* everything is filled in */
@@ -703,13 +693,11 @@ static int query_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int mask,
 	attr->port_num = 1;
 	attr->ah_attr.is_global = 1;
 	attr->ah_attr.port_num = 1;
-	attr->ah_attr.grh.sgid_index = HROCE_GID_INDEX_IPV4;
+	attr->ah_attr.grh.sgid_index = qa.ah_attr.sgid_index;
+	attr->ah_attr.grh.flow_label = qa.ah_attr.flow_label;
 	attr->ah_attr.grh.hop_limit = qa.ah_attr.hop_limit;
 	attr->ah_attr.grh.traffic_class = qa.ah_attr.traffic_class;
-	attr->ah_attr.grh.dgid.raw[10] = 0xff;
-	attr->ah_attr.grh.dgid.raw[11] = 0xff;
-	ip = htobe32(qa.ah_attr.dip);
-	memcpy(&attr->ah_attr.grh.dgid.raw[12], &ip, 4);
+	memcpy(attr->ah_attr.grh.dgid.raw, qa.ah_attr.dgid, 16);
 	attr->cap.max_send_wr = qa.cap.max_send_wr;
 	attr->cap.max_recv_wr = qa.cap.max_recv_wr;
 	attr->cap.max_send_sge = qa.cap.max_send_sge;

@@ -690,13 +690,13 @@ tx_inst (
 // QP contexts of the engines (one cache each), CQ contexts of the CQE writer
 wire [23:0] qreq_lk_index, qresp_lk_index, cq_lk_index;
 wire qreq_lk_valid, qreq_lk_ready, qresp_lk_valid, qresp_lk_ready, cq_lk_valid, cq_lk_ready;
-wire [1023:0] qreq_lk_data, qresp_lk_data;
+wire [`HROCE_QPC_BITS-1:0] qreq_lk_data, qresp_lk_data;
 wire [511:0] cq_lk_data;
 wire [1:0] qreq_lk_status, qresp_lk_status, cq_lk_status;
 wire qreq_lk_rvalid, qreq_lk_rready, qresp_lk_rvalid, qresp_lk_rready, cq_lk_rvalid,
      cq_lk_rready;
 wire [23:0] qreq_up_index, qresp_up_index, cq_up_index;
-wire [1023:0] qreq_up_data, qresp_up_data;
+wire [`HROCE_QPC_BITS-1:0] qreq_up_data, qresp_up_data;
 wire [511:0] cq_up_data;
 wire qreq_up_valid, qreq_up_ready, qresp_up_valid, qresp_up_ready, cq_up_valid, cq_up_ready;
 
@@ -1118,11 +1118,11 @@ cq_inst (
 /*
  * Memory: context caches and MR translation
  */
-// the requester writes back bytes 64..95 of a QP context, the responder 96..127
+// the requester writes back its 32 bytes of a QP context, the responder its own
 ctx_cache #(
     .DATA_WIDTH(DATA_WIDTH),
     .LINE_BYTES(`HROCE_QPC_BYTES),
-    .WB_OFFSET(64),
+    .WB_OFFSET(`HROCE_QPC_REQ_BYTE),
     .WB_BYTES(32)
 )
 qpc_req_inst (
@@ -1173,7 +1173,7 @@ assign rd_req_last[RD_CTX_REQ] = 1'b1;
 ctx_cache #(
     .DATA_WIDTH(DATA_WIDTH),
     .LINE_BYTES(`HROCE_QPC_BYTES),
-    .WB_OFFSET(96),
+    .WB_OFFSET(`HROCE_QPC_RESP_BYTE),
     .WB_BYTES(32)
 )
 qpc_resp_inst (

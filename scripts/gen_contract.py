@@ -79,8 +79,10 @@ def parse(path):
                 raise ContractError(f'{path}: {name} needs {total} bits, more than '
                                     f'{payload["bytes"]} bytes')
             for fname, lsb, width, _ in bus_layout(payload['fields']):
-                if width > 64 and fname != '_':
-                    raise ContractError(f'{path}: {name}.{fname} is wider than 64 bits')
+                # wider fields are byte strings (the _GET_BE/_SET_BE accessors): whole bytes
+                if width > 64 and fname != '_' and (width % 8 or lsb % 8):
+                    raise ContractError(f'{path}: {name}.{fname} is wider than 64 bits and '
+                                        'not whole bytes')
     return items
 
 
@@ -142,6 +144,10 @@ def emit_c(items, src):
             out.append(f'\throce_mem_get(p, HROCE_{name}_##f##_LSB, HROCE_{name}_##f##_WIDTH)')
             out.append(f'#define HROCE_{name}_SET(p, f, v) \\')
             out.append(f'\throce_mem_set(p, HROCE_{name}_##f##_LSB, HROCE_{name}_##f##_WIDTH, v)')
+            out.append(f'#define HROCE_{name}_GET_BE(p, f, out) \\')
+            out.append(f'\throce_mem_get_be(p, HROCE_{name}_##f##_LSB, HROCE_{name}_##f##_WIDTH, out)')
+            out.append(f'#define HROCE_{name}_SET_BE(p, f, in) \\')
+            out.append(f'\throce_mem_set_be(p, HROCE_{name}_##f##_LSB, HROCE_{name}_##f##_WIDTH, in)')
         out.append('')
     out += ['/* Read a field of at most 64 bits from a bus held as 32-bit words, LSB first. */',
             'static inline uint64_t hroce_bus_get(const uint32_t *bus, unsigned int lsb,',
@@ -193,6 +199,28 @@ def emit_c(items, src):
             '\t\telse',
             '\t\t\tb[(lsb + i) / 8] &= (uint8_t)~bit;',
             '\t}',
+            '}',
+            '',
+            '/*',
+            ' * A field of whole bytes (an address wider than 64 bits) as a byte string, the',
+            ' * number\'s most significant byte first: as the address is written on the wire.',
+            ' */',
+            'static inline void hroce_mem_get_be(const void *p, unsigned int lsb, unsigned int width,',
+            '\t\t\t\t    uint8_t *out)',
+            '{',
+            '\tconst uint8_t *b = p;',
+            '',
+            '\tfor (unsigned int i = 0; i < width / 8; i++)',
+            '\t\tout[width / 8 - 1 - i] = b[lsb / 8 + i];',
+            '}',
+            '',
+            'static inline void hroce_mem_set_be(void *p, unsigned int lsb, unsigned int width,',
+            '\t\t\t\t    const uint8_t *in)',
+            '{',
+            '\tuint8_t *b = p;',
+            '',
+            '\tfor (unsigned int i = 0; i < width / 8; i++)',
+            '\t\tb[lsb / 8 + i] = in[width / 8 - 1 - i];',
             '}',
             '',
             '#endif /* HROCE_CONTRACT_H */', '']

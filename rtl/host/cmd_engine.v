@@ -13,9 +13,10 @@ A command runs in steps, one at a time:
 
 While a command runs, m_hold asks the transport engines not to start a new packet, and
 every cache holding the object is invalidated first: so the core applies commands
-between packets, and nobody works from a stale context. The engine owns the static beat
-of a QP context; MODIFY_QP also sets the dynamic fields that a transition defines
-(PSNs at RTR and RTS, everything cleared at RESET and INIT).
+between packets, and nobody works from a stale context. The engine owns the static half
+of a QP context (bytes 0..127, two beats); MODIFY_QP also sets the dynamic fields that a
+transition defines (PSNs at RTR and RTS, everything cleared at RESET and INIT). A QP
+context is four beats, a CQ or MR context one: a beat counter walks the entry.
 
 */
 
@@ -145,9 +146,13 @@ reg [3:0] arg_state_reg = 4'd0, arg_state_next;
 reg [7:0] result_reg = 8'd0, result_next;
 reg [15:0] seq_reg = 16'd0, seq_next;
 
-reg [511:0] mailbox_reg = 512'd0, mailbox_next;
-reg [1023:0] entry_reg = 1024'd0, entry_next;
-reg beat_reg = 1'b0, beat_next;
+localparam QPC_BITS = `HROCE_QPC_BITS;
+// the static half of a QP context, what CREATE_QP and MODIFY_QP carry in the mailbox
+localparam STATIC_BITS = QPC_BITS / 2;
+
+reg [STATIC_BITS-1:0] mailbox_reg = {STATIC_BITS{1'b0}}, mailbox_next;
+reg [QPC_BITS-1:0] entry_reg = {QPC_BITS{1'b0}}, entry_next;
+reg [1:0] beat_reg = 2'd0, beat_next;
 reg dma_error_reg = 1'b0, dma_error_next;
 // what the write step writes: 0 = the table entry, 1 = the mailbox's output half
 reg write_out_reg = 1'b0, write_out_next;
@@ -177,9 +182,12 @@ wire [63:0] table_base = kind == KIND_QP ? cfg_qpc_base : kind == KIND_CQ ? cfg_
                          cfg_mrc_base;
 wire [4:0] table_log = kind == KIND_QP ? cfg_qpc_log : kind == KIND_CQ ? cfg_cqc_log :
                        cfg_mrc_log;
-// entries are 128 bytes (QP) or 64 bytes (CQ, MR)
-wire entry_beats2 = kind == KIND_QP;
-wire [63:0] entry_addr = table_base + ({40'd0, num_reg} << (entry_beats2 ? 7 : 6));
+// entries are QPC_BYTES (QP, four beats) or 64 bytes (CQ, MR); the mailbox carries the
+// static half of a QP context (two beats) or a whole CQ or MR context
+wire entry_qp = kind == KIND_QP;
+wire [63:0] entry_addr = table_base + ({40'd0, num_reg} << (entry_qp ? $clog2(QPC_BITS/8) : 6));
+wire [15:0] entry_len = entry_qp ? QPC_BITS/8 : 16'd64;
+wire [1:0] entry_last = entry_qp ? 2'd3 : 2'd0;
 wire [24:0] table_entries = 25'd1 << table_log;
 
 // the QP's state as the driver sees it: ERR if either engine put it there
@@ -216,8 +224,7 @@ wire entry_valid = kind == KIND_QP ? entry_reg[`HROCE_QPC_VALID] :
                    kind == KIND_CQ ? entry_reg[`HROCE_CQC_VALID] : entry_reg[`HROCE_MRC_VALID];
 
 // the write step writes the entry (to the table, or to the mailbox for a query)
-wire [511:0] write_beat = beat_reg ? entry_reg[1023:512] : entry_reg[511:0];
-wire write_two = entry_beats2;
+wire [511:0] write_beat = entry_reg[beat_reg*512 +: 512];
 
 always @* begin
     state_next = state_reg;
@@ -291,12 +298,15 @@ always @* begin
         STATE_READ_MB: begin
             rd_req_valid_next = 1'b1;
             rd_req_addr_next = cfg_mailbox;
-            rd_req_len_next = 16'd64;
+            rd_req_len_next = entry_qp ? STATIC_BITS/8 : 16'd64;
+            beat_next = 2'd0;
+            mailbox_next = {STATIC_BITS{1'b0}};
             state_next = STATE_READ_MB_DATA;
         end
         STATE_READ_MB_DATA: begin
             if (s_rd_axis_tvalid) begin
-                mailbox_next = s_rd_axis_tdata;
+                mailbox_next[beat_reg[0]*512 +: 512] = s_rd_axis_tdata;
+                beat_next = beat_reg + 2'd1;
                 dma_error_next = dma_error_reg || s_rd_axis_tuser;
                 if (s_rd_axis_tlast) begin
                     state_next = STATE_READ_ENTRY;
@@ -306,19 +316,15 @@ always @* begin
         STATE_READ_ENTRY: begin
             rd_req_valid_next = 1'b1;
             rd_req_addr_next = entry_addr;
-            rd_req_len_next = entry_beats2 ? 16'd128 : 16'd64;
-            beat_next = 1'b0;
-            entry_next = 1024'd0;
+            rd_req_len_next = entry_len;
+            beat_next = 2'd0;
+            entry_next = {QPC_BITS{1'b0}};
             state_next = STATE_READ_ENTRY_DATA;
         end
         STATE_READ_ENTRY_DATA: begin
             if (s_rd_axis_tvalid) begin
-                if (beat_reg) begin
-                    entry_next[1023:512] = s_rd_axis_tdata;
-                end else begin
-                    entry_next[511:0] = s_rd_axis_tdata;
-                end
-                beat_next = 1'b1;
+                entry_next[beat_reg*512 +: 512] = s_rd_axis_tdata;
+                beat_next = beat_reg + 2'd1;
                 dma_error_next = dma_error_reg || s_rd_axis_tuser;
                 if (s_rd_axis_tlast) begin
                     state_next = STATE_DECIDE;
@@ -340,7 +346,7 @@ always @* begin
                 end else if (kind == KIND_MR && !mr_params_ok) begin
                     result_next = `HROCE_CMD_RESULT_BAD_PARAM;
                 end else begin
-                    entry_next = {512'd0, mailbox_reg};
+                    entry_next = {{QPC_BITS-STATIC_BITS{1'b0}}, mailbox_reg};
                     case (kind)
                         KIND_QP: begin
                             entry_next[`HROCE_QPC_VALID] = 1'b1;
@@ -372,10 +378,10 @@ always @* begin
                 end else if (qp_new != QPS_RESET && qp_new != QPS_ERR && !qp_params_ok) begin
                     result_next = `HROCE_CMD_RESULT_BAD_PARAM;
                 end else begin
-                    entry_next[511:0] = mailbox_reg;
+                    entry_next[STATIC_BITS-1:0] = mailbox_reg;
                     entry_next[`HROCE_QPC_VALID] = 1'b1;
                     if (qp_new == QPS_RESET || (qp_effective == QPS_RESET && qp_new == QPS_INIT)) begin
-                        entry_next[1023:512] = 512'd0;
+                        entry_next[QPC_BITS-1:STATIC_BITS] = {STATIC_BITS{1'b0}};
                     end
                     if (qp_effective == QPS_INIT && qp_new == QPS_RTR) begin
                         entry_next[`HROCE_QPC_EPSN] = mailbox_reg[`HROCE_QPC_RQ_PSN];
@@ -397,20 +403,20 @@ always @* begin
                 end
             end else begin
                 // DESTROY: the entry becomes all zeros, VALID included
-                entry_next = 1024'd0;
+                entry_next = {QPC_BITS{1'b0}};
                 state_next = STATE_WRITE;
             end
         end
         STATE_WRITE: begin
             wr_req_valid_next = 1'b1;
-            beat_next = 1'b0;
+            beat_next = 2'd0;
             wr_data_valid_next = 1'b1;
             state_next = STATE_WRITE_DATA;
         end
         STATE_WRITE_DATA: begin
             if (m_wr_axis_tready) begin
-                if (write_two && !beat_reg) begin
-                    beat_next = 1'b1;
+                if (beat_reg != entry_last) begin
+                    beat_next = beat_reg + 2'd1;
                 end else begin
                     wr_data_valid_next = 1'b0;
                     state_next = STATE_WRITE_WAIT;
@@ -481,12 +487,12 @@ assign m_rd_req_valid = rd_req_valid_reg;
 assign s_rd_axis_tready = state_reg == STATE_READ_MB_DATA || state_reg == STATE_READ_ENTRY_DATA;
 
 assign m_wr_req_addr = write_out_reg ? cfg_mailbox + `HROCE_CMD_MAILBOX_OUT : entry_addr;
-assign m_wr_req_len = write_two ? 16'd128 : 16'd64;
+assign m_wr_req_len = entry_len;
 assign m_wr_req_valid = wr_req_valid_reg;
 assign m_wr_axis_tdata = write_beat;
 assign m_wr_axis_tkeep = {KEEP_WIDTH{1'b1}};
 assign m_wr_axis_tvalid = wr_data_valid_reg;
-assign m_wr_axis_tlast = !write_two || beat_reg;
+assign m_wr_axis_tlast = beat_reg == entry_last;
 
 assign stat_command = stat_command_reg;
 

@@ -32,7 +32,7 @@ module ctx_cache #
     // Host bus data width (a beat)
     parameter DATA_WIDTH = 512,
     parameter KEEP_WIDTH = ((DATA_WIDTH+7)/8),
-    // Bytes of a table entry (a power of two, one or two beats)
+    // Bytes of a table entry (a power of two, one to four beats)
     parameter LINE_BYTES = 128,
     // The bytes of an entry this cache's engine owns and writes back (within one beat)
     parameter WB_OFFSET = 64,
@@ -120,8 +120,8 @@ localparam BEATS = LINE_BYTES / (DATA_WIDTH/8);
 localparam LOG_LINE_BYTES = $clog2(LINE_BYTES);
 
 initial begin
-    if (BEATS < 1 || BEATS > 2 || LINE_BYTES != (1 << LOG_LINE_BYTES)) begin
-        $error("Error: %m: an entry is one or two beats (LINE_BYTES=%0d)", LINE_BYTES);
+    if (BEATS < 1 || BEATS > 4 || LINE_BYTES != (1 << LOG_LINE_BYTES)) begin
+        $error("Error: %m: an entry is one to four beats (LINE_BYTES=%0d)", LINE_BYTES);
         $finish;
     end
     if (WB_BYTES < 1 || WB_OFFSET % (DATA_WIDTH/8) + WB_BYTES > DATA_WIDTH/8) begin
@@ -188,6 +188,17 @@ function [63:0] entry_addr(input [23:0] index);
         entry_addr = cfg_base + ({40'd0, index} << LOG_LINE_BYTES);
     end
 endfunction
+
+// a fill shifts the beats in from the top of data_reg: after the last beat (straight from
+// the bus) the first is at the bottom
+wire [LINE_WIDTH-1:0] fill_data;
+generate
+    if (BEATS > 1) begin : fill_n
+        assign fill_data = {s_rd_axis_tdata, data_reg[LINE_WIDTH-1:DATA_WIDTH]};
+    end else begin : fill1
+        assign fill_data = s_rd_axis_tdata;
+    end
+endgenerate
 
 wire hit_lookup = valid_reg[lookup_line] && tag_mem[lookup_line] == s_lookup_index;
 wire hit_update = valid_reg[update_line] && tag_mem[update_line] == s_update_index;
@@ -311,7 +322,7 @@ always @* begin
         end
         STATE_READ_DATA: begin
             if (s_rd_axis_tvalid) begin
-                data_next[DATA_WIDTH-1:0] = s_rd_axis_tdata;
+                data_next = fill_data;
                 read_error_next = read_error_reg || s_rd_axis_tuser;
                 if (s_rd_axis_tlast) begin
                     if (read_error_reg || s_rd_axis_tuser) begin
@@ -333,17 +344,6 @@ always @* begin
         default: state_next = STATE_IDLE;
     endcase
 end
-
-// a fill writes the beats just read: the first waits in data_reg, the last comes
-// straight from the bus
-wire [LINE_WIDTH-1:0] fill_data;
-generate
-    if (BEATS == 2) begin : fill2
-        assign fill_data = {s_rd_axis_tdata, data_reg[DATA_WIDTH-1:0]};
-    end else begin : fill1
-        assign fill_data = s_rd_axis_tdata;
-    end
-endgenerate
 
 // the owned bytes of the line read at acceptance, from lane 0
 wire [LINE_WIDTH-1:0] wb_data = data_reg >> (WB_OFFSET*8);

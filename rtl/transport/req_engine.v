@@ -134,12 +134,12 @@ module req_engine #
     output wire [23:0]                   m_ctx_lookup_index,
     output wire                          m_ctx_lookup_valid,
     input  wire                          m_ctx_lookup_ready,
-    input  wire [1023:0]                 s_ctx_lookup_data,
+    input  wire [`HROCE_QPC_BITS-1:0]                 s_ctx_lookup_data,
     input  wire [1:0]                    s_ctx_lookup_status,
     input  wire                          s_ctx_lookup_valid,
     output wire                          s_ctx_lookup_ready,
     output wire [23:0]                   m_ctx_update_index,
-    output wire [1023:0]                 m_ctx_update_data,
+    output wire [`HROCE_QPC_BITS-1:0]                 m_ctx_update_data,
     output wire                          m_ctx_update_valid,
     input  wire                          m_ctx_update_ready,
 
@@ -311,7 +311,7 @@ localparam [5:0]
 reg [5:0] state_reg = S_IDLE, state_next;
 reg [5:0] return_reg = S_IDLE, return_next;  // where a lookup, fetch or CQE returns to
 reg [23:0] qpn_reg = 24'd0, qpn_next;
-reg [1023:0] ctx_reg = 1024'd0, ctx_next;
+reg [`HROCE_QPC_BITS-1:0] ctx_reg = {`HROCE_QPC_BITS{1'b0}}, ctx_next;
 reg ctx_ok_reg = 1'b0, ctx_ok_next;
 reg lookup_valid_reg = 1'b0, lookup_valid_next;
 reg update_valid_reg = 1'b0, update_valid_next;
@@ -556,7 +556,7 @@ wire [63:0] tmr_deadline = timer_start + (rnr_wait ? rnr_cycles(ctx_reg[`HROCE_Q
 
 // go-back-N: send again from the oldest unacknowledged WQE, a READ from its first
 // response not received
-function [1023:0] rewind(input [1023:0] c, input [63:0] now);
+function [`HROCE_QPC_BITS-1:0] rewind(input [`HROCE_QPC_BITS-1:0] c, input [63:0] now);
     begin
         rewind = c;
         rewind[`HROCE_QPC_SQ_CI] = c[`HROCE_QPC_SQ_CC];
@@ -568,7 +568,7 @@ function [1023:0] rewind(input [1023:0] c, input [63:0] now);
 endfunction
 
 // progress: the retry counters start again
-function [1023:0] progress(input [1023:0] c, input [63:0] now);
+function [`HROCE_QPC_BITS-1:0] progress(input [`HROCE_QPC_BITS-1:0] c, input [63:0] now);
     begin
         progress = c;
         progress[`HROCE_QPC_TIMER_START] = now;
@@ -661,6 +661,10 @@ end
 
 reg [HDR_WIDTH-1:0] pkt_hdr;
 
+// the QP's path: IPv6 addresses, or IPv4 in the low 32 bits
+wire [127:0] ctx_sgid = ctx_reg[`HROCE_QPC_SGID];
+wire [127:0] ctx_dgid = ctx_reg[`HROCE_QPC_DGID];
+
 always @* begin
     pkt_hdr = {HDR_WIDTH{1'b0}};
     pkt_hdr[`HROCE_ROCE_HDR_ETH_DST] = ctx_reg[`HROCE_QPC_DMAC];
@@ -668,8 +672,12 @@ always @* begin
     pkt_hdr[`HROCE_ROCE_HDR_IP_DSCP] = ctx_reg[`HROCE_QPC_DSCP];
     pkt_hdr[`HROCE_ROCE_HDR_IP_FLAGS] = 3'b010;
     pkt_hdr[`HROCE_ROCE_HDR_IP_TTL] = ctx_reg[`HROCE_QPC_TTL];
-    pkt_hdr[`HROCE_ROCE_HDR_IP_SRC] = ctx_reg[`HROCE_QPC_SIP];
-    pkt_hdr[`HROCE_ROCE_HDR_IP_DST] = ctx_reg[`HROCE_QPC_DIP];
+    pkt_hdr[`HROCE_ROCE_HDR_IP_SRC] = ctx_sgid[31:0];
+    pkt_hdr[`HROCE_ROCE_HDR_IP_DST] = ctx_dgid[31:0];
+    pkt_hdr[`HROCE_ROCE_HDR_IP6] = ctx_reg[`HROCE_QPC_IP6];
+    pkt_hdr[`HROCE_ROCE_HDR_IP6_FLOW_LABEL] = ctx_reg[`HROCE_QPC_FLOW_LABEL];
+    pkt_hdr[`HROCE_ROCE_HDR_IP6_SRC] = ctx_sgid;
+    pkt_hdr[`HROCE_ROCE_HDR_IP6_DST] = ctx_dgid;
     pkt_hdr[`HROCE_ROCE_HDR_UDP_SPORT] = ctx_reg[`HROCE_QPC_UDP_SPORT];
     pkt_hdr[`HROCE_ROCE_HDR_BTH_OPCODE] = pkt_opcode;
     pkt_hdr[`HROCE_ROCE_HDR_BTH_SE] = pkt_last && wqe_solicited && (wqe_is_send ||
@@ -758,7 +766,7 @@ wire rx_in_wqe = !wqe_is_read && psn_le(una, rx_psn) && psn_le(rx_psn, wqe_last_
 // a NAK acknowledges the packets of the SEND or WRITE at SQ_CC before its PSN (a READ
 // counts its responses instead; a NAK older than the WQE, reordered behind later
 // responses, acknowledges nothing new)
-function [1023:0] nak_acked(input [1023:0] c);
+function [`HROCE_QPC_BITS-1:0] nak_acked(input [`HROCE_QPC_BITS-1:0] c);
     begin
         nak_acked = c;
         if (rx_in_wqe) begin

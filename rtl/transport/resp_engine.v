@@ -125,12 +125,12 @@ module resp_engine #
     output wire [23:0]                   m_ctx_lookup_index,
     output wire                          m_ctx_lookup_valid,
     input  wire                          m_ctx_lookup_ready,
-    input  wire [1023:0]                 s_ctx_lookup_data,
+    input  wire [`HROCE_QPC_BITS-1:0]                 s_ctx_lookup_data,
     input  wire [1:0]                    s_ctx_lookup_status,
     input  wire                          s_ctx_lookup_valid,
     output wire                          s_ctx_lookup_ready,
     output wire [23:0]                   m_ctx_update_index,
-    output wire [1023:0]                 m_ctx_update_data,
+    output wire [`HROCE_QPC_BITS-1:0]                 m_ctx_update_data,
     output wire                          m_ctx_update_valid,
     input  wire                          m_ctx_update_ready,
 
@@ -270,7 +270,7 @@ localparam [4:0]
 reg [4:0] state_reg = S_IDLE, state_next;
 reg [4:0] return_reg = S_IDLE, return_next;   // where a lookup or a reply returns to
 reg [23:0] qpn_reg = 24'd0, qpn_next;
-reg [1023:0] ctx_reg = 1024'd0, ctx_next;
+reg [`HROCE_QPC_BITS-1:0] ctx_reg = {`HROCE_QPC_BITS{1'b0}}, ctx_next;
 reg ctx_ok_reg = 1'b0, ctx_ok_next;
 reg lookup_valid_reg = 1'b0, lookup_valid_next;
 reg update_valid_reg = 1'b0, update_valid_next;
@@ -523,8 +523,10 @@ function [DESC_WIDTH-1:0] reply_desc(input read, input [23:0] psn, input [7:0] s
         d[`HROCE_RESP_DESC_ETH_DST] = ctx_reg[`HROCE_QPC_DMAC];
         d[`HROCE_RESP_DESC_IP_DSCP] = ctx_reg[`HROCE_QPC_DSCP];
         d[`HROCE_RESP_DESC_IP_TTL] = ctx_reg[`HROCE_QPC_TTL];
-        d[`HROCE_RESP_DESC_IP_SRC] = ctx_reg[`HROCE_QPC_SIP];
-        d[`HROCE_RESP_DESC_IP_DST] = ctx_reg[`HROCE_QPC_DIP];
+        d[`HROCE_RESP_DESC_IP6] = ctx_reg[`HROCE_QPC_IP6];
+        d[`HROCE_RESP_DESC_IP6_FLOW_LABEL] = ctx_reg[`HROCE_QPC_FLOW_LABEL];
+        d[`HROCE_RESP_DESC_IP_SRC] = ctx_reg[`HROCE_QPC_SGID];
+        d[`HROCE_RESP_DESC_IP_DST] = ctx_reg[`HROCE_QPC_DGID];
         d[`HROCE_RESP_DESC_UDP_SPORT] = ctx_reg[`HROCE_QPC_UDP_SPORT];
         d[`HROCE_RESP_DESC_PKEY] = ctx_reg[`HROCE_QPC_PKEY];
         d[`HROCE_RESP_DESC_DQPN] = ctx_reg[`HROCE_QPC_DEST_QPN];

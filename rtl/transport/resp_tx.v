@@ -179,6 +179,10 @@ wire [7:0] rd_opcode = (pkt_first && pkt_last) ? `HROCE_RC_OP_READ_RESP_ONLY :
                        pkt_first ? `HROCE_RC_OP_READ_RESP_FIRST :
                        pkt_last ? `HROCE_RC_OP_READ_RESP_LAST : `HROCE_RC_OP_READ_RESP_MIDDLE;
 
+// the path's addresses: IPv6, or IPv4 in the low 32 bits
+wire [127:0] desc_src = desc_reg[`HROCE_RESP_DESC_IP_SRC];
+wire [127:0] desc_dst = desc_reg[`HROCE_RESP_DESC_IP_DST];
+
 // the header of a packet of this descriptor's QP
 function [HDR_WIDTH-1:0] reply_hdr(input [7:0] opcode, input [23:0] psn, input [12:0] len);
     reg [HDR_WIDTH-1:0] h;
@@ -189,8 +193,12 @@ function [HDR_WIDTH-1:0] reply_hdr(input [7:0] opcode, input [23:0] psn, input [
         h[`HROCE_ROCE_HDR_IP_DSCP] = desc_reg[`HROCE_RESP_DESC_IP_DSCP];
         h[`HROCE_ROCE_HDR_IP_FLAGS] = 3'b010;
         h[`HROCE_ROCE_HDR_IP_TTL] = desc_reg[`HROCE_RESP_DESC_IP_TTL];
-        h[`HROCE_ROCE_HDR_IP_SRC] = desc_reg[`HROCE_RESP_DESC_IP_SRC];
-        h[`HROCE_ROCE_HDR_IP_DST] = desc_reg[`HROCE_RESP_DESC_IP_DST];
+        h[`HROCE_ROCE_HDR_IP_SRC] = desc_src[31:0];
+        h[`HROCE_ROCE_HDR_IP_DST] = desc_dst[31:0];
+        h[`HROCE_ROCE_HDR_IP6] = desc_reg[`HROCE_RESP_DESC_IP6];
+        h[`HROCE_ROCE_HDR_IP6_FLOW_LABEL] = desc_reg[`HROCE_RESP_DESC_IP6_FLOW_LABEL];
+        h[`HROCE_ROCE_HDR_IP6_SRC] = desc_src;
+        h[`HROCE_ROCE_HDR_IP6_DST] = desc_dst;
         h[`HROCE_ROCE_HDR_UDP_SPORT] = desc_reg[`HROCE_RESP_DESC_UDP_SPORT];
         h[`HROCE_ROCE_HDR_BTH_OPCODE] = opcode;
         h[`HROCE_ROCE_HDR_BTH_PKEY] = desc_reg[`HROCE_RESP_DESC_PKEY];

@@ -331,7 +331,8 @@ static bool side_connect(struct side *s)
 	a.max_dest_rd_atomic = 16;
 	a.min_rnr_timer = 12;
 	memcpy(a.ah_attr.dmac, s->peer->mac, 6);
-	a.ah_attr.dip = s->peer->ipv4;
+	hroce_gid_from_ipv4(s->peer->ipv4, a.ah_attr.dgid);
+	a.ah_attr.sgid_index = HROCE_GID_INDEX_IPV4;
 	err = hroce_modify_qp(s->qp, &a,
 			      HROCE_QP_STATE | HROCE_QP_AV | HROCE_QP_PATH_MTU | HROCE_QP_DEST_QPN |
 				      HROCE_QP_RQ_PSN | HROCE_QP_MAX_DEST_RD_ATOMIC |
@@ -1079,7 +1080,8 @@ static bool lossy_requester(struct side *s)
 	a.path_mtu = HROCE_MTU_4096;
 	a.dest_qp_num = LOSSY_QPN;
 	memcpy(a.ah_attr.dmac, s->peer->mac, 6);
-	a.ah_attr.dip = s->peer->ipv4;
+	hroce_gid_from_ipv4(s->peer->ipv4, a.ah_attr.dgid);
+	a.ah_attr.sgid_index = HROCE_GID_INDEX_IPV4;
 	err = err
 		      ?: hroce_modify_qp(s->qp, &a,
 					 HROCE_QP_STATE | HROCE_QP_AV | HROCE_QP_PATH_MTU |

@@ -144,7 +144,8 @@ static int connect_one(struct env *e, int i, struct hroce_qp *qp, struct hroce_q
 	a.max_dest_rd_atomic = 16;
 	a.min_rnr_timer = e->t.min_rnr_timer;
 	memcpy(a.ah_attr.dmac, other->mac, 6);
-	a.ah_attr.dip = other->ipv4;
+	hroce_gid_from_ipv4(other->ipv4, a.ah_attr.dgid);
+	a.ah_attr.sgid_index = HROCE_GID_INDEX_IPV4;
 	err = hroce_modify_qp(qp, &a,
 			      HROCE_QP_STATE | HROCE_QP_AV | HROCE_QP_PATH_MTU | HROCE_QP_DEST_QPN |
 				      HROCE_QP_RQ_PSN | HROCE_QP_MAX_DEST_RD_ATOMIC |

@@ -326,7 +326,8 @@ static int connect_auto(struct hroce_qp *qp, struct hroce_qp *peer, uint32_t dip
 	a.rq_psn = rq_psn;
 	a.max_dest_rd_atomic = 16;
 	a.min_rnr_timer = 12;
-	a.ah_attr.dip = dip; /* dmac all zero: the driver asks ARP */
+	hroce_gid_from_ipv4(dip, a.ah_attr.dgid); /* dmac all zero: the driver asks ARP */
+	a.ah_attr.sgid_index = HROCE_GID_INDEX_IPV4;
 	err = hroce_modify_qp(qp, &a,
 			      HROCE_QP_STATE | HROCE_QP_AV | HROCE_QP_PATH_MTU | HROCE_QP_DEST_QPN |
 				      HROCE_QP_RQ_PSN | HROCE_QP_MAX_DEST_RD_ATOMIC |
