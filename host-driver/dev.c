@@ -336,8 +336,7 @@ struct hroce_dev *hroce_open(const char *spec, const struct hroce_dev_params *pa
 	return dev;
 }
 
-_Static_assert(HROCE_DEV_IPV6_MAX == HROCE_IPV6_ADDRS &&
-		       HROCE_CONFIG_IPV6_MAX == HROCE_IPV6_ADDRS,
+_Static_assert(HROCE_DEV_IPV6_MAX == HROCE_IPV6_ADDRS && HROCE_CONFIG_IPV6_MAX == HROCE_IPV6_ADDRS,
 	       "a device has as many IPv6 addresses as the core's REG_IPV6 holds");
 
 /* The IPv6 addresses the device is given: unicast, distinct, not its link-local one. */

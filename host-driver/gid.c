@@ -16,8 +16,8 @@ bool hroce_gid_is_ipv4(const uint8_t gid[16], uint32_t *ipv4)
 	if (memcmp(gid, v4_prefix, sizeof(v4_prefix)))
 		return false;
 	if (ipv4)
-		*ipv4 = (uint32_t)gid[12] << 24 | (uint32_t)gid[13] << 16 |
-			(uint32_t)gid[14] << 8 | gid[15];
+		*ipv4 = (uint32_t)gid[12] << 24 | (uint32_t)gid[13] << 16 | (uint32_t)gid[14] << 8 |
+			gid[15];
 	return true;
 }
 

@@ -41,7 +41,7 @@ struct hroce_qp;
 
 struct hroce_dev_params {
 	uint8_t mac[6];
-	uint32_t ipv4;	      /* host order: 10.0.0.1 is 0x0a000001 */
+	uint32_t ipv4;			      /* host order: 10.0.0.1 is 0x0a000001 */
 	uint8_t ipv6[HROCE_DEV_IPV6_MAX][16]; /* the first nipv6, in network order */
 	unsigned int nipv6;
 	unsigned int log_qps; /* table sizes; 0: defaults (1024 QPs, 1024 CQs, 4096 MRs) */

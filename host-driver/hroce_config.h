@@ -90,7 +90,7 @@ struct hroce_config_dev {
 	char name[32];	/* "hroce0" */
 	char spec[128]; /* "sim:hroce0" or "vfio:0000:65:00.0" */
 	uint8_t mac[6];
-	uint32_t ipv4; /* host order: 10.0.0.1 is 0x0a000001 */
+	uint32_t ipv4;				 /* host order: 10.0.0.1 is 0x0a000001 */
 	uint8_t ipv6[HROCE_CONFIG_IPV6_MAX][16]; /* ipv6 lines, network order */
 	unsigned int nipv6;
 	/* simulated devices (spec "sim:...") */

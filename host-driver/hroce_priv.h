@@ -107,7 +107,7 @@ struct hroce_qp {
 	struct hroce_qp_cap cap;
 	bool sq_sig_all;
 	_Atomic enum hroce_qp_state state; /* as the driver last set it (read by posts) */
-	uint8_t ctx[HROCE_QPC_BYTES / 2]; /* the static half of the context, as last written */
+	uint8_t ctx[HROCE_QPC_BYTES / 2];  /* the static half of the context, as last written */
 };
 
 void hroce_log(enum hroce_log_level level, const char *fmt, ...)

@@ -288,7 +288,8 @@ int hroce_modify_qp(struct hroce_qp *qp, const struct hroce_qp_attr *attr, unsig
 		 * a bad value is the caller's to see (EINVAL); what is not served is said, and
 		 * so is a path that cannot be used (a GID index, families that differ)
 		 */
-		hroce_log(err == EOPNOTSUPP || (mask & HROCE_QP_AV) ? HROCE_LOG_ERR : HROCE_LOG_INFO,
+		hroce_log(err == EOPNOTSUPP || (mask & HROCE_QP_AV) ? HROCE_LOG_ERR
+								    : HROCE_LOG_INFO,
 			  "%s: modify_qp of QP %u refused: %s", qp->dev->name, qp->qpn,
 			  why ? why : strerror(err));
 		return err;
