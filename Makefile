@@ -244,6 +244,11 @@ $(BIN)/test_rc: $(call cobjs,testbench/system/test_rc.c testbench/system/rc_env.
 	@mkdir -p $(BIN)
 	$(CC) -o $@ $^ $(LDLIBS)
 PROGRAMS += $(BIN)/test_rc
+$(BIN)/test_ipv6: $(call cobjs,testbench/system/test_ipv6.c testbench/system/rc_env.c \
+		testbench/lib/bench.c sim/wire/roce_wire.c sim/wire/pcap.c) $(SYSTEM_LIBS)
+	@mkdir -p $(BIN)
+	$(CC) -o $@ $^ $(LDLIBS)
+PROGRAMS += $(BIN)/test_ipv6
 $(BIN)/test_retry: $(call cobjs,testbench/system/test_retry.c testbench/system/rc_env.c \
 		testbench/lib/bench.c sim/wire/roce_wire.c) $(SYSTEM_LIBS)
 	@mkdir -p $(BIN)
@@ -391,7 +396,7 @@ interop: $(BIN)/test_interop
 # Tests in the order they run; each prints "ok NAME" / "not ok NAME: why" lines.
 TESTS := test_wire test_icrc test_rx test_tx test_hroce_pcap test_arp test_icmp test_nd test_frame_arb
 TESTS += $(BLOCK_TESTS)
-TESTS += test_vfio test_pin test_sim test_faults test_rc test_retry test_net test_config test_simrun test_port
+TESTS += test_vfio test_pin test_sim test_faults test_rc test_ipv6 test_retry test_net test_config test_simrun test_port
 TESTS += test_shell_nic
 TESTS += test_perftest test_badinput test_cq_overrun test_verbs_attr test_verbs_cq_overrun
 TESTS += test_verbs_threads

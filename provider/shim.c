@@ -4,7 +4,8 @@
  * HardRoCE's devices; everything else goes to the real libibverbs.
  *
  * - ibv_get_device_list: the kernel's devices (none without RDMA in the kernel) and ours.
- * - GIDs, P_Key, node GUID: from the device's configured MAC and IPv4 address.
+ * - GIDs (libhroce's table: link-local, IPv4-mapped, the configured IPv6 addresses), P_Key,
+ *   node GUID: from the device's configured MAC and addresses.
  * - Completion channels: a pipe the provider's event thread writes event records into.
  *
  * These definitions are unversioned, so they satisfy the versioned references of the

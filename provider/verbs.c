@@ -626,7 +626,7 @@ static int modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int mask)
 	struct hroce_vctx *ctx = ctx_of(qp->context);
 	struct hroce_qp_attr qa;
 	const char *why;
-	int err;
+	int err, av_err;
 
 	if ((unsigned int)mask & ~(unsigned int)QP_MASK_KNOWN) {
 		hroce_verbs_log(HROCE_LOG_INFO, "modify_qp: unknown attribute bits 0x%x",
@@ -651,11 +651,14 @@ static int modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int mask)
 	qa.max_dest_rd_atomic = attr->max_dest_rd_atomic;
 	pthread_mutex_lock(&ctx->lock);
 	/* the table first: an AV the transition does not allow is refused as such */
-	err = hroce_qp_check_modify(ctx->dev, (enum hroce_qp_state)qp->state, &qa, mask, &why);
+	av_err = (mask & IBV_QP_AV) ? address_of(&attr->ah_attr, &qa.ah_attr) : 0;
+	err = hroce_qp_check_modify(ctx->dev, (enum hroce_qp_state)qp->state, &qa,
+				    av_err ? mask & ~IBV_QP_AV : mask, &why);
 	if (err)
-		hroce_verbs_log(HROCE_LOG_INFO, "modify_qp: %s", why ? why : strerror(err));
-	if (!err && (mask & IBV_QP_AV))
-		err = address_of(&attr->ah_attr, &qa.ah_attr);
+		/* a path that cannot be used is said; other bad values are the caller's */
+		hroce_verbs_log(why && !strncmp(why, "ah_attr", 7) ? HROCE_LOG_ERR : HROCE_LOG_INFO,
+				"modify_qp: %s", why ? why : strerror(err));
+	err = err ?: av_err;
 	if (!err)
 		err = hroce_modify_qp(to_hqp(qp)->qp, &qa, mask);
 	pthread_mutex_unlock(&ctx->lock);

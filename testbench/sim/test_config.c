@@ -105,6 +105,8 @@ static const char good[] = "# two boards and a simulated NIC\n"
 			   "[ sim-a ]\n"
 			   "mac = 02:00:0a:00:00:09\n"
 			   "ipv4 = 10.1.2.3\n"
+			   "ipv6 = 2001:db8::9\n"
+			   "ipv6 = fd00:1:2::3:4\n"
 			   "wire = my.wire_1\n"
 			   "port = 1\n"
 			   "clock_mhz = 125\n"
@@ -146,7 +148,8 @@ static void test_file(struct bench *b)
 		 a->clock_mhz != 125 || a->pcie_read_ns != 300 || a->pcie_write_ns != 150 ||
 		 a->pcie_gbps || a->pcie_reads != 4 || a->pcie_writes != 256 ||
 		 a->link_ns != 1000 || a->link_gbps != 25 || strcmp(a->pcap, "/tmp/sim-a.pcap") ||
-		 a->ipv4 != 0x0a010203 || a->line != 7)
+		 a->ipv4 != 0x0a010203 || a->line != 7 || a->nipv6 != 2 || a->ipv6[0][0] != 0x20 ||
+		 a->ipv6[0][15] != 9 || a->ipv6[1][3] != 1 || a->ipv6[1][13] != 3 || v->nipv6)
 		why = "the sim device with every key";
 	else if (o->wire[0] || !sim_defaults(o))
 		why = "defaults of a sim device without wire";
@@ -212,6 +215,15 @@ static const struct bad_case bad_cases[] = {
 	{ "bad_name", "[a/b]\n", 1, "device name" },
 	{ "dup_device", SIM0 "[a]\n", 4, "[a] again (first at line 1)" },
 	{ "dup_key", SIM0 "ipv4 = 10.0.0.2\n", 4, "ipv4 set twice" },
+	{ "bad_ipv6", SIM0 "ipv6 = fd00::1::2\n", 4, "an IPv6 address" },
+	{ "ipv6_multicast", SIM0 "ipv6 = ff02::1\n", 4, "a multicast address cannot" },
+	{ "ipv6_mapped", SIM0 "ipv6 = ::ffff:10.0.0.1\n", 4, "IPv4-mapped" },
+	{ "ipv6_unspecified", SIM0 "ipv6 = ::\n", 4, "unspecified" },
+	{ "ipv6_twice", SIM0 "ipv6 = fd00::1\nipv6 = fd00:0::1\n", 5, "fd00:0::1 twice" },
+	{ "ipv6_five",
+	  SIM0 "ipv6 = fd00::1\nipv6 = fd00::2\nipv6 = fd00::3\nipv6 = fd00::4\n"
+	       "ipv6 = fd00::5\n",
+	  8, "more than 4 ipv6" },
 	{ "no_mac", "# x\n[a]\nipv4 = 10.0.0.1\n[b]\n", 2, "[a] has no mac" },
 	{ "no_ipv4", "[a]\nmac = 02:00:0a:00:00:01\n", 1, "[a] has no ipv4" },
 	{ "sim_key_on_vfio", SIM0 "spec = vfio:0000:65:00.0\nwire = w\n", 1,

@@ -633,6 +633,14 @@ int main(int argc, char **argv)
 	       "20):\n");
 	print_lat("WQE pushed in the doorbell, inline:", &fast);
 	print_lat("WQE (3 SGEs) and payload read by DMA:", &slow);
+	/* the same over IPv6: GID index 0, the link-local addresses; 20 more bytes of header */
+	e.gid_index = HROCE_GID_INDEX_LINK_LOCAL;
+	if (!latency(&e, true, 20, &fast) || !latency(&e, false, 20, &slow))
+		return 1;
+	e.gid_index = HROCE_GID_INDEX_IPV4;
+	printf("the same over IPv6 (GID index 0, link-local addresses):\n");
+	print_lat("WQE pushed in the doorbell, inline:", &fast);
+	print_lat("WQE (3 SGEs) and payload read by DMA:", &slow);
 	env_close(&e);
 	return bridge_limits(&b, &p) ? 0 : 1;
 }

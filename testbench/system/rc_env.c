@@ -24,6 +24,7 @@ void env_open(struct env *e, struct bench *b, const struct env_params *p)
 	e->t = (struct env_timers){
 		.timeout = 14, .retry_cnt = 7, .rnr_retry = 7, .min_rnr_timer = 12
 	};
+	e->gid_index = HROCE_GID_INDEX_IPV4;
 	e->w = hroce_sim_world_create(ENV_MHZ);
 	if (!e->w)
 		die("world", errno);
@@ -38,6 +39,9 @@ void env_open(struct env *e, struct bench *b, const struct env_params *p)
 		struct hroce_dev_params dp = {
 			.mac = { 0x02, 0x00, 0x00, 0x00, 0x00, (uint8_t)(i + 1) },
 			.ipv4 = 0x0a000001 + (uint32_t)i,
+			/* one global IPv6 address each: fd00::1 and fd00::2 (GID index 2) */
+			.ipv6 = { { 0xfd, [15] = (uint8_t)(i + 1) } },
+			.nipv6 = 1,
 			.log_qps = 6,
 			.log_cqs = 4,
 			.log_mrs = 8,
@@ -144,8 +148,11 @@ static int connect_one(struct env *e, int i, struct hroce_qp *qp, struct hroce_q
 	a.max_dest_rd_atomic = 16;
 	a.min_rnr_timer = e->t.min_rnr_timer;
 	memcpy(a.ah_attr.dmac, other->mac, 6);
-	hroce_gid_from_ipv4(other->ipv4, a.ah_attr.dgid);
-	a.ah_attr.sgid_index = HROCE_GID_INDEX_IPV4;
+	err = hroce_query_gid(other->dev, e->gid_index, a.ah_attr.dgid);
+	if (err)
+		return err;
+	a.ah_attr.sgid_index = (uint8_t)e->gid_index;
+	a.ah_attr.flow_label = e->flow_label;
 	err = hroce_modify_qp(qp, &a,
 			      HROCE_QP_STATE | HROCE_QP_AV | HROCE_QP_PATH_MTU | HROCE_QP_DEST_QPN |
 				      HROCE_QP_RQ_PSN | HROCE_QP_MAX_DEST_RD_ATOMIC |

@@ -47,6 +47,12 @@ struct env {
 	struct hroce_sim_link *link;
 	struct env_params p;
 	struct env_timers t;
+	/*
+	 * The GID index QPs connected from now on use at both ends (env_open: the IPv4 one;
+	 * each node also has its link-local address, 0, and fd00::1 or fd00::2, 2)
+	 */
+	unsigned int gid_index;
+	uint32_t flow_label; /* of their paths (IPv6 only) */
 };
 
 /* The two NICs on one link; exits with a message if that fails. */
