@@ -187,7 +187,7 @@ $(eval $(call program,test_pin,testbench/sim/test_pin.c $(addprefix sim/platform
 MEM_RTL_SRCS := $(wildcard rtl/lib/*.v rtl/mem/*.v)
 # the core's blocks, at the product width only
 CORE_LINT_TOPS := hroce_core host_regs cmd_engine inval_fanout req_engine resp_engine rx_dispatch tx_arbiter retry_timer \
-	cq_writer ctx_cache resp_tx mr_arb fifo_commit stat_counters arp_cache
+	cq_writer ctx_cache resp_tx mr_arb fifo_commit stat_counters neigh_cache neigh_engine
 $(OBJ)/c/testbench/mem/%.o: CFLAGS += -Isim/platform -Itestbench/mem
 BLOCK_TESTS :=
 
@@ -450,7 +450,7 @@ bench: $(BIN)/bench_net $(BIN)/bench_rc
 
 synth: $(GEN_VH) | $(DEPS_STAMP)
 	@scripts/synth.sh build/synth roce_icrc:64 roce_icrc:512 roce_rx:64 roce_rx:512 roce_tx:64 roce_tx:512 \
-		arp:64 arp:512 arp_cache:- icmp_echo:64 icmp_echo:512 nd:64 nd:512 \
+		arp:64 arp:512 neigh_cache:- icmp_echo:64 icmp_echo:512 nd:64 nd:512 \
 		axis_frame_arb:64 axis_frame_arb:512
 	@scripts/synth_core.sh build/synth/core
 
