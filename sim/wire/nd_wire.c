@@ -105,10 +105,16 @@ size_t nd_build_solicit(const uint8_t mac[6], const uint8_t src[16], const uint8
 	return build(eth_dst, mac, src, group, ND_SOLICIT, 0, target, ND_OPT_SLLA, frame);
 }
 
+size_t nd_build_advert(const uint8_t eth_dst[6], const uint8_t mac[6], const uint8_t src[16],
+		       const uint8_t dst[16], uint32_t flags, uint8_t frame[ND_FRAME_LEN])
+{
+	return build(eth_dst, mac, src, dst, ND_ADVERT, flags, src, ND_OPT_TLLA, frame);
+}
+
 const char *nd_verdict_name(enum nd_verdict v)
 {
-	static const char *const names[] = { "answered", "ignored", "not_ours", "malformed",
-					     "too_long" };
+	static const char *const names[] = { "answered",  "ignored",  "not_ours",
+					     "malformed", "too_long", "advert" };
 
 	return v < ND_VERDICTS ? names[v] : "unknown";
 }
@@ -129,7 +135,7 @@ enum nd_verdict nd_answer(const uint8_t *f, size_t len, const uint8_t mac[6],
 	dst = ip + 24;
 	if (plen < 4 || len < ETH_LEN + IP6_LEN + plen)
 		return ND_MALFORMED;
-	if (msg[0] != ND_SOLICIT)
+	if (msg[0] != ND_SOLICIT && msg[0] != ND_ADVERT)
 		return ND_IGNORED;
 	if (plen > ND_MAX_MSG)
 		return ND_TOO_LONG;
@@ -145,6 +151,20 @@ enum nd_verdict nd_answer(const uint8_t *f, size_t len, const uint8_t mac[6],
 			slla = msg + at + 2;
 	}
 	target = msg + 8;
+	if (msg[0] == ND_ADVERT) {
+		uint8_t all_nodes_mac[6];
+
+		/* RFC 4861 7.1.2: solicited answers are never multicast */
+		if (dst[0] == 0xff && msg[4] & 0x40)
+			return ND_MALFORMED;
+		nd_multicast_mac(all_nodes, all_nodes_mac);
+		ours = !memcmp(dst, all_nodes, 16);
+		for (size_t i = 0; i < naddrs && !ours; i++)
+			ours = !memcmp(addrs[i], dst, 16);
+		if ((memcmp(f, mac, 6) && memcmp(f, all_nodes_mac, 6)) || !ours)
+			return ND_NOT_OURS;
+		return ND_ADVERTISED;
+	}
 	nd_solicited_node(target, group);
 	from_unspecified = !memcmp(src, unspecified, 16);
 	if (from_unspecified && (memcmp(dst, group, 16) || slla))
@@ -167,4 +187,27 @@ enum nd_verdict nd_answer(const uint8_t *f, size_t len, const uint8_t mac[6],
 		build(eth_dst, mac, target, src, ND_ADVERT, 0x60000000, target, ND_OPT_TLLA, reply);
 	}
 	return ND_ANSWERED;
+}
+
+bool nd_learned(const uint8_t *frame, size_t len, enum nd_verdict v, uint8_t addr[16],
+		uint8_t mac[6], bool *request)
+{
+	const uint8_t *msg = frame + ETH_LEN + IP6_LEN, *opt = msg + ND_MSG_LEN;
+	/* the verdicts below were given to messages of one option at most */
+	bool lla = len >= ETH_LEN + IP6_LEN + ND_MAX_MSG &&
+		   get_be(frame + ETH_LEN + 4, 2) == ND_MAX_MSG && opt[1] == 1;
+
+	if (v == ND_ADVERTISED) {
+		memcpy(addr, msg + 8, 16);
+		memcpy(mac, lla && opt[0] == ND_OPT_TLLA ? opt + 2 : frame + 6, 6);
+		*request = false;
+		return true;
+	}
+	if (v != ND_ANSWERED || !lla || opt[0] != ND_OPT_SLLA ||
+	    !memcmp(frame + ETH_LEN + 8, unspecified, 16))
+		return false;
+	memcpy(addr, frame + ETH_LEN + 8, 16);
+	memcpy(mac, opt + 2, 6);
+	*request = true;
+	return true;
 }

@@ -44,19 +44,39 @@ uint16_t nd_icmp6_csum(const uint8_t src[16], const uint8_t dst[16], const uint8
 size_t nd_build_solicit(const uint8_t mac[6], const uint8_t src[16], const uint8_t target[16],
 			uint8_t frame[ND_FRAME_LEN]);
 
+/*
+ * The advertisement a neighbour (mac, src) answers with: from src to dst (Ethernet eth_dst),
+ * target src, flags (ND_FLAG_*), with the target link-layer option. Returns ND_FRAME_LEN.
+ */
+#define ND_FLAG_SOLICITED 0x40000000u
+#define ND_FLAG_OVERRIDE 0x20000000u
+size_t nd_build_advert(const uint8_t eth_dst[6], const uint8_t mac[6], const uint8_t src[16],
+		       const uint8_t dst[16], uint32_t flags, uint8_t frame[ND_FRAME_LEN]);
+
 #define ND_MAX_MSG 32 /* the longest solicitation read: the message and one option */
 
 /* In the order of precedence the RTL (rtl/net/nd.v) shares. */
 enum nd_verdict {
-	ND_ANSWERED,  /* a solicitation for one of our addresses: advertised */
-	ND_IGNORED,   /* ICMPv6 that is not a solicitation (advertisements, MLD, echo, ...) */
-	ND_NOT_OURS,  /* a good solicitation for another address, or to another MAC */
-	ND_MALFORMED, /* not IPv6/ICMPv6, lengths, checksum, or RFC 4861 7.1.1's checks */
-	ND_TOO_LONG,  /* a solicitation with more than one option (over ND_MAX_MSG bytes) */
+	ND_ANSWERED,   /* a solicitation for one of our addresses: advertised */
+	ND_IGNORED,    /* ICMPv6 that is neither a solicitation nor an advertisement */
+	ND_NOT_OURS,   /* a good solicitation for another address, or to another MAC; a good
+			* advertisement not to our MAC or all nodes, or not to us or all nodes */
+	ND_MALFORMED,  /* not IPv6/ICMPv6, lengths, checksum, or RFC 4861 7.1.1/7.1.2's checks */
+	ND_TOO_LONG,   /* a message with more than one option (over ND_MAX_MSG bytes) */
+	ND_ADVERTISED, /* a good advertisement to us: its target is learned */
 	ND_VERDICTS
 };
 
 const char *nd_verdict_name(enum nd_verdict v);
+
+/*
+ * What a neighbour cache learns from a frame nd_answer() judged v: for ND_ADVERTISED the
+ * target at its target link-layer address (else the frame's source MAC), *request false;
+ * for ND_ANSWERED from a unicast source with a source link-layer option, the source at that
+ * address, *request true. Returns false when nothing is learned.
+ */
+bool nd_learned(const uint8_t *frame, size_t len, enum nd_verdict v, uint8_t addr[16],
+		uint8_t mac[6], bool *request);
 
 /*
  * What the port (mac, its addresses) does with a frame; for ND_ANSWERED the advertisement
