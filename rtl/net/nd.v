@@ -17,6 +17,9 @@ the frame's source MAC; duplicate address detection (from ::) is answered to all
 ff02::1, with only override set. One advertisement waits to leave at a time: a solicitation
 answered while one is still leaving is counted as an overflow and dropped.
 
+Echo requests (type 128) are icmp_echo's (IPV6 set), which judges them: they get the ECHO
+verdict here, which the core does not count, as soon as the type can be read.
+
 What is learned: the sender of a solicitation answered (not from ::) that carries a source
 link-layer address, as a request record; the target of an advertisement for us (to
 cfg_mac or all nodes, ff02::1, and to one of our addresses or all nodes), at its target
@@ -100,6 +103,7 @@ module nd #
     output wire                          stat_malformed,
     output wire                          stat_too_long,  // more than one option
     output wire                          stat_advert,    // an advertisement for us: learned
+    output wire                          stat_echo,      // an echo request: icmp_echo's
     output wire                          stat_overflow   // answered while one was leaving
 );
 
@@ -257,13 +261,16 @@ wire lla = plen == 16'd32 && opt_type == (advert ? OPT_TLLA : OPT_SLLA);
 wire solicited_flag = hdr_reg[(MSG + 4)*8 + 6];
 
 localparam [2:0] V_ANSWERED = 3'd0, V_IGNORED = 3'd1, V_NOT_OURS = 3'd2, V_MALFORMED = 3'd3,
-                 V_TOO_LONG = 3'd4, V_ADVERT = 3'd5;
+                 V_TOO_LONG = 3'd4, V_ADVERT = 3'd5, V_ECHO = 3'd6;
+localparam [7:0] ECHO_REQUEST = 8'd128;
 
 reg [2:0] verdict;
 always @* begin
     if (end_len_reg < MSG + 4 || `ND_HDR16(12) != `HROCE_ETH_TYPE_IPV6 ||
         `ND_HDR8(14) >> 4 != 8'd6 || `ND_HDR8(20) != `HROCE_IP_PROTO_ICMPV6) begin
         verdict = V_MALFORMED;
+    end else if (msg_type == ECHO_REQUEST) begin
+        verdict = V_ECHO;
     end else if (plen < 16'd4 || {1'b0, end_len_reg} < MSG + {1'b0, plen}) begin
         verdict = V_MALFORMED;
     end else if (msg_type != SOLICIT && !advert) begin
@@ -360,8 +367,8 @@ wire [15:0] tx_csum = ~tx_fold2;
 
 reg [BEATS*DATA_WIDTH-1:0] frame_reg = {BEATS*DATA_WIDTH{1'b0}}, frame_next;
 reg [BEAT_BITS-1:0] beat_reg = 0, beat_next;
-// answered, ignored, not ours, malformed, too long, advert, overflow
-reg [6:0] stat_reg = 7'd0, stat_next;
+// answered, ignored, not ours, malformed, too long, advert, echo, overflow
+reg [7:0] stat_reg = 8'd0, stat_next;
 
 wire last = {{32-BEAT_BITS{1'b0}}, beat_reg} == BEATS - 1;
 
@@ -376,7 +383,7 @@ always @* begin
     frame_next = frame_reg;
     beat_next = beat_reg;
     busy_next = busy_reg;
-    stat_next = 7'd0;
+    stat_next = 8'd0;
 
     if (busy_reg && m_axis_tready) begin
         beat_next = beat_reg + 1'b1;
@@ -389,7 +396,7 @@ always @* begin
         stat_next[ans_verdict_reg] = 1'b1;
         if (answer && busy_reg) begin
             stat_next[V_ANSWERED] = 1'b0;
-            stat_next[6] = 1'b1;
+            stat_next[7] = 1'b1;
         end
     end
     if (load_na || load_ns) begin
@@ -411,7 +418,7 @@ always @(posedge clk) begin
     if (rst) begin
         busy_reg <= 1'b0;
         beat_reg <= 0;
-        stat_reg <= 7'd0;
+        stat_reg <= 8'd0;
     end
 end
 
@@ -429,7 +436,8 @@ assign stat_not_ours = stat_reg[2];
 assign stat_malformed = stat_reg[3];
 assign stat_too_long = stat_reg[4];
 assign stat_advert = stat_reg[5];
-assign stat_overflow = stat_reg[6];
+assign stat_echo = stat_reg[6];
+assign stat_overflow = stat_reg[7];
 assign s_solicit_ready = load_ns;
 
 endmodule

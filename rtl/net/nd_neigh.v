@@ -17,7 +17,8 @@ answers, learns, and resolves peers for the host.
 The cache, lookups, retries, expiry and m_deadline are neigh_engine's, the same engine as
 ARP's with 128-bit addresses; lifetime and retries are ARP's registers (cfg_*), as one
 neighbour policy for both families. Frames in are never back-pressured: a record for the
-cache that arrives while the record FIFO is full is dropped and counted as an overflow.
+cache that arrives while the record FIFO is full is dropped (an advertisement's is counted
+as an overflow).
 
     s_axis -> nd -+-> advertisements, solicitations -> m_axis
                   +-> learn records -> FIFO -+-> neigh_engine (neigh_cache)
@@ -151,6 +152,7 @@ nd_inst (
     .stat_malformed(stat_malformed),
     .stat_too_long(stat_too_long),
     .stat_advert(),
+    .stat_echo(),
     .stat_overflow(nd_overflow)
 );
 
@@ -179,11 +181,12 @@ rec_fifo_inst (
     .count()
 );
 
-// an advertisement (or a solicitation's sender) that found no room, or an advertisement
-// nd could not send: the frames' verdicts never coincide, one pulse each
+// an advertisement that found no room, or an advertisement nd could not send: the frames'
+// verdicts never coincide, one pulse each. A solicitation's sender not learned for lack of
+// room is not counted: the solicitation was answered, and counted so.
 reg rec_overflow_reg = 1'b0;
 always @(posedge clk) begin
-    rec_overflow_reg <= learn_valid && !rec_room;
+    rec_overflow_reg <= learn_valid && !learn_request && !rec_room;
     if (rst) begin
         rec_overflow_reg <= 1'b0;
     end

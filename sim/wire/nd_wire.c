@@ -113,8 +113,8 @@ size_t nd_build_advert(const uint8_t eth_dst[6], const uint8_t mac[6], const uin
 
 const char *nd_verdict_name(enum nd_verdict v)
 {
-	static const char *const names[] = { "answered",  "ignored",  "not_ours",
-					     "malformed", "too_long", "advert" };
+	static const char *const names[] = { "answered", "ignored", "not_ours", "malformed",
+					     "too_long", "advert",  "echo" };
 
 	return v < ND_VERDICTS ? names[v] : "unknown";
 }
@@ -130,6 +130,8 @@ enum nd_verdict nd_answer(const uint8_t *f, size_t len, const uint8_t mac[6],
 	if (len < ETH_LEN + IP6_LEN + 4 || get_be(f + 12, 2) != ND_ETH_TYPE_IPV6 ||
 	    ip[0] >> 4 != 6 || ip[6] != ND_IP_PROTO_ICMPV6)
 		return ND_MALFORMED;
+	if (msg[0] == ND_ECHO_REQUEST)
+		return ND_ECHO;
 	plen = (size_t)get_be(ip + 4, 2);
 	src = ip + 8;
 	dst = ip + 24;
@@ -210,4 +212,80 @@ bool nd_learned(const uint8_t *frame, size_t len, enum nd_verdict v, uint8_t add
 	memcpy(mac, opt + 2, 6);
 	*request = true;
 	return true;
+}
+
+const char *icmp6_verdict_name(enum icmp6_verdict v)
+{
+	static const char *const names[] = { "answered", "not_ours", "malformed",
+					     "too_long", "overflow", "foreign" };
+
+	return v < ICMP6_VERDICTS ? names[v] : "unknown";
+}
+
+size_t icmp6_build_echo(const uint8_t eth_dst[6], const uint8_t eth_src[6], const uint8_t src[16],
+			const uint8_t dst[16], uint8_t type, uint16_t id, uint16_t seq,
+			const void *data, size_t len, uint8_t *f, size_t cap)
+{
+	uint8_t *ip = f + ETH_LEN, *msg = ip + IP6_LEN;
+	size_t plen = 8 + len;
+
+	if (ND_ECHO_HDR + len > cap)
+		return 0;
+	memcpy(f, eth_dst, 6);
+	memcpy(f + 6, eth_src, 6);
+	put_be(f + 12, ND_ETH_TYPE_IPV6, 2);
+	memset(ip, 0, IP6_LEN);
+	ip[0] = 0x60;
+	put_be(ip + 4, plen, 2);
+	ip[6] = ND_IP_PROTO_ICMPV6;
+	ip[7] = ND_ECHO_HOP_LIMIT;
+	memcpy(ip + 8, src, 16);
+	memcpy(ip + 24, dst, 16);
+	msg[0] = type;
+	msg[1] = 0;
+	msg[2] = msg[3] = 0;
+	put_be(msg + 4, id, 2);
+	put_be(msg + 6, seq, 2);
+	if (len)
+		memcpy(msg + 8, data, len);
+	put_be(msg + 2, nd_icmp6_csum(src, dst, msg, plen), 2);
+	return ND_ECHO_HDR + len;
+}
+
+enum icmp6_verdict icmp6_echo_answer(const uint8_t *f, size_t len, const uint8_t mac[6],
+				     const uint8_t (*addrs)[16], size_t naddrs, size_t max_frame,
+				     uint8_t *reply, size_t *reply_len)
+{
+	const uint8_t *ip = f + ETH_LEN, *msg = ip + IP6_LEN;
+	uint8_t *rip = reply + ETH_LEN, *rmsg = rip + IP6_LEN;
+	size_t plen;
+	bool ours = false;
+
+	if (len < ETH_LEN + IP6_LEN + 4 || get_be(f + 12, 2) != ND_ETH_TYPE_IPV6 ||
+	    ip[0] >> 4 != 6 || ip[6] != ND_IP_PROTO_ICMPV6 || msg[0] != ND_ECHO_REQUEST)
+		return ICMP6_FOREIGN;
+	plen = (size_t)get_be(ip + 4, 2);
+	if (plen < 8 || len < ETH_LEN + IP6_LEN + plen)
+		return ICMP6_MALFORMED;
+	for (size_t i = 0; i < naddrs && !ours; i++)
+		ours = !memcmp(addrs[i], ip + 24, 16);
+	if (!ours || memcmp(f, mac, 6))
+		return ICMP6_NOT_OURS;
+	if (msg[1] != 0)
+		return ICMP6_MALFORMED;
+	if (ETH_LEN + IP6_LEN + plen > max_frame)
+		return ICMP6_TOO_LONG;
+	if (nd_icmp6_csum(ip + 8, ip + 24, msg, plen))
+		return ICMP6_MALFORMED;
+	*reply_len = ETH_LEN + IP6_LEN + plen;
+	memcpy(reply, f, *reply_len);
+	memcpy(reply, f + 6, 6);
+	memcpy(reply + 6, mac, 6);
+	rip[7] = ND_ECHO_HOP_LIMIT;
+	memcpy(rip + 8, ip + 24, 16);
+	memcpy(rip + 24, ip + 8, 16);
+	rmsg[0] = ND_ECHO_REPLY;
+	rmsg[2] = rmsg[3] = 0;
+	put_be(rmsg + 2, nd_icmp6_csum(rip + 8, rip + 24, rmsg, plen), 2);
+	return ICMP6_ANSWERED;
 }

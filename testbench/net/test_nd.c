@@ -67,7 +67,7 @@ struct nd_env {
 
 static const char *const stat_ports[ND_VERDICTS + 1] = {
 	"stat_answered", "stat_ignored", "stat_not_ours", "stat_malformed",
-	"stat_too_long", "stat_advert",	 "stat_overflow",
+	"stat_too_long", "stat_advert",	 "stat_echo",	  "stat_overflow",
 };
 
 static void *grow(void *p, size_t n, size_t size)

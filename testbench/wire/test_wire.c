@@ -403,7 +403,7 @@ static void check_nd(struct bench *b)
 	EXPECT(ND_NOT_OURS, "an advertisement to another port");
 	f[54] = 128;
 	nd_fix_csum(f);
-	EXPECT(ND_IGNORED, "an echo request");
+	EXPECT(ND_ECHO, "an echo request");
 	memcpy(f, c.frames[0].data,
 	       c.frames[0].len < ND_FRAME_LEN ? c.frames[0].len : ND_FRAME_LEN);
 	EXPECT(ND_MALFORMED, "MLD behind a hop-by-hop header");
