@@ -18,7 +18,6 @@
  *   jumps, idle cycles and back-pressure: every answer is the asked peer's MAC or FAILED
  *   for a silent one, every frame out a good solicitation to a peer's group, each counted.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -86,17 +85,8 @@ struct nn_env {
 	char error[256];
 };
 
-static void fail(struct nn_env *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void fail(struct nn_env *e, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (e->error[0])
-		return;
-	va_start(ap, fmt);
-	vsnprintf(e->error, sizeof(e->error), fmt, ap);
-	va_end(ap);
-}
+/* The first difference a check finds, kept in e->error. */
+#define fail(e, ...) bench_first_error((e)->error, sizeof((e)->error), __VA_ARGS__)
 
 /* An address as the RTL holds it (first byte most significant) from bytes. */
 static void addr_port(uint8_t port[16], const uint8_t ip[16])
@@ -132,21 +122,6 @@ static void sample(void *ctx)
 		e->count[c] += vport_get(e->stat[c]);
 }
 
-static uint64_t mac_value(const uint8_t mac[6])
-{
-	uint64_t v = 0;
-
-	for (int i = 0; i < 6; i++)
-		v = v << 8 | mac[i];
-	return v;
-}
-
-static void random_mac(struct bench *b, uint8_t mac[6])
-{
-	bench_fill(b, mac, 6);
-	mac[0] = (uint8_t)((mac[0] & 0xfe) | 0x02); /* a locally administered station */
-}
-
 static void env_open(struct nn_env *e, struct bench *b, const struct vmodel_ops *ops,
 		     uint64_t lifetime, uint32_t interval, unsigned int tries,
 		     unsigned int idle_pct, unsigned int busy_pct)
@@ -159,7 +134,7 @@ static void env_open(struct nn_env *e, struct bench *b, const struct vmodel_ops 
 	e->lifetime = lifetime;
 	e->interval = interval;
 	e->tries = tries;
-	random_mac(b, e->mac);
+	bench_random_mac(b, e->mac);
 	nd_link_local(e->mac, e->ll);
 	bench_fill(b, e->conf, 16);
 	e->conf[0] = 0x20; /* a global address, 2000::/3 */
@@ -173,7 +148,7 @@ static void env_open(struct nn_env *e, struct bench *b, const struct vmodel_ops 
 	e->lookup_valid = dut_port(&e->dut, "s_lookup_valid");
 	e->result = dut_port(&e->dut, "m_result");
 	e->deadline = dut_port(&e->dut, "m_deadline");
-	vport_set(dut_port(&e->dut, "cfg_mac"), mac_value(e->mac));
+	vport_set(dut_port(&e->dut, "cfg_mac"), bench_mac_value(e->mac));
 	/* the configured address in the last of the slots, the others off */
 	addr_port(ports + (ADDRS - 1) * 16, e->conf);
 	vport_write(dut_port(&e->dut, "cfg_ip6"), ports, sizeof(ports));
@@ -186,7 +161,7 @@ static void env_open(struct nn_env *e, struct bench *b, const struct vmodel_ops 
 	dut_add_agent(&e->dut, drive, sample, e);
 	dut_reset(&e->dut, 4);
 	for (int i = 0; i < NPEERS; i++) {
-		random_mac(b, e->peers[i].mac);
+		bench_random_mac(b, e->peers[i].mac);
 		nd_link_local(e->peers[i].mac, e->peers[i].ip);
 		if (i & 1) { /* half of them by a global address */
 			memcpy(e->peers[i].ip, e->conf, 8);
@@ -293,8 +268,8 @@ static void test_directed(struct bench *b, const struct vmodel_ops *ops, const c
 	nobody[15] ^= 0x55;
 
 	ok = ev_lookup(&e, e.ll) && result_state(&e) == RESOLVED &&
-	     result_mac(&e) == mac_value(e.mac) && ev_lookup(&e, e.conf) &&
-	     result_state(&e) == RESOLVED && result_mac(&e) == mac_value(e.mac) && !e.nout;
+	     result_mac(&e) == bench_mac_value(e.mac) && ev_lookup(&e, e.conf) &&
+	     result_state(&e) == RESOLVED && result_mac(&e) == bench_mac_value(e.mac) && !e.nout;
 	bench_result(b, name, ok, "own addresses: %s, state %u", e.error, result_state(&e));
 	ok = ev_lookup(&e, unspecified) && result_state(&e) == FAILED && ev_lookup(&e, all_nodes) &&
 	     result_state(&e) == FAILED && e.count[C_SOLICIT_SENT] == 0 && !e.nout;
@@ -305,7 +280,7 @@ static void test_directed(struct bench *b, const struct vmodel_ops *ops, const c
 	bench_result(b, name, ok, "a solicitation to the peer's group: %s, %u frames", e.error,
 		     e.nout);
 	ok = ev_frame(&e, f, advert(&e, p, f)) && result_state(&e) == RESOLVED &&
-	     result_mac(&e) == mac_value(p->mac) && e.count[C_LEARNED] == 1 && !e.nout;
+	     result_mac(&e) == bench_mac_value(p->mac) && e.count[C_LEARNED] == 1 && !e.nout;
 	bench_result(b, name, ok, "the advertisement resolves it: %s, state %u", e.error,
 		     result_state(&e));
 
@@ -327,7 +302,7 @@ static void test_directed(struct bench *b, const struct vmodel_ops *ops, const c
 		f[57] = (uint8_t)c;
 	}
 	ok = ok && ev_frame(&e, f, 78) && result_state(&e) == RESOLVED &&
-	     result_mac(&e) == mac_value(p->mac);
+	     result_mac(&e) == bench_mac_value(p->mac);
 	bench_result(b, name, ok, "an old entry is asked again: %s", e.error);
 
 	sent = e.count[C_SOLICIT_SENT];
@@ -355,7 +330,7 @@ static void test_directed(struct bench *b, const struct vmodel_ops *ops, const c
 	     !memcmp(e.got[0], want, ND_FRAME_LEN);
 	sent = e.count[C_SOLICIT_SENT];
 	ok = ok && ev_lookup(&e, p->ip) && result_state(&e) == RESOLVED &&
-	     result_mac(&e) == mac_value(p->mac) && e.count[C_SOLICIT_SENT] == sent;
+	     result_mac(&e) == bench_mac_value(p->mac) && e.count[C_SOLICIT_SENT] == sent;
 	bench_result(b, name, ok, "a solicitation for us is answered and learned: %s", e.error);
 
 	p = &e.peers[2];
@@ -461,7 +436,7 @@ static void test_random(struct bench *b, const struct vmodel_ops *ops, const cha
 		if (ok && what < 5) {
 			unsigned int s = result_state(&e);
 
-			if (s == RESOLVED && result_mac(&e) != mac_value(e.peers[k].mac)) {
+			if (s == RESOLVED && result_mac(&e) != bench_mac_value(e.peers[k].mac)) {
 				fail(&e, "peer %d resolved to %012llx", k,
 				     (unsigned long long)result_mac(&e));
 				ok = false;
