@@ -102,16 +102,20 @@ $(eval $(call model,roce_rx_w512,roce_rx,-GDATA_WIDTH=512,$(NET_RTL_SRCS)))
 $(eval $(call model,roce_tx_w64,roce_tx,-GDATA_WIDTH=64,$(NET_RTL_SRCS)))
 $(eval $(call model,roce_tx_w512,roce_tx,-GDATA_WIDTH=512,$(NET_RTL_SRCS)))
 $(eval $(call model,hroce_core,hroce_core,,$(RTL_SRCS)))
-# ARP and ICMP echo, and the frame arbiter in front of the link (as the core has it: 3 sources)
+# ARP and ICMP echo, and the frame arbiter in front of the link (as the core has it: 5 sources)
 $(eval $(call model,arp_w64,arp,-GDATA_WIDTH=64,$(NET_RTL_SRCS)))
 $(eval $(call model,arp_w512,arp,-GDATA_WIDTH=512,$(NET_RTL_SRCS)))
 $(eval $(call model,icmp_echo_w64,icmp_echo,-GDATA_WIDTH=64,$(NET_RTL_SRCS)))
 $(eval $(call model,icmp_echo_w512,icmp_echo,-GDATA_WIDTH=512,$(NET_RTL_SRCS)))
-# IPv6 neighbour discovery: the responder beside ARP
+$(eval $(call model,icmp6_echo_w64,icmp_echo,-GDATA_WIDTH=64 -GIPV6=1,$(NET_RTL_SRCS)))
+$(eval $(call model,icmp6_echo_w512,icmp_echo,-GDATA_WIDTH=512 -GIPV6=1,$(NET_RTL_SRCS)))
+# IPv6 neighbour discovery: its frames (nd), and nd beside the cache (nd_neigh)
 $(eval $(call model,nd_w64,nd,-GDATA_WIDTH=64,$(NET_RTL_SRCS)))
 $(eval $(call model,nd_w512,nd,-GDATA_WIDTH=512,$(NET_RTL_SRCS)))
-$(eval $(call model,axis_frame_arb_w64,axis_frame_arb,-GDATA_WIDTH=64 -GS_COUNT=3,$(NET_RTL_SRCS)))
-$(eval $(call model,axis_frame_arb_w512,axis_frame_arb,-GDATA_WIDTH=512 -GS_COUNT=3,$(NET_RTL_SRCS)))
+$(eval $(call model,nd_neigh_w64,nd_neigh,-GDATA_WIDTH=64,$(NET_RTL_SRCS)))
+$(eval $(call model,nd_neigh_w512,nd_neigh,-GDATA_WIDTH=512,$(NET_RTL_SRCS)))
+$(eval $(call model,axis_frame_arb_w64,axis_frame_arb,-GDATA_WIDTH=64 -GS_COUNT=5,$(NET_RTL_SRCS)))
+$(eval $(call model,axis_frame_arb_w512,axis_frame_arb,-GDATA_WIDTH=512 -GS_COUNT=5,$(NET_RTL_SRCS)))
 
 VRUNTIME := $(addprefix $(OBJ)/runtime/,verilated.o verilated_threads.o \
 	$(if $(VTRACE),verilated_fst_c.o))
@@ -145,8 +149,9 @@ $(eval $(call program,test_icrc,testbench/net/test_icrc.c $(WIRE_SRCS) $(BENCH_S
 $(eval $(call program,test_rx,testbench/net/test_rx.c testbench/net/roce_random.c $(WIRE_SRCS) $(BENCH_SRCS),roce_rx_w64 roce_rx_w512))
 $(eval $(call program,test_tx,testbench/net/test_tx.c testbench/net/roce_random.c testbench/net/roce_oracle.c $(WIRE_SRCS) $(BENCH_SRCS),roce_tx_w64 roce_tx_w512))
 
-$(eval $(call program,test_icmp,testbench/net/test_icmp.c testbench/net/net_oracle.c $(WIRE_SRCS) $(BENCH_SRCS),icmp_echo_w64 icmp_echo_w512))
+$(eval $(call program,test_icmp,testbench/net/test_icmp.c testbench/net/net_oracle.c $(WIRE_SRCS) $(BENCH_SRCS),icmp_echo_w64 icmp_echo_w512 icmp6_echo_w64 icmp6_echo_w512))
 $(eval $(call program,test_nd,testbench/net/test_nd.c $(WIRE_SRCS) $(BENCH_SRCS),nd_w64 nd_w512))
+$(eval $(call program,test_nd_neigh,testbench/net/test_nd_neigh.c $(WIRE_SRCS) $(BENCH_SRCS),nd_neigh_w64 nd_neigh_w512))
 $(eval $(call program,test_arp,testbench/net/test_arp.c testbench/net/net_oracle.c $(WIRE_SRCS) $(BENCH_SRCS),arp_w64 arp_w512))
 $(eval $(call program,test_frame_arb,testbench/net/test_frame_arb.c $(WIRE_SRCS) $(BENCH_SRCS),axis_frame_arb_w64 axis_frame_arb_w512))
 
@@ -187,7 +192,7 @@ $(eval $(call program,test_pin,testbench/sim/test_pin.c $(addprefix sim/platform
 MEM_RTL_SRCS := $(wildcard rtl/lib/*.v rtl/mem/*.v)
 # the core's blocks, at the product width only
 CORE_LINT_TOPS := hroce_core host_regs cmd_engine inval_fanout req_engine resp_engine rx_dispatch tx_arbiter retry_timer \
-	cq_writer ctx_cache resp_tx mr_arb fifo_commit stat_counters arp_cache
+	cq_writer ctx_cache resp_tx mr_arb fifo_commit stat_counters neigh_cache neigh_engine
 $(OBJ)/c/testbench/mem/%.o: CFLAGS += -Isim/platform -Itestbench/mem
 BLOCK_TESTS :=
 
@@ -255,7 +260,8 @@ $(BIN)/test_retry: $(call cobjs,testbench/system/test_retry.c testbench/system/r
 	$(CC) -o $@ $^ $(LDLIBS)
 PROGRAMS += $(BIN)/test_retry
 $(BIN)/test_net: $(call cobjs,testbench/system/test_net.c testbench/system/rc_env.c \
-		testbench/lib/bench.c testbench/net/net_oracle.c sim/wire/net_wire.c) $(SYSTEM_LIBS)
+		testbench/lib/bench.c testbench/net/net_oracle.c sim/wire/net_wire.c sim/wire/nd_wire.c) \
+		$(SYSTEM_LIBS)
 	@mkdir -p $(BIN)
 	$(CC) -o $@ $^ $(LDLIBS)
 PROGRAMS += $(BIN)/test_net
@@ -300,7 +306,7 @@ PROGRAMS += $(BIN)/test_shell_nic
 # the external port alone: a simulated NIC on a UDP socket, this test at the other end
 $(OBJ)/c/testbench/sim/test_port.o: CFLAGS += -Ihost-driver
 $(BIN)/test_port: $(call cobjs,testbench/sim/test_port.c testbench/lib/bench.c \
-		sim/wire/net_wire.c) $(SYSTEM_LIBS)
+		sim/wire/net_wire.c sim/wire/nd_wire.c) $(SYSTEM_LIBS)
 	@mkdir -p $(BIN)
 	$(CC) -o $@ $^ $(LDLIBS)
 PROGRAMS += $(BIN)/test_port
@@ -394,7 +400,8 @@ interop: $(BIN)/test_interop
 	@$(BIN)/test_interop
 
 # Tests in the order they run; each prints "ok NAME" / "not ok NAME: why" lines.
-TESTS := test_wire test_icrc test_rx test_tx test_hroce_pcap test_arp test_icmp test_nd test_frame_arb
+TESTS := test_wire test_icrc test_rx test_tx test_hroce_pcap test_arp test_icmp test_nd test_nd_neigh
+TESTS += test_frame_arb
 TESTS += $(BLOCK_TESTS)
 TESTS += test_vfio test_pin test_sim test_faults test_rc test_ipv6 test_retry test_net test_config test_simrun test_port
 TESTS += test_shell_nic
@@ -417,7 +424,7 @@ check-valgrind: all
 # ---------------------------------------------------------------------------------------
 # Lint: Verilator -Wall and Icarus on every top at both widths, clang-format, cppcheck
 
-LINT_TOPS := roce_icrc roce_rx roce_tx arp arp_rx arp_tx icmp_echo nd axis_frame_arb
+LINT_TOPS := roce_icrc roce_rx roce_tx arp arp_rx arp_tx icmp_echo nd nd_neigh axis_frame_arb
 C_LINT := $(filter-out $(GEN)/%,$(wildcard sim/*/*.[ch] testbench/*/*.[ch] host-driver/*.[ch] \
 	provider/*.[ch]))
 
@@ -455,7 +462,8 @@ bench: $(BIN)/bench_net $(BIN)/bench_rc
 
 synth: $(GEN_VH) | $(DEPS_STAMP)
 	@scripts/synth.sh build/synth roce_icrc:64 roce_icrc:512 roce_rx:64 roce_rx:512 roce_tx:64 roce_tx:512 \
-		arp:64 arp:512 arp_cache:- icmp_echo:64 icmp_echo:512 nd:64 nd:512 \
+		arp:64 arp:512 neigh_cache:- icmp_echo:64 icmp_echo:512 icmp_echo:64:IPV6=1 icmp_echo:512:IPV6=1 \
+		nd:64 nd:512 nd_neigh:64 nd_neigh:512 \
 		axis_frame_arb:64 axis_frame_arb:512
 	@scripts/synth_core.sh build/synth/core
 

@@ -86,7 +86,7 @@ const char *hroce_dev_name(const struct hroce_dev *dev);
 /* A core counter (CORE_COUNTER_*) or RX counter (ROCE_RX_DROP_*) of the contract. */
 uint64_t hroce_core_counter(struct hroce_dev *dev, unsigned int index);
 uint64_t hroce_rx_counter(struct hroce_dev *dev, unsigned int index);
-/* A counter of the ARP and ICMP blocks (NET_COUNTER_*). */
+/* A counter of the ARP, ICMP and ND blocks (NET_COUNTER_*). */
 uint64_t hroce_net_counter(struct hroce_dev *dev, unsigned int index);
 /*
  * Nothing to do now: let the device run a while. Polling loops call it when they find
@@ -110,6 +110,16 @@ void hroce_idle(struct hroce_dev *dev);
  * NIC whose clock could not jump). One lookup at a time per device.
  */
 int hroce_resolve_mac(struct hroce_dev *dev, uint32_t ipv4, uint8_t mac[6]);
+
+/*
+ * The MAC of an IPv6 address (ip6, network order) on the device's link, from the core's
+ * neighbour discovery cache, with hroce_resolve_mac()'s contract: at once if cached, else
+ * after neighbour solicitations to the address's solicited-node group, under the same
+ * REG_ARP_RETRY and REG_ARP_LIFETIME. The port's own addresses (its link-local fe80::
+ * EUI-64 address and those REG_IPV6_VALID enables) give its own MAC; :: and multicast
+ * addresses are EHOSTUNREACH at once. One lookup at a time per device.
+ */
+int hroce_resolve_mac6(struct hroce_dev *dev, const uint8_t ip6[16], uint8_t mac[6]);
 
 /*
  * The device's GID table, as Linux lays out rxe's: index 0 the link-local IPv6 address

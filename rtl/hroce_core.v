@@ -3,9 +3,11 @@
 HardRoCE core: a RoCEv2 RC transport NIC between an Ethernet MAC and a host bus.
 
     Ethernet RX -> net/roce_rx -> transport (responder, requester's response side)
-                              -> net/arp, net/icmp_echo (other frames: counted, dropped)
+                              -> net/arp, net/icmp_echo (ICMP, ICMPv6), net/nd_neigh (other
+                                 frames: counted, dropped)
     transport (requester, responder's ACKs and READ responses) -> net/roce_tx -+-> Ethernet TX
-    net/arp (replies, requests), net/icmp_echo (echo replies) ----------------+
+    net/arp (replies, requests), net/icmp_echo (echo replies),                 |
+    net/nd_neigh (advertisements, solicitations) ------------------------------+
     AXI4-Lite   -> host/host_regs (registers, doorbells, commands)
     AXI4 master <- every host access: WQEs, payload, CQEs, contexts, translation tables
     irq         <- host/ (completion interrupts)
@@ -19,7 +21,7 @@ Interfaces (all synchronous to clk, reset active high):
 - Interrupts: m_irq_vector with a valid/ready handshake, one per completion event.
 - Time: time_now, a free-running count of clk cycles that may jump forward;
   m_time_deadline, the earliest time_now at which a timer of the core (retransmission,
-  RNR, an ARP request to send again or give up) may expire: all ones when none runs, 0
+  RNR, an ARP request or IPv6 solicitation to send again or give up) may expire: all ones when none runs, 0
   while the retransmission timers are busy. A simulation
   whose core is otherwise quiet may jump time_now to it instead of evaluating the cycles
   between.
@@ -195,6 +197,9 @@ wire [31:0] cfg_ack_unit, cfg_rnr_unit;
 wire [31:0] arp_lookup_ip;
 wire arp_lookup_valid;
 wire [`HROCE_ARP_RESULT_WIDTH-1:0] arp_result;
+wire [127:0] nd_lookup_ip;
+wire nd_lookup_valid;
+wire [`HROCE_ARP_RESULT_WIDTH-1:0] nd_result;
 
 wire cmd_start, cmd_busy;
 wire [7:0] cmd_op, cmd_result;
@@ -219,7 +224,12 @@ assign core_stat[(1 << `HROCE_CORE_COUNTER_WIDTH)-1:`HROCE_CORE_COUNTER_COUNT] =
 wire [`HROCE_NET_COUNTER_COUNT*64-1:0] net_counters;
 // one pulse per counter, indexed by NET_COUNTER (as wide as that enum's values reach)
 wire [(1 << `HROCE_NET_COUNTER_WIDTH)-1:0] net_stat;
-assign net_stat[(1 << `HROCE_NET_COUNTER_WIDTH)-1:`HROCE_NET_COUNTER_COUNT] = 0;
+generate
+    // (the NET_COUNTER enum may be full: no spare pulse to tie off)
+    if (`HROCE_NET_COUNTER_COUNT < (1 << `HROCE_NET_COUNTER_WIDTH)) begin : net_stat_spare
+        assign net_stat[(1 << `HROCE_NET_COUNTER_WIDTH)-1:`HROCE_NET_COUNTER_COUNT] = 0;
+    end
+endgenerate
 
 genvar g;
 generate
@@ -295,6 +305,9 @@ regs_inst (
     .arp_lookup_ip(arp_lookup_ip),
     .arp_lookup_valid(arp_lookup_valid),
     .arp_result(arp_result),
+    .nd_lookup_ip(nd_lookup_ip),
+    .nd_lookup_valid(nd_lookup_valid),
+    .nd_result(nd_result),
     .cmd_start(cmd_start),
     .cmd_op(cmd_op),
     .cmd_num(cmd_num),
@@ -459,12 +472,15 @@ rx_inst (
 );
 
 /*
- * Frames that are not RoCE: ARP to arp, ICMP to icmp_echo (neither ever holds the RX path
- * back: each drops what it has no room for, and counts it), the rest counted and dropped
+ * Frames that are not RoCE: ARP to arp, ICMP to icmp_echo, ICMPv6 to nd_neigh (none ever
+ * holds the RX path back: each drops what it has no room for, and counts it), the rest
+ * counted and dropped
  */
-wire arp_rx_tready, icmp_rx_tready;
+wire arp_rx_tready, icmp_rx_tready, nd_rx_tready, icmp6_rx_tready;
 assign other_tready = other_tdest == `HROCE_NET_FRAME_ARP ? arp_rx_tready :
-                      other_tdest == `HROCE_NET_FRAME_ICMP ? icmp_rx_tready : 1'b1;
+                      other_tdest == `HROCE_NET_FRAME_ICMP ? icmp_rx_tready :
+                      other_tdest == `HROCE_NET_FRAME_ICMPV6 ? nd_rx_tready && icmp6_rx_tready :
+                      1'b1;
 
 reg stat_rx_other_reg = 1'b0;
 always @(posedge clk) begin
@@ -481,6 +497,13 @@ wire [KEEP_WIDTH-1:0] arp_tx_tkeep, icmp_tx_tkeep, roce_tx_tkeep;
 wire arp_tx_tvalid, arp_tx_tready, arp_tx_tlast, arp_tx_tuser;
 wire [63:0] arp_deadline;
 wire icmp_tx_tvalid, icmp_tx_tready, icmp_tx_tlast, icmp_tx_tuser;
+wire [DATA_WIDTH-1:0] nd_tx_tdata;
+wire [KEEP_WIDTH-1:0] nd_tx_tkeep;
+wire nd_tx_tvalid, nd_tx_tready, nd_tx_tlast, nd_tx_tuser;
+wire [63:0] nd_deadline;
+wire [DATA_WIDTH-1:0] icmp6_tx_tdata;
+wire [KEEP_WIDTH-1:0] icmp6_tx_tkeep;
+wire icmp6_tx_tvalid, icmp6_tx_tready, icmp6_tx_tlast, icmp6_tx_tuser;
 wire roce_tx_tvalid, roce_tx_tready, roce_tx_tlast, roce_tx_tuser;
 
 arp #(
@@ -529,6 +552,8 @@ icmp_inst (
     .rst(rst),
     .cfg_mac(cfg_mac),
     .cfg_ipv4(cfg_ipv4),
+    .cfg_ip6(cfg_ip6),
+    .cfg_ip6_valid(cfg_ip6_valid),
     .s_axis_tdata(other_tdata),
     .s_axis_tkeep(other_tkeep),
     .s_axis_tvalid(other_tvalid && other_tdest == `HROCE_NET_FRAME_ICMP),
@@ -548,20 +573,98 @@ icmp_inst (
     .stat_overflow(net_stat[`HROCE_NET_COUNTER_ICMP_OVERFLOW])
 );
 
-// RoCE frames, ARP and echo replies share the link a frame at a time
+// IPv6 neighbour discovery: ARP's engine and policy (REG_ARP_LIFETIME, REG_ARP_RETRY)
+nd_neigh #(
+    .DATA_WIDTH(DATA_WIDTH),
+    .ADDRS(`HROCE_IPV6_ADDRS)
+)
+nd_inst (
+    .clk(clk),
+    .rst(rst),
+    .cfg_mac(cfg_mac),
+    .cfg_ip6(cfg_ip6),
+    .cfg_ip6_valid(cfg_ip6_valid),
+    .cfg_lifetime(cfg_arp_lifetime),
+    .cfg_retry_interval(cfg_arp_retry_interval),
+    .cfg_retry_tries(cfg_arp_retry_tries),
+    .time_now(time_now),
+    .s_axis_tdata(other_tdata),
+    .s_axis_tkeep(other_tkeep),
+    .s_axis_tvalid(other_tvalid && other_tdest == `HROCE_NET_FRAME_ICMPV6),
+    .s_axis_tready(nd_rx_tready),
+    .s_axis_tlast(other_tlast),
+    .m_axis_tdata(nd_tx_tdata),
+    .m_axis_tkeep(nd_tx_tkeep),
+    .m_axis_tvalid(nd_tx_tvalid),
+    .m_axis_tready(nd_tx_tready),
+    .m_axis_tlast(nd_tx_tlast),
+    .m_axis_tuser(nd_tx_tuser),
+    .s_lookup_ip(nd_lookup_ip),
+    .s_lookup_valid(nd_lookup_valid),
+    .m_result(nd_result),
+    .m_deadline(nd_deadline),
+    .stat_answered(net_stat[`HROCE_NET_COUNTER_ND_ANSWERED]),
+    .stat_ignored(net_stat[`HROCE_NET_COUNTER_ND_IGNORED]),
+    .stat_not_ours(net_stat[`HROCE_NET_COUNTER_ND_NOT_OURS]),
+    .stat_malformed(net_stat[`HROCE_NET_COUNTER_ND_MALFORMED]),
+    .stat_too_long(net_stat[`HROCE_NET_COUNTER_ND_TOO_LONG]),
+    .stat_overflow(net_stat[`HROCE_NET_COUNTER_ND_OVERFLOW]),
+    .stat_learned(net_stat[`HROCE_NET_COUNTER_ND_LEARNED]),
+    .stat_unsolicited(net_stat[`HROCE_NET_COUNTER_ND_UNSOLICITED]),
+    .stat_solicit_sent(net_stat[`HROCE_NET_COUNTER_ND_SOLICIT_SENT]),
+    .stat_failed(net_stat[`HROCE_NET_COUNTER_ND_FAILED]),
+    .stat_expired(net_stat[`HROCE_NET_COUNTER_ND_EXPIRED])
+);
+
+// ICMPv6 echo: the same block as ICMP's, for IPv6 (it takes the echo requests of the
+// ICMPv6 frames that nd_neigh also sees, and judges only those)
+icmp_echo #(
+    .DATA_WIDTH(DATA_WIDTH),
+    .IPV6(1),
+    .ADDRS(`HROCE_IPV6_ADDRS)
+)
+icmp6_inst (
+    .clk(clk),
+    .rst(rst),
+    .cfg_mac(cfg_mac),
+    .cfg_ipv4(cfg_ipv4),
+    .cfg_ip6(cfg_ip6),
+    .cfg_ip6_valid(cfg_ip6_valid),
+    .s_axis_tdata(other_tdata),
+    .s_axis_tkeep(other_tkeep),
+    .s_axis_tvalid(other_tvalid && other_tdest == `HROCE_NET_FRAME_ICMPV6),
+    .s_axis_tready(icmp6_rx_tready),
+    .s_axis_tlast(other_tlast),
+    .m_axis_tdata(icmp6_tx_tdata),
+    .m_axis_tkeep(icmp6_tx_tkeep),
+    .m_axis_tvalid(icmp6_tx_tvalid),
+    .m_axis_tready(icmp6_tx_tready),
+    .m_axis_tlast(icmp6_tx_tlast),
+    .m_axis_tuser(icmp6_tx_tuser),
+    .stat_answered(net_stat[`HROCE_NET_COUNTER_ICMP6_ANSWERED]),
+    .stat_ignored(),
+    .stat_not_ours(net_stat[`HROCE_NET_COUNTER_ICMP6_NOT_OURS]),
+    .stat_malformed(net_stat[`HROCE_NET_COUNTER_ICMP6_MALFORMED]),
+    .stat_too_long(net_stat[`HROCE_NET_COUNTER_ICMP6_TOO_LONG]),
+    .stat_overflow(net_stat[`HROCE_NET_COUNTER_ICMP6_OVERFLOW])
+);
+
+// RoCE frames, ARP, echo replies and ND share the link a frame at a time
 axis_frame_arb #(
-    .S_COUNT(3),
+    .S_COUNT(5),
     .DATA_WIDTH(DATA_WIDTH)
 )
 tx_frame_arb_inst (
     .clk(clk),
     .rst(rst),
-    .s_axis_tdata({icmp_tx_tdata, arp_tx_tdata, roce_tx_tdata}),
-    .s_axis_tkeep({icmp_tx_tkeep, arp_tx_tkeep, roce_tx_tkeep}),
-    .s_axis_tvalid({icmp_tx_tvalid, arp_tx_tvalid, roce_tx_tvalid}),
-    .s_axis_tready({icmp_tx_tready, arp_tx_tready, roce_tx_tready}),
-    .s_axis_tlast({icmp_tx_tlast, arp_tx_tlast, roce_tx_tlast}),
-    .s_axis_tuser({icmp_tx_tuser, arp_tx_tuser, roce_tx_tuser}),
+    .s_axis_tdata({icmp6_tx_tdata, nd_tx_tdata, icmp_tx_tdata, arp_tx_tdata, roce_tx_tdata}),
+    .s_axis_tkeep({icmp6_tx_tkeep, nd_tx_tkeep, icmp_tx_tkeep, arp_tx_tkeep, roce_tx_tkeep}),
+    .s_axis_tvalid({icmp6_tx_tvalid, nd_tx_tvalid, icmp_tx_tvalid, arp_tx_tvalid,
+                    roce_tx_tvalid}),
+    .s_axis_tready({icmp6_tx_tready, nd_tx_tready, icmp_tx_tready, arp_tx_tready,
+                    roce_tx_tready}),
+    .s_axis_tlast({icmp6_tx_tlast, nd_tx_tlast, icmp_tx_tlast, arp_tx_tlast, roce_tx_tlast}),
+    .s_axis_tuser({icmp6_tx_tuser, nd_tx_tuser, icmp_tx_tuser, arp_tx_tuser, roce_tx_tuser}),
     .m_axis_tdata(m_axis_tx_tdata),
     .m_axis_tkeep(m_axis_tx_tkeep),
     .m_axis_tvalid(m_axis_tx_tvalid),
@@ -736,8 +839,9 @@ wire [63:0] tmr_upd_deadline;
 wire tmr_upd_arm, tmr_upd_valid, tmr_upd_ready, tmr_exp_valid, tmr_exp_ready;
 wire [63:0] tmr_deadline;
 
-// the core needs time at the earliest of the retransmission timers and ARP's retries
-assign m_time_deadline = tmr_deadline < arp_deadline ? tmr_deadline : arp_deadline;
+// the core needs time at the earliest of the retransmission timers, ARP's and ND's retries
+wire [63:0] neigh_deadline = arp_deadline < nd_deadline ? arp_deadline : nd_deadline;
+assign m_time_deadline = tmr_deadline < neigh_deadline ? tmr_deadline : neigh_deadline;
 
 retry_timer #(
     .QPN_WIDTH(`HROCE_TIMER_QPN_WIDTH)

@@ -7,7 +7,9 @@ leave as a one-cycle start pulse; doorbells leave as a stream (a doorbell write 
 with its B response, until the stream takes it, so that no doorbell is ever lost). The
 WQE push window is eight 64-bit words that an SQ doorbell with PUSH set carries along.
 A write of REG_ARP_LOOKUP leaves as a one-cycle pulse with the address; REG_ARP_RESULT
-reads what the ARP block says. A write of REG_EQ_CONFIG also leaves as a one-cycle pulse
+reads what the ARP block says; REG_ND_LOOKUP_HI holds an IPv6 address's first half, a
+write of REG_ND_LOOKUP leaves as a pulse with the whole address, REG_ND_RESULT reads what
+the ND block says. A write of REG_EQ_CONFIG also leaves as a one-cycle pulse
 (eq_restart): the event queue starts again at its first entry. Reads of counters come from flat vectors of 64-bit
 counters. Every register offset comes
 from the contract (build/gen/hroce_contract.vh).
@@ -92,6 +94,13 @@ module host_regs #
     input  wire [`HROCE_ARP_RESULT_WIDTH-1:0] arp_result,
 
     /*
+     * IPv6 neighbour lookups (the address's first byte the most significant), the answer
+     */
+    output wire [127:0]                  nd_lookup_ip,
+    output wire                          nd_lookup_valid,
+    input  wire [`HROCE_ARP_RESULT_WIDTH-1:0] nd_result,
+
+    /*
      * Commands: a start pulse, and the engine's status
      */
     output wire                          cmd_start,
@@ -141,6 +150,8 @@ reg [3:0] arp_tries_reg = `HROCE_ARP_TRIES_DEFAULT, arp_tries_next;
 reg [31:0] ack_unit_reg = `HROCE_ACK_UNIT_DEFAULT, ack_unit_next;
 reg [31:0] rnr_unit_reg = `HROCE_RNR_UNIT_DEFAULT, rnr_unit_next;
 reg [31:0] arp_lookup_ip_reg = 32'd0, arp_lookup_ip_next;
+reg [127:0] nd_lookup_ip_reg = 128'd0, nd_lookup_ip_next;
+reg nd_lookup_valid_reg = 1'b0, nd_lookup_valid_next;
 reg [63:0] eq_base_reg = 64'd0, eq_base_next;
 reg [4:0] eq_log_reg = 5'd0, eq_log_next;
 reg [7:0] eq_vector_reg = 8'd0, eq_vector_next;
@@ -238,6 +249,8 @@ always @* begin
     rnr_unit_next = rnr_unit_reg;
     arp_lookup_ip_next = arp_lookup_ip_reg;
     arp_lookup_valid_next = 1'b0;
+    nd_lookup_ip_next = nd_lookup_ip_reg;
+    nd_lookup_valid_next = 1'b0;
     eq_base_next = eq_base_reg;
     eq_log_next = eq_log_reg;
     eq_vector_next = eq_vector_reg;
@@ -297,6 +310,11 @@ always @* begin
                 `HROCE_REG_ARP_LOOKUP: begin
                     arp_lookup_ip_next = s_axil_wdata[31:0];
                     arp_lookup_valid_next = 1'b1;
+                end
+                `HROCE_REG_ND_LOOKUP_HI: nd_lookup_ip_next[127:64] = s_axil_wdata;
+                `HROCE_REG_ND_LOOKUP: begin
+                    nd_lookup_ip_next[63:0] = s_axil_wdata;
+                    nd_lookup_valid_next = 1'b1;
                 end
                 `HROCE_REG_EQ_BASE: eq_base_next = s_axil_wdata;
                 `HROCE_REG_EQ_CONFIG: begin
@@ -384,6 +402,8 @@ always @* begin
                 `HROCE_REG_ARP_RETRY: rdata_next = arp_retry_value;
                 `HROCE_REG_RETRY_TIMER: rdata_next = retry_timer_value;
                 `HROCE_REG_ARP_RESULT: rdata_next = arp_result;
+                `HROCE_REG_ND_LOOKUP_HI: rdata_next = nd_lookup_ip_reg[127:64];
+                `HROCE_REG_ND_RESULT: rdata_next = nd_result;
                 `HROCE_REG_EQ_BASE: rdata_next = eq_base_reg;
                 `HROCE_REG_EQ_CONFIG: rdata_next = eq_config_value;
                 `HROCE_REG_CMD: begin
@@ -418,6 +438,8 @@ always @(posedge clk) begin
     rnr_unit_reg <= rnr_unit_next;
     arp_lookup_ip_reg <= arp_lookup_ip_next;
     arp_lookup_valid_reg <= arp_lookup_valid_next;
+    nd_lookup_ip_reg <= nd_lookup_ip_next;
+    nd_lookup_valid_reg <= nd_lookup_valid_next;
     eq_base_reg <= eq_base_next;
     eq_log_reg <= eq_log_next;
     eq_vector_reg <= eq_vector_next;
@@ -450,6 +472,7 @@ always @(posedge clk) begin
         ack_unit_reg <= `HROCE_ACK_UNIT_DEFAULT;
         rnr_unit_reg <= `HROCE_RNR_UNIT_DEFAULT;
         arp_lookup_valid_reg <= 1'b0;
+        nd_lookup_valid_reg <= 1'b0;
         eq_base_reg <= 64'd0;
         eq_enable_reg <= 1'b0;
         eq_restart_reg <= 1'b0;
@@ -487,6 +510,8 @@ assign cfg_ack_unit = ack_unit_reg;
 assign cfg_rnr_unit = rnr_unit_reg;
 assign arp_lookup_ip = arp_lookup_ip_reg;
 assign arp_lookup_valid = arp_lookup_valid_reg;
+assign nd_lookup_ip = nd_lookup_ip_reg;
+assign nd_lookup_valid = nd_lookup_valid_reg;
 assign cfg_eq_base = eq_base_reg;
 assign cfg_eq_log = eq_log_reg;
 assign cfg_eq_vector = eq_vector_reg;

@@ -1,10 +1,11 @@
 /*
 
-ICMP echo responder: answers echo requests to the core's IPv4 address, so that the NIC
-can be pinged.
+ICMP echo responder: answers echo requests to the core's IPv4 address (IPV6 clear) or
+ICMPv6 echo requests to its IPv6 addresses (IPV6 set), so that the NIC can be pinged.
 
-Takes IPv4 frames (Ethernet II without a tag, without FCS) at one beat per cycle and
-never stalls. Each frame is judged once, in this order, and counted by its verdict:
+Takes IPv4 (ICMPv6) frames (Ethernet II without a tag, without FCS) at one beat per cycle
+and never stalls. With IPV6 clear each frame is judged once, in this order, and counted by
+its verdict:
 
 - malformed: shorter than Ethernet + IPv4 + ICMP headers (42 bytes), not IPv4 version 4
   with a 20-byte header (options are not handled), a fragment (MF or an offset), an IP
@@ -21,6 +22,16 @@ source; source: cfg_mac; IPv4 source cfg_ipv4, destination the request's source)
 REPLY_TTL, type 0, the IPv4 and ICMP checksums computed anew, the rest of the IP packet
 (identifier, sequence, data of any length) as it came, and zero padding to the Ethernet
 minimum. Bytes of the request after its IP packet are not sent back.
+
+With IPV6 set the block judges only ICMPv6 echo requests (at least 58 bytes, IPv6 with next
+header ICMPv6, type 128): other ICMPv6 is nd's, and gets no verdict here (V_FOREIGN). An
+echo request is malformed with a payload length under 8 or beyond the frame's end, not
+ours when its destination is not one of the port's addresses (ip6_ours) or its Ethernet
+destination not cfg_mac, malformed with a code other than 0, too long, malformed with a
+wrong checksum (RFC 4443: over the pseudo-header), overflow, or answered: the request with
+addresses swapped (its destination, one of ours, becomes the source), hop limit REPLY_TTL,
+type 129 and the checksum computed anew. The pseudo-header's sum does not change with the
+swap, so the new checksum is the old sum with type 129 in place of 128.
 
     s_axis -+-> frame buffer (beats of frames that had room) ------+-> overlay -> m_axis
             +-> ICMP sum (32-bit, words from byte 38) -+            |
@@ -54,8 +65,12 @@ module icmp_echo #
     // log2 of the frames the reply buffer may hold: enough for the shortest frames that
     // come in while two longest ones go out
     parameter META_ADDR_WIDTH = $clog2(2 * MAX_BEATS / ((60 + KEEP_WIDTH - 1) / KEEP_WIDTH) + 8),
-    // TTL of the replies (Linux's default)
-    parameter REPLY_TTL = 64
+    // TTL (hop limit) of the replies (Linux's default)
+    parameter REPLY_TTL = 64,
+    // 0: ICMP echo over IPv4; 1: ICMPv6 echo
+    parameter IPV6 = 0,
+    // Configured IPv6 addresses besides the link-local one (IPV6 set)
+    parameter ADDRS = `HROCE_IPV6_ADDRS
 )
 (
     input  wire                          clk,
@@ -65,7 +80,9 @@ module icmp_echo #
      * Configuration
      */
     input  wire [47:0]                   cfg_mac,
-    input  wire [31:0]                   cfg_ipv4,
+    input  wire [31:0]                   cfg_ipv4,        // IPV6 clear
+    input  wire [ADDRS*128-1:0]          cfg_ip6,         // IPV6 set: as ip6_ours takes them
+    input  wire [ADDRS-1:0]              cfg_ip6_valid,
 
     /*
      * IPv4 frames in (never back-pressured)
@@ -97,15 +114,19 @@ module icmp_echo #
     output wire                          stat_overflow
 );
 
-// what the reply rewrites: Ethernet (14), IPv4 (20), ICMP type, code and checksum (4)
-localparam HDR_BYTES = 38;
+// what the reply rewrites: Ethernet (14), IPv4 (20) or IPv6 (40), ICMP type, code and
+// checksum (4); the checksum's running sum starts after them
+localparam IP_BYTES = IPV6 != 0 ? `HROCE_IPV6_HDR_BYTES : 20;
+localparam HDR_BYTES = 14 + IP_BYTES + 4;
+localparam ADDR_WIDTH = IPV6 != 0 ? 128 : 32;
 localparam HDR_BEATS = (HDR_BYTES + KEEP_WIDTH - 1) / KEEP_WIDTH;
 localparam LANE_BITS = $clog2(KEEP_WIDTH);
 localparam WORDS = KEEP_WIDTH / 2;
 localparam MIN_FRAME = {16'd0, `HROCE_ROCE_MIN_FRAME};
 localparam META_DEPTH = 2**META_ADDR_WIDTH;
-// per buffered frame: send, Ethernet source, IPv4 source, both new checksums, IP end, beats
-localparam META_WIDTH = 1 + 48 + 32 + 16 + 16 + 17 + 16;
+// per buffered frame: send, Ethernet source, IP source and destination, both new checksums,
+// IP end, beats
+localparam META_WIDTH = 1 + 48 + 2 * ADDR_WIDTH + 16 + 16 + 17 + 16;
 
 initial begin
     if (DATA_WIDTH < 64 || DATA_WIDTH > 512 || KEEP_WIDTH * 8 != DATA_WIDTH ||
@@ -164,13 +185,17 @@ endgenerate
 `define ICMP_NOW8(n) hdr_now[(n)*8 +: 8]
 `define ICMP_HDR8(n) hdr_reg[(n)*8 +: 8]
 
-// where the IP packet ends in the frame: its total length is known from byte 18 on
-wire [16:0] ip_end_now = 17'd14 + {1'b0, `ICMP_NOW8(16), `ICMP_NOW8(17)};
-wire [16:0] ip_end_seen = 17'd14 + {1'b0, `ICMP_HDR8(16), `ICMP_HDR8(17)};
+// where the IP packet ends in the frame: its total length (IPv4) is known from byte 18 on,
+// its payload length (IPv6) from byte 20 on
+localparam LEN_AT = IPV6 != 0 ? 18 : 16;
+localparam [16:0] LEN_BASE = IPV6 != 0 ? 17'd54 : 17'd14;
+wire [16:0] ip_end_now = LEN_BASE + {1'b0, `ICMP_NOW8(LEN_AT), `ICMP_NOW8(LEN_AT + 1)};
+wire [16:0] ip_end_seen = LEN_BASE + {1'b0, `ICMP_HDR8(LEN_AT), `ICMP_HDR8(LEN_AT + 1)};
 
-// the ICMP sum from byte 38 (after type, code and checksum) to the IP packet's end; words
-// are at even offsets, and every beat starts at one
-wire [16:0] sum_from = 17'd38 - {1'b0, pos_reg};
+// the ICMP sum from after type, code and checksum to the IP packet's end; words are at
+// even offsets, and every beat starts at one
+localparam [16:0] SUM_FROM = HDR_BYTES;
+wire [16:0] sum_from = SUM_FROM - {1'b0, pos_reg};
 wire [17:0] sum_to = {1'b0, ip_end_now} - {2'b0, pos_reg};
 reg [KEEP_WIDTH-1:0] sum_lane;
 always @* begin
@@ -283,40 +308,121 @@ function [15:0] fold(input [31:0] s);
     end
 endfunction
 
-wire [15:0] ip_total = `ICMP_E16(16);
-wire [15:0] ip_frag = `ICMP_E16(20);
-wire [16:0] ip_end = 17'd14 + {1'b0, ip_total};
-
-reg [31:0] ip_sum;
-always @* begin
-    ip_sum = 32'd0;
-    for (i = 0; i < 10; i = i + 1) begin
-        ip_sum = ip_sum + {16'd0, e_hdr_reg[(14 + 2*i)*8 +: 8], e_hdr_reg[(15 + 2*i)*8 +: 8]};
-    end
-end
-
-wire [31:0] icmp_sum = acc_now + {16'd0, `ICMP_E16(34)} + {16'd0, `ICMP_E16(36)};
-
-wire [7:0] reply_ttl = REPLY_TTL[7:0];
-wire [31:0] reply_ip_sum = {16'd0, 8'h45, `ICMP_E8(15)} + {16'd0, ip_total} + {16'd0, `ICMP_E16(18)} +
-                           {16'd0, ip_frag} + {16'd0, reply_ttl, `HROCE_IP_PROTO_ICMP} +
-                           {16'd0, cfg_ipv4[31:16]} + {16'd0, cfg_ipv4[15:0]} +
-                           {16'd0, `ICMP_E16(26)} + {16'd0, `ICMP_E16(28)};
-
 localparam [2:0] V_ANSWERED = 3'd0, V_IGNORED = 3'd1, V_NOT_OURS = 3'd2, V_MALFORMED = 3'd3,
-                 V_TOO_LONG = 3'd4, V_OVERFLOW = 3'd5;
+                 V_TOO_LONG = 3'd4, V_OVERFLOW = 3'd5, V_FOREIGN = 3'd6;
 
-reg [2:0] verdict;
+// each family's own checks first (V_ANSWERED: all passed), then the checks both share
+reg [2:0] verdict, verdict_head;
+wire [31:0] icmp_sum;
+wire [ADDR_WIDTH-1:0] req_src, req_dst;
+wire [15:0] reply_ip_csum, reply_icmp_csum;
+wire [16:0] ip_end;
+
+generate
+    if (IPV6 != 0) begin : v6
+        wire [15:0] plen = `ICMP_E16(18);
+        wire [127:0] src = {`ICMP_E32(22), `ICMP_E32(26), `ICMP_E32(30), `ICMP_E32(34)};
+        wire [127:0] dst = {`ICMP_E32(38), `ICMP_E32(42), `ICMP_E32(46), `ICMP_E32(50)};
+        assign ip_end = 17'd54 + {1'b0, plen};
+        assign req_src = src;
+        assign req_dst = dst;
+
+        wire ours;
+        ip6_ours #(.ADDRS(ADDRS))
+        ours_inst (
+            .cfg_mac(cfg_mac),
+            .cfg_ip6(cfg_ip6),
+            .cfg_ip6_valid(cfg_ip6_valid),
+            .addr(dst),
+            .ours(ours),
+            .link_local()
+        );
+
+        // the pseudo-header: both addresses, the length, the next header
+        reg [31:0] pseudo;
+        always @* begin
+            pseudo = {16'd0, plen} + {24'd0, `HROCE_IP_PROTO_ICMPV6};
+            for (i = 0; i < 8; i = i + 1) begin
+                pseudo = pseudo + {16'd0, src[i*16 +: 16]} + {16'd0, dst[i*16 +: 16]};
+            end
+        end
+        assign icmp_sum = acc_now + pseudo + {16'd0, `ICMP_E16(54)} + {16'd0, `ICMP_E16(56)};
+
+        // an ICMPv6 echo request, as far as nd and this block tell them apart
+        wire echo = e_len_reg >= 16'd58 && `ICMP_E16(12) == `HROCE_ETH_TYPE_IPV6 &&
+                    `ICMP_E8(14) >> 4 == 8'd6 && `ICMP_E8(20) == `HROCE_IP_PROTO_ICMPV6 &&
+                    `ICMP_E8(54) == 8'd128;
+        always @* begin
+            if (!echo) begin
+                verdict_head = V_FOREIGN;
+            end else if (plen < 16'd8 || {1'b0, e_len_reg} < ip_end) begin
+                verdict_head = V_MALFORMED;
+            end else if (!ours || `ICMP_E48(0) != cfg_mac) begin
+                verdict_head = V_NOT_OURS;
+            end else if (`ICMP_E8(55) != 8'd0) begin
+                verdict_head = V_MALFORMED;
+            end else begin
+                verdict_head = V_ANSWERED;
+            end
+        end
+
+        assign reply_ip_csum = 16'd0;
+        assign reply_icmp_csum = ~fold(acc_now + pseudo + {16'd0, 8'd129, 8'd0});
+
+        // traffic class, flow label and hop limit go back as they came (the hop limit anew)
+        wire unused = ^{cfg_ipv4, e_hdr_reg[15*8 +: 24], e_hdr_reg[21*8 +: 8]};
+    end else begin : v4
+        wire [15:0] ip_total = `ICMP_E16(16);
+        wire [15:0] ip_frag = `ICMP_E16(20);
+        assign ip_end = 17'd14 + {1'b0, ip_total};
+        assign req_src = `ICMP_E32(26);
+        assign req_dst = `ICMP_E32(30);
+
+        reg [31:0] ip_sum;
+        always @* begin
+            ip_sum = 32'd0;
+            for (i = 0; i < 10; i = i + 1) begin
+                ip_sum = ip_sum + {16'd0, e_hdr_reg[(14 + 2*i)*8 +: 8],
+                                   e_hdr_reg[(15 + 2*i)*8 +: 8]};
+            end
+        end
+
+        assign icmp_sum = acc_now + {16'd0, `ICMP_E16(34)} + {16'd0, `ICMP_E16(36)};
+
+        wire [7:0] reply_ttl = REPLY_TTL[7:0];
+        wire [31:0] reply_ip_sum = {16'd0, 8'h45, `ICMP_E8(15)} + {16'd0, ip_total} +
+                                   {16'd0, `ICMP_E16(18)} + {16'd0, ip_frag} +
+                                   {16'd0, reply_ttl, `HROCE_IP_PROTO_ICMP} +
+                                   {16'd0, cfg_ipv4[31:16]} + {16'd0, cfg_ipv4[15:0]} +
+                                   {16'd0, `ICMP_E16(26)} + {16'd0, `ICMP_E16(28)};
+
+        always @* begin
+            if (e_len_reg < 16'd42 || `ICMP_E16(12) != `HROCE_ETH_TYPE_IPV4 ||
+                `ICMP_E8(14) != 8'h45 || ip_frag[13] || ip_frag[12:0] != 13'd0 ||
+                ip_total < 16'd28 || {1'b0, e_len_reg} < ip_end ||
+                `ICMP_E8(23) != `HROCE_IP_PROTO_ICMP || fold(ip_sum) != 16'hffff) begin
+                verdict_head = V_MALFORMED;
+            end else if (cfg_ipv4 == 32'd0 || `ICMP_E32(30) != cfg_ipv4 ||
+                         `ICMP_E48(0) != cfg_mac) begin
+                verdict_head = V_NOT_OURS;
+            end else if (`ICMP_E16(34) != 16'h0800) begin
+                verdict_head = V_IGNORED;
+            end else begin
+                verdict_head = V_ANSWERED;
+            end
+        end
+
+        // the new checksums
+        assign reply_ip_csum = ~fold(reply_ip_sum);
+        assign reply_icmp_csum = ~fold(acc_now);
+
+        wire unused = ^{cfg_ip6, cfg_ip6_valid};
+    end
+endgenerate
+
 always @* begin
-    if (e_len_reg < 16'd42 || `ICMP_E16(12) != `HROCE_ETH_TYPE_IPV4 || `ICMP_E8(14) != 8'h45 ||
-        ip_frag[13] || ip_frag[12:0] != 13'd0 || ip_total < 16'd28 ||
-        {1'b0, e_len_reg} < ip_end || `ICMP_E8(23) != `HROCE_IP_PROTO_ICMP ||
-        fold(ip_sum) != 16'hffff) begin
-        verdict = V_MALFORMED;
-    end else if (cfg_ipv4 == 32'd0 || `ICMP_E32(30) != cfg_ipv4 || `ICMP_E48(0) != cfg_mac) begin
-        verdict = V_NOT_OURS;
-    end else if (`ICMP_E16(34) != 16'h0800) begin
-        verdict = V_IGNORED;
+    if (verdict_head != V_ANSWERED) begin
+        verdict = verdict_head;
     end else if ({15'd0, ip_end} > MAX_FRAME) begin
         verdict = V_TOO_LONG;
     end else if (fold(icmp_sum) != 16'hffff) begin
@@ -327,10 +433,6 @@ always @* begin
         verdict = V_ANSWERED;
     end
 end
-
-// the new checksums
-wire [15:0] reply_ip_csum = ~fold(reply_ip_sum);
-wire [15:0] reply_icmp_csum = ~fold(acc_now);
 
 /*
  * Stage 2: the verdict counted; a buffered frame's entry written
@@ -345,7 +447,7 @@ always @(posedge clk) begin
     if (s1_valid_reg && s1_last_reg) begin
         v_verdict_reg <= verdict;
         v_stored_reg <= e_accept_reg;
-        v_meta_reg <= {verdict == V_ANSWERED, `ICMP_E48(6), `ICMP_E32(26), reply_ip_csum,
+        v_meta_reg <= {verdict == V_ANSWERED, `ICMP_E48(6), req_src, req_dst, reply_ip_csum,
                        reply_icmp_csum, ip_end, e_stored_reg};
     end
 
@@ -356,7 +458,7 @@ end
 
 wire meta_send;
 wire [47:0] meta_eth_src;
-wire [31:0] meta_ip_src;
+wire [ADDR_WIDTH-1:0] meta_ip_src, meta_ip_dst;
 wire [15:0] meta_ip_csum, meta_icmp_csum;
 wire [16:0] meta_ip_end;
 wire [15:0] meta_stored;
@@ -373,8 +475,8 @@ meta_fifo_inst (
     .s_data(v_meta_reg),
     .s_valid(v_valid_reg && v_stored_reg),
     .s_ready(),
-    .m_data({meta_send, meta_eth_src, meta_ip_src, meta_ip_csum, meta_icmp_csum, meta_ip_end,
-             meta_stored}),
+    .m_data({meta_send, meta_eth_src, meta_ip_src, meta_ip_dst, meta_ip_csum, meta_icmp_csum,
+             meta_ip_end, meta_stored}),
     .m_valid(meta_valid),
     .m_ready(meta_pop),
     .count()
@@ -452,9 +554,24 @@ wire [15:0] stored_left_after = stored_left - {15'd0, need_buf};
 wire done = stored_left_after == 16'd0 && (!emit || out_left_after == 17'd0);
 
 // the new header bytes (byte 0 in the low bits), padded to whole beats, and which of them
-// to lay over the frame's: all but the type and the IP fields that stay (bytes 12 to 21, 23)
-wire [HDR_BYTES*8-1:0] reply_be = {meta_eth_src, cfg_mac, 80'd0, reply_ttl, 8'd0, meta_ip_csum,
-                                   cfg_ipv4, meta_ip_src, 16'd0, meta_icmp_csum};
+// to lay over the frame's: IPv4, all but the type and the IP fields that stay (bytes 12 to
+// 21, 23); IPv6, all but the type, version to next header and the code (12 to 20, 55)
+localparam [7:0] REPLY_HOPS = REPLY_TTL[7:0];
+wire [HDR_BYTES*8-1:0] reply_be;
+localparam [HDR_BYTES-1:0] OVERLAY = IPV6 != 0 ? ~({{HDR_BYTES-9{1'b0}}, 9'h1ff} << 12 |
+                                              {{HDR_BYTES-1{1'b0}}, 1'b1} << 55) :
+                                            ~({{HDR_BYTES-10{1'b0}}, 10'h3ff} << 12 |
+                                              {{HDR_BYTES-1{1'b0}}, 1'b1} << 23);
+generate
+    if (IPV6 != 0) begin : reply6
+        assign reply_be = {meta_eth_src, cfg_mac, 72'd0, REPLY_HOPS, meta_ip_dst, meta_ip_src,
+                           8'd129, 8'd0, meta_icmp_csum};
+        wire unused_reply6 = ^meta_ip_csum;
+    end else begin : reply4
+        assign reply_be = {meta_eth_src, cfg_mac, 80'd0, REPLY_HOPS, 8'd0, meta_ip_csum,
+                           meta_ip_dst, meta_ip_src, 16'd0, meta_icmp_csum};
+    end
+endgenerate
 reg [HDR_BEATS*DATA_WIDTH-1:0] hdr_beats;
 always @* begin
     hdr_beats = {HDR_BEATS*DATA_WIDTH{1'b0}};
@@ -462,7 +579,6 @@ always @* begin
         hdr_beats[i*8 +: 8] = reply_be[(HDR_BYTES - 1 - i)*8 +: 8];
     end
 end
-localparam [HDR_BYTES-1:0] OVERLAY = ~(38'h3ff << 12 | 38'h1 << 23);
 wire [HDR_BEATS*KEEP_WIDTH-1:0] hdr_lanes = {{HDR_BEATS*KEEP_WIDTH-HDR_BYTES{1'b0}}, OVERLAY};
 integer b;
 always @* begin

@@ -1,7 +1,9 @@
 /*
 
-IPv6 neighbour discovery responder (RFC 4861): answers the neighbour solicitations for
-the port's addresses with advertisements, as arp answers who-has requests.
+IPv6 neighbour discovery frames (RFC 4861): answers the neighbour solicitations for the
+port's addresses with advertisements, as arp answers who-has requests; says what the
+neighbour cache learns (m_learn_*); sends the solicitations the cache asks for
+(s_solicit_*). nd_neigh puts it beside the cache.
 
 Takes ICMPv6 frames (Ethernet II without a tag, IPv6 without extension headers, without
 FCS) at one beat per cycle and never stalls. The port's addresses are its link-local
@@ -14,6 +16,20 @@ source (solicited and override set), at the MAC its source link-layer option giv
 the frame's source MAC; duplicate address detection (from ::) is answered to all nodes,
 ff02::1, with only override set. One advertisement waits to leave at a time: a solicitation
 answered while one is still leaving is counted as an overflow and dropped.
+
+Echo requests (type 128) are icmp_echo's (IPV6 set), which judges them: they get the ECHO
+verdict here, which the core does not count, as soon as the type can be read.
+
+What is learned: the sender of a solicitation answered (not from ::) that carries a source
+link-layer address, as a request record; the target of an advertisement for us (to
+cfg_mac or all nodes, ff02::1, and to one of our addresses or all nodes), at its target
+link-layer address, else the frame's source MAC, as a reply record. An advertisement is
+checked as RFC 4861 7.1.2 says (hop limit 255, code 0, checksum, target not multicast,
+solicited flag clear when sent to a multicast address), and its verdict is ADVERT.
+
+A solicitation sent: from the link-local address, to the target's solicited-node group
+ff02::1:ffXX:XXXX at 33:33:ff:XX:XX:XX, with the source link-layer option; it leaves by the
+same output as advertisements (which go first), 86 bytes like them.
 
 */
 
@@ -63,13 +79,31 @@ module nd #
     output wire                          m_axis_tlast,
 
     /*
+     * Solicitations to send: for s_solicit_target
+     */
+    input  wire [127:0]                  s_solicit_target,
+    input  wire                          s_solicit_valid,
+    output wire                          s_solicit_ready,
+
+    /*
+     * What the cache learns (one-cycle pulse): a solicitation's sender (m_learn_request),
+     * else an advertisement's target, and its MAC
+     */
+    output wire                          m_learn_valid,
+    output wire                          m_learn_request,
+    output wire [127:0]                  m_learn_addr,
+    output wire [47:0]                   m_learn_mac,
+
+    /*
      * One pulse per frame, by verdict
      */
     output wire                          stat_answered,
-    output wire                          stat_ignored,   // ICMPv6 that is not a solicitation
+    output wire                          stat_ignored,   // ICMPv6 other than ND
     output wire                          stat_not_ours,  // for another address or MAC
     output wire                          stat_malformed,
     output wire                          stat_too_long,  // more than one option
+    output wire                          stat_advert,    // an advertisement for us: learned
+    output wire                          stat_echo,      // an echo request: icmp_echo's
     output wire                          stat_overflow   // answered while one was leaving
 );
 
@@ -171,7 +205,8 @@ wire [7:0] opt_len = `ND_HDR8(MSG + 25);
 wire [47:0] opt_mac = `ND_HDR48(MSG + 26);
 
 // the link-local address of the port, and the target's solicited-node group and its MAC
-wire ours;
+wire ours, dst_ours;
+wire [127:0] link_local;
 ip6_ours #(.ADDRS(ADDRS))
 ours_inst (
     .cfg_mac(cfg_mac),
@@ -179,6 +214,16 @@ ours_inst (
     .cfg_ip6_valid(cfg_ip6_valid),
     .addr(target),
     .ours(ours),
+    .link_local(link_local)
+);
+// an advertisement's destination
+ip6_ours #(.ADDRS(ADDRS))
+dst_ours_inst (
+    .cfg_mac(cfg_mac),
+    .cfg_ip6(cfg_ip6),
+    .cfg_ip6_valid(cfg_ip6_valid),
+    .addr(dst),
+    .ours(dst_ours),
     .link_local()
 );
 wire [127:0] group = {16'hff02, 64'd0, 16'h0001, 8'hff, target[23:0]};
@@ -203,22 +248,32 @@ end
 wire [16:0] csum_fold1 = {1'b0, csum_sum[15:0]} + {9'd0, csum_sum[23:16]};
 wire [15:0] csum_fold2 = csum_fold1[15:0] + {15'd0, csum_fold1[16]};
 
+localparam [127:0] ALL_NODES = {16'hff02, 96'd0, 16'h0001};
+localparam [47:0] ALL_NODES_MAC = {16'h3333, 32'h0000_0001};
+
 wire from_unspecified = src == 128'd0;
+wire advert = msg_type == ADVERT;
 // one option at most: none, or one of 8 bytes (plen is then 32)
 wire options_ok = plen == 16'd24 || (plen == 16'd32 && opt_len == 8'd1);
 wire slla = plen == 16'd32 && opt_type == OPT_SLLA;
+// the link-layer address option of the message's kind: source (solicitation), target
+wire lla = plen == 16'd32 && opt_type == (advert ? OPT_TLLA : OPT_SLLA);
+wire solicited_flag = hdr_reg[(MSG + 4)*8 + 6];
 
 localparam [2:0] V_ANSWERED = 3'd0, V_IGNORED = 3'd1, V_NOT_OURS = 3'd2, V_MALFORMED = 3'd3,
-                 V_TOO_LONG = 3'd4;
+                 V_TOO_LONG = 3'd4, V_ADVERT = 3'd5, V_ECHO = 3'd6;
+localparam [7:0] ECHO_REQUEST = 8'd128;
 
 reg [2:0] verdict;
 always @* begin
     if (end_len_reg < MSG + 4 || `ND_HDR16(12) != `HROCE_ETH_TYPE_IPV6 ||
         `ND_HDR8(14) >> 4 != 8'd6 || `ND_HDR8(20) != `HROCE_IP_PROTO_ICMPV6) begin
         verdict = V_MALFORMED;
+    end else if (msg_type == ECHO_REQUEST) begin
+        verdict = V_ECHO;
     end else if (plen < 16'd4 || {1'b0, end_len_reg} < MSG + {1'b0, plen}) begin
         verdict = V_MALFORMED;
-    end else if (msg_type != SOLICIT) begin
+    end else if (msg_type != SOLICIT && !advert) begin
         verdict = V_IGNORED;
     end else if (plen > MAX_MSG) begin
         verdict = V_TOO_LONG;
@@ -227,6 +282,11 @@ always @* begin
     end else if (`ND_HDR8(21) != HOP_LIMIT || `ND_HDR8(MSG + 1) != 8'd0 || plen < 16'd24 ||
                  target[127:120] == 8'hff || !options_ok) begin
         verdict = V_MALFORMED;
+    end else if (advert && dst[127:120] == 8'hff && solicited_flag) begin
+        verdict = V_MALFORMED;
+    end else if (advert) begin
+        verdict = (eth_dst != cfg_mac && eth_dst != ALL_NODES_MAC) ||
+                  (!dst_ours && dst != ALL_NODES) ? V_NOT_OURS : V_ADVERT;
     end else if (from_unspecified && (dst != group || slla)) begin
         verdict = V_MALFORMED;
     end else if (!ours || (eth_dst != cfg_mac && eth_dst != group_mac) ||
@@ -238,23 +298,24 @@ always @* begin
 end
 
 /*
- * Stage 2: the advertisement's fields and its checksum's sum
+ * Stage 2: the advertisement's fields and its checksum's sum; what is learned
  */
-localparam [127:0] ALL_NODES = {16'hff02, 96'd0, 16'h0001};
-localparam [47:0] ALL_NODES_MAC = {16'h3333, 32'h0000_0001};
-
 reg ans_valid_reg = 1'b0;
 reg [2:0] ans_verdict_reg = V_MALFORMED;
 reg [47:0] ans_eth_dst_reg = 48'd0;
 reg [127:0] ans_dst_reg = 128'd0;
 reg [127:0] ans_target_reg = 128'd0;
 reg ans_solicited_reg = 1'b0;
+reg ans_lla_reg = 1'b0;
+reg [47:0] ans_lla_mac_reg = 48'd0;
 
 always @(posedge clk) begin
     ans_valid_reg <= end_valid_reg;
     if (end_valid_reg) begin
         ans_verdict_reg <= verdict;
-        ans_eth_dst_reg <= from_unspecified ? ALL_NODES_MAC : slla ? opt_mac : eth_src;
+        ans_eth_dst_reg <= from_unspecified ? ALL_NODES_MAC : lla ? opt_mac : eth_src;
+        ans_lla_reg <= lla;
+        ans_lla_mac_reg <= lla ? opt_mac : eth_src;
         ans_dst_reg <= from_unspecified ? ALL_NODES : src;
         ans_target_reg <= target;
         ans_solicited_reg <= !from_unspecified;
@@ -265,45 +326,64 @@ always @(posedge clk) begin
     end
 end
 
-// the advertisement's checksum: from the target to dst, 32 bytes of message
-wire [31:0] flags = ans_solicited_reg ? 32'h6000_0000 : 32'h2000_0000;
-reg [23:0] na_sum;
-always @* begin
-    na_sum = 24'd32 + {16'd0, `HROCE_IP_PROTO_ICMPV6} + {8'd0, ADVERT, 8'd0} +
-             {8'd0, flags[31:16]} + {8'd0, OPT_TLLA, 8'd1} +
-             {8'd0, cfg_mac[47:32]} + {8'd0, cfg_mac[31:16]} + {8'd0, cfg_mac[15:0]};
-    for (i = 0; i < 8; i = i + 1) begin
-        // the target twice: the source address and the message's target
-        na_sum = na_sum + {7'd0, ans_target_reg[i*16 +: 16], 1'b0} + {8'd0, ans_dst_reg[i*16 +: 16]};
-    end
-end
-wire [16:0] na_fold1 = {1'b0, na_sum[15:0]} + {9'd0, na_sum[23:16]};
-wire [15:0] na_fold2 = na_fold1[15:0] + {15'd0, na_fold1[16]};
-wire [15:0] na_csum = ~na_fold2;
+wire learn_solicit = ans_verdict_reg == V_ANSWERED && ans_solicited_reg && ans_lla_reg;
+assign m_learn_valid = ans_valid_reg && (ans_verdict_reg == V_ADVERT || learn_solicit);
+assign m_learn_request = ans_verdict_reg == V_ANSWERED;
+assign m_learn_addr = m_learn_request ? ans_dst_reg : ans_target_reg;
+assign m_learn_mac = ans_lla_mac_reg;
 
 /*
- * Stage 3: the advertisement, leaving beat by beat
+ * Stage 3: the frame to send, an advertisement (first) or a solicitation, leaving beat by
+ * beat; both are the same 86 bytes with other fields
  */
+reg busy_reg = 1'b0, busy_next;
+wire answer = ans_valid_reg && ans_verdict_reg == V_ANSWERED;
+wire load_na = answer && !busy_reg;
+wire load_ns = s_solicit_valid && !busy_reg && !answer;
+
+wire [127:0] ns_group = {16'hff02, 64'd0, 16'h0001, 8'hff, s_solicit_target[23:0]};
+wire [47:0] tx_eth_dst = load_na ? ans_eth_dst_reg : {16'h3333, ns_group[31:0]};
+wire [127:0] tx_src = load_na ? ans_target_reg : link_local;
+wire [127:0] tx_dst = load_na ? ans_dst_reg : ns_group;
+wire [127:0] tx_target = load_na ? ans_target_reg : s_solicit_target;
+wire [7:0] tx_type = load_na ? ADVERT : SOLICIT;
+wire [31:0] tx_flags = !load_na ? 32'd0 : ans_solicited_reg ? 32'h6000_0000 : 32'h2000_0000;
+wire [7:0] tx_opt = load_na ? OPT_TLLA : OPT_SLLA;
+
+// its checksum: from tx_src to tx_dst, 32 bytes of message
+reg [23:0] tx_sum;
+always @* begin
+    tx_sum = 24'd32 + {16'd0, `HROCE_IP_PROTO_ICMPV6} + {8'd0, tx_type, 8'd0} +
+             {8'd0, tx_flags[31:16]} + {8'd0, tx_flags[15:0]} + {8'd0, tx_opt, 8'd1} +
+             {8'd0, cfg_mac[47:32]} + {8'd0, cfg_mac[31:16]} + {8'd0, cfg_mac[15:0]};
+    for (i = 0; i < 8; i = i + 1) begin
+        tx_sum = tx_sum + {8'd0, tx_src[i*16 +: 16]} + {8'd0, tx_dst[i*16 +: 16]} +
+                 {8'd0, tx_target[i*16 +: 16]};
+    end
+end
+wire [16:0] tx_fold1 = {1'b0, tx_sum[15:0]} + {9'd0, tx_sum[23:16]};
+wire [15:0] tx_fold2 = tx_fold1[15:0] + {15'd0, tx_fold1[16]};
+wire [15:0] tx_csum = ~tx_fold2;
+
 reg [BEATS*DATA_WIDTH-1:0] frame_reg = {BEATS*DATA_WIDTH{1'b0}}, frame_next;
 reg [BEAT_BITS-1:0] beat_reg = 0, beat_next;
-reg busy_reg = 1'b0, busy_next;
-reg [5:0] stat_reg = 6'd0, stat_next;   // answered, ignored, not ours, malformed, too long, overflow
+// answered, ignored, not ours, malformed, too long, advert, echo, overflow
+reg [7:0] stat_reg = 8'd0, stat_next;
 
 wire last = {{32-BEAT_BITS{1'b0}}, beat_reg} == BEATS - 1;
-wire answer = ans_valid_reg && ans_verdict_reg == V_ANSWERED;
 
 reg [HDR_BYTES*8-1:0] be;   // big-endian: byte 0 in the top bits
 integer n;
 
 always @* begin
-    be = {ans_eth_dst_reg, cfg_mac, `HROCE_ETH_TYPE_IPV6,
-          32'h6000_0000, 16'd32, `HROCE_IP_PROTO_ICMPV6, HOP_LIMIT, ans_target_reg, ans_dst_reg,
-          ADVERT, 8'd0, na_csum, flags, ans_target_reg, OPT_TLLA, 8'd1, cfg_mac};
+    be = {tx_eth_dst, cfg_mac, `HROCE_ETH_TYPE_IPV6,
+          32'h6000_0000, 16'd32, `HROCE_IP_PROTO_ICMPV6, HOP_LIMIT, tx_src, tx_dst,
+          tx_type, 8'd0, tx_csum, tx_flags, tx_target, tx_opt, 8'd1, cfg_mac};
 
     frame_next = frame_reg;
     beat_next = beat_reg;
     busy_next = busy_reg;
-    stat_next = 6'd0;
+    stat_next = 8'd0;
 
     if (busy_reg && m_axis_tready) begin
         beat_next = beat_reg + 1'b1;
@@ -316,10 +396,10 @@ always @* begin
         stat_next[ans_verdict_reg] = 1'b1;
         if (answer && busy_reg) begin
             stat_next[V_ANSWERED] = 1'b0;
-            stat_next[5] = 1'b1;
+            stat_next[7] = 1'b1;
         end
     end
-    if (answer && !busy_reg) begin
+    if (load_na || load_ns) begin
         frame_next = {BEATS*DATA_WIDTH{1'b0}};
         for (n = 0; n < HDR_BYTES; n = n + 1) begin
             frame_next[n*8 +: 8] = be[(HDR_BYTES - 1 - n)*8 +: 8];
@@ -338,7 +418,7 @@ always @(posedge clk) begin
     if (rst) begin
         busy_reg <= 1'b0;
         beat_reg <= 0;
-        stat_reg <= 6'd0;
+        stat_reg <= 8'd0;
     end
 end
 
@@ -355,7 +435,10 @@ assign stat_ignored = stat_reg[1];
 assign stat_not_ours = stat_reg[2];
 assign stat_malformed = stat_reg[3];
 assign stat_too_long = stat_reg[4];
-assign stat_overflow = stat_reg[5];
+assign stat_advert = stat_reg[5];
+assign stat_echo = stat_reg[6];
+assign stat_overflow = stat_reg[7];
+assign s_solicit_ready = load_ns;
 
 endmodule
 

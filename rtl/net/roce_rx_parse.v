@@ -382,11 +382,14 @@ wire [7:0] ip6_hop_limit = `RX_IP8(7);
 // frame bytes needed to tell whether RoCE: up to the UDP destination port
 wire [15:0] tell_len = l2_len + ip_hdr_len + 16'd4;
 
-// what a non-RoCE frame is, for the ARP and ICMP blocks behind roce_rx (untagged only)
+// what a non-RoCE frame is, for the ARP, ICMP and ND blocks behind roce_rx (untagged only)
 wire is_arp = !vlan && ethertype == `HROCE_ETH_TYPE_ARP;
 wire is_icmp = !vlan && is_ipv4 && `RX_IP8(9) == `HROCE_IP_PROTO_ICMP;
+wire is_icmp6 = !vlan && is_ipv6 && `RX_IP8(6) == `HROCE_IP_PROTO_ICMPV6;
 wire [`HROCE_NET_FRAME_WIDTH-1:0] kind = is_arp ? `HROCE_NET_FRAME_ARP :
-                                         is_icmp ? `HROCE_NET_FRAME_ICMP : `HROCE_NET_FRAME_OTHER;
+                                         is_icmp ? `HROCE_NET_FRAME_ICMP :
+                                         is_icmp6 ? `HROCE_NET_FRAME_ICMPV6 :
+                                         `HROCE_NET_FRAME_OTHER;
 
 reg [1:0] frame_class;
 reg [`HROCE_ROCE_RX_DROP_WIDTH-1:0] reason;

@@ -136,6 +136,8 @@ bool e2e_stats_clean(const char *stats, bool lossy, char *why, size_t len)
 		"net.arp_malformed",
 		"net.arp_failed",
 		"net.icmp_malformed",
+		"net.nd_malformed",
+		"net.nd_failed",
 		"iova_faults",
 	};
 

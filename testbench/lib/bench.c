@@ -104,6 +104,32 @@ void bench_fill(struct bench *b, void *buf, size_t len)
 		p[i] = (uint8_t)(bench_rand(b) >> 32);
 }
 
+void bench_random_mac(struct bench *b, uint8_t mac[6])
+{
+	bench_fill(b, mac, 6);
+	mac[0] = (uint8_t)((mac[0] & 0xfe) | 0x02);
+}
+
+uint64_t bench_mac_value(const uint8_t mac[6])
+{
+	uint64_t v = 0;
+
+	for (int i = 0; i < 6; i++)
+		v = v << 8 | mac[i];
+	return v;
+}
+
+void bench_first_error(char *err, size_t size, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err[0])
+		return;
+	va_start(ap, fmt);
+	vsnprintf(err, size, fmt, ap);
+	va_end(ap);
+}
+
 void dut_open(struct dut *d, struct bench *b, const struct vmodel_ops *ops)
 {
 	int err;

@@ -48,6 +48,12 @@ uint64_t bench_range(struct bench *b, uint64_t lo, uint64_t hi);
 /* True with a probability of pct percent. */
 bool bench_chance(struct bench *b, unsigned int pct);
 void bench_fill(struct bench *b, void *buf, size_t len);
+/* A random locally administered station MAC (not a group), and a MAC as a 48-bit port. */
+void bench_random_mac(struct bench *b, uint8_t mac[6]);
+uint64_t bench_mac_value(const uint8_t mac[6]);
+/* Keeps the first of many failures: formats into err (size bytes) only if it is empty. */
+void bench_first_error(char *err, size_t size, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 struct dut_agent {
 	void (*drive)(void *ctx);  /* set inputs for the coming clock edge */

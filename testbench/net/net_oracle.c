@@ -9,14 +9,15 @@
 void net_oracle_tshark(struct bench *b, const char *name, const char *path, size_t nframes)
 {
 	char cmd[600], line[512], bad[300] = "";
-	size_t frames = 0, arp = 0, icmp = 0;
+	size_t frames = 0, arp = 0, icmp = 0, icmp6 = 0;
 	FILE *p;
 	int status;
 
 	snprintf(cmd, sizeof(cmd),
 		 "tshark -r %s -o ip.check_checksum:TRUE -T fields -E separator=/t "
 		 "-e frame.number -e frame.protocols -e ip.checksum.status "
-		 "-e icmp.checksum.status -e _ws.expert.severity -e _ws.expert.group 2>/dev/null",
+		 "-e icmp.checksum.status -e icmpv6.checksum.status -e _ws.expert.severity "
+		 "-e _ws.expert.group 2>/dev/null",
 		 path);
 	p = popen(cmd, "r");
 	if (!p) {
@@ -24,13 +25,13 @@ void net_oracle_tshark(struct bench *b, const char *name, const char *path, size
 		return;
 	}
 	while (fgets(line, sizeof(line), p)) {
-		char protos[128] = "", ipcs[16] = "", icmpcs[16] = "";
+		char protos[128] = "", ipcs[16] = "", icmpcs[16] = "", icmp6cs[16] = "";
 		unsigned long idx = 0;
-		char *f[6] = { NULL };
+		char *f[7] = { NULL };
 		char *s = line, *sev, *grp;
 
 		line[strcspn(line, "\n")] = 0;
-		for (int i = 0; i < 6; i++)
+		for (int i = 0; i < 7; i++)
 			f[i] = strsep(&s, "\t");
 		if (!f[1] || sscanf(f[0], "%lu", &idx) != 1) {
 			if (!bad[0])
@@ -40,6 +41,7 @@ void net_oracle_tshark(struct bench *b, const char *name, const char *path, size
 		snprintf(protos, sizeof(protos), "%s", f[1]);
 		snprintf(ipcs, sizeof(ipcs), "%s", f[2] ? f[2] : "");
 		snprintf(icmpcs, sizeof(icmpcs), "%s", f[3] ? f[3] : "");
+		snprintf(icmp6cs, sizeof(icmp6cs), "%s", f[4] ? f[4] : "");
 		frames++;
 		/* checksum status 1 is good */
 		if (!strcmp(protos, "eth:ethertype:arp")) {
@@ -47,6 +49,9 @@ void net_oracle_tshark(struct bench *b, const char *name, const char *path, size
 		} else if (!strncmp(protos, "eth:ethertype:ip:icmp", 21) && !strcmp(ipcs, "1") &&
 			   !strcmp(icmpcs, "1")) {
 			icmp++;
+		} else if (!strncmp(protos, "eth:ethertype:ipv6:icmpv6", 25) &&
+			   !strcmp(icmp6cs, "1")) {
+			icmp6++;
 		} else if (!bad[0]) {
 			snprintf(bad, sizeof(bad),
 				 "frame %lu: %s, IP checksum status '%s', ICMP checksum status "
@@ -58,8 +63,8 @@ void net_oracle_tshark(struct bench *b, const char *name, const char *path, size
 		 * not; nor is the sequence group (0x02000000: an address that moved to another
 		 * MAC, which the benches do on purpose)
 		 */
-		sev = f[4];
-		grp = f[5];
+		sev = f[5];
+		grp = f[6];
 		while (sev && *sev && grp && *grp) {
 			unsigned long sv = strtoul(sev, &sev, 0), gv = strtoul(grp, &grp, 0);
 
@@ -77,7 +82,9 @@ void net_oracle_tshark(struct bench *b, const char *name, const char *path, size
 			     status);
 		return;
 	}
-	bench_result(b, name, !bad[0] && nframes && frames == nframes && arp + icmp == frames,
-		     "%s%zu frames of %zu decoded: %zu ARP, %zu ICMP with good checksums", bad,
-		     frames, nframes, arp, icmp);
+	bench_result(b, name,
+		     !bad[0] && nframes && frames == nframes && arp + icmp + icmp6 == frames,
+		     "%s%zu frames of %zu decoded: %zu ARP, %zu ICMP, %zu ICMPv6 with good "
+		     "checksums",
+		     bad, frames, nframes, arp, icmp, icmp6);
 }

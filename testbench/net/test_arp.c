@@ -13,7 +13,6 @@
  * back-pressure from the seed. Directed cases check the facts the model could share a
  * mistake with; a burst checks what is dropped when requests come faster than answered.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -272,17 +271,8 @@ static uint64_t model_deadline(const struct model *m)
 
 /* --- the bench --- */
 
-static void fail(struct arp_env *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void fail(struct arp_env *e, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (e->error[0])
-		return;
-	va_start(ap, fmt);
-	vsnprintf(e->error, sizeof(e->error), fmt, ap);
-	va_end(ap);
-}
+/* The first difference a check finds, kept in e->error. */
+#define fail(e, ...) bench_first_error((e)->error, sizeof((e)->error), __VA_ARGS__)
 
 static void drive(void *ctx)
 {
@@ -309,21 +299,6 @@ static void sample(void *ctx)
 		e->count[c] += vport_get(e->stat[c]);
 }
 
-static uint64_t mac_value(const uint8_t mac[6])
-{
-	uint64_t v = 0;
-
-	for (int i = 0; i < 6; i++)
-		v = v << 8 | mac[i];
-	return v;
-}
-
-static void random_mac(struct bench *b, uint8_t mac[6])
-{
-	bench_fill(b, mac, 6);
-	mac[0] = (uint8_t)((mac[0] & 0xfe) | 0x02); /* a locally administered station */
-}
-
 static void env_open(struct arp_env *e, struct bench *b, const struct vmodel_ops *ops,
 		     const struct arp_cfg *cfg, unsigned int idle_pct, unsigned int busy_pct)
 {
@@ -341,7 +316,7 @@ static void env_open(struct arp_env *e, struct bench *b, const struct vmodel_ops
 	e->lookup_valid = dut_port(&e->dut, "s_lookup_valid");
 	e->result = dut_port(&e->dut, "m_result");
 	e->deadline = dut_port(&e->dut, "m_deadline");
-	vport_set(dut_port(&e->dut, "cfg_mac"), mac_value(cfg->mac));
+	vport_set(dut_port(&e->dut, "cfg_mac"), bench_mac_value(cfg->mac));
 	vport_set(dut_port(&e->dut, "cfg_ipv4"), cfg->ip);
 	vport_set(dut_port(&e->dut, "cfg_lifetime"), cfg->lifetime);
 	vport_set(dut_port(&e->dut, "cfg_retry_interval"), cfg->interval);
@@ -351,7 +326,7 @@ static void env_open(struct arp_env *e, struct bench *b, const struct vmodel_ops
 	dut_add_agent(&e->dut, drive, sample, e);
 	dut_reset(&e->dut, 4);
 	for (int i = 0; i < NPEERS; i++) {
-		random_mac(b, e->peers[i].mac);
+		bench_random_mac(b, e->peers[i].mac);
 		e->peers[i].ip = 0x0a000100 + (uint32_t)i;
 	}
 }
@@ -439,10 +414,10 @@ static bool settle(struct arp_env *e, const char *what)
 	}
 	r = vport_get(e->result);
 	if (RESULT(r, STATE) != (uint64_t)e->m.result_state || RESULT(r, SEQ) != e->m.result_seq ||
-	    RESULT(r, MAC) != mac_value(e->m.result_mac)) {
+	    RESULT(r, MAC) != bench_mac_value(e->m.result_mac)) {
 		fail(e, "%s: result %016llx, want state %d seq %u mac %012llx", what,
 		     (unsigned long long)r, e->m.result_state, e->m.result_seq,
-		     (unsigned long long)mac_value(e->m.result_mac));
+		     (unsigned long long)bench_mac_value(e->m.result_mac));
 		return false;
 	}
 	if (vport_get(e->deadline) != model_deadline(&e->m)) {
@@ -508,7 +483,7 @@ static size_t peer_frame(struct arp_env *e, const struct peer *p, uint16_t op, u
 
 static void random_cfg(struct bench *b, struct arp_cfg *c)
 {
-	random_mac(b, c->mac);
+	bench_random_mac(b, c->mac);
 	c->ip = 0x0a000002;
 	c->lifetime = bench_chance(b, 50) ? 1000 : bench_range(b, 1, 100000);
 	c->interval = (uint32_t)(bench_chance(b, 50) ? 100 : bench_range(b, 1, 20000));
@@ -560,7 +535,7 @@ static void test_random(struct bench *b, const struct vmodel_ops *ops, const cha
 
 		if (kind < 25) { /* a request for us */
 			if (bench_chance(b, 5))
-				random_mac(b, p->mac); /* a peer with a new card */
+				bench_random_mac(b, p->mac); /* a peer with a new card */
 			len = peer_frame(&e, p, NET_ARP_REQUEST, cfg.ip, f);
 			if (bench_chance(b, 5))
 				memset(f + 28, 0, 4); /* a probe from 0.0.0.0 */
@@ -661,14 +636,14 @@ static void test_directed(struct bench *b, const struct vmodel_ops *ops, const c
 	p = &e.peers[0];
 
 	ok = ev_lookup(&e, cfg.ip) && result_state(&e) == RESOLVED &&
-	     result_mac(&e) == mac_value(cfg.mac);
+	     result_mac(&e) == bench_mac_value(cfg.mac);
 	bench_result(b, name, ok, "own address: %s, state %u", e.error, result_state(&e));
 	ok = ev_lookup(&e, 0) && result_state(&e) == FAILED && e.count[C_REQUEST_SENT] == 0;
 	bench_result(b, name, ok, "0.0.0.0: %s, state %u", e.error, result_state(&e));
 
 	ok = ev_lookup(&e, p->ip) && result_state(&e) == PENDING && e.count[C_REQUEST_SENT] == 1;
 	ok = ok && ev_frame(&e, f, peer_frame(&e, p, NET_ARP_REPLY, cfg.ip, f)) &&
-	     result_state(&e) == RESOLVED && result_mac(&e) == mac_value(p->mac) &&
+	     result_state(&e) == RESOLVED && result_mac(&e) == bench_mac_value(p->mac) &&
 	     e.count[C_LEARNED] == 1;
 	bench_result(b, name, ok, "resolve a peer: %s, state %u", e.error, result_state(&e));
 
@@ -701,7 +676,7 @@ static void test_directed(struct bench *b, const struct vmodel_ops *ops, const c
 
 	ok = ev_frame(&e, f, peer_frame(&e, &e.peers[1], NET_ARP_REQUEST, cfg.ip, f)) &&
 	     e.count[C_ANSWERED] == 1 && ev_lookup(&e, e.peers[1].ip) &&
-	     result_state(&e) == RESOLVED && result_mac(&e) == mac_value(e.peers[1].mac);
+	     result_state(&e) == RESOLVED && result_mac(&e) == bench_mac_value(e.peers[1].mac);
 	bench_result(b, name, ok, "a request for us is answered and learned: %s", e.error);
 
 	ok = ev_frame(&e, f, peer_frame(&e, &e.peers[2], NET_ARP_REPLY, cfg.ip, f)) &&
@@ -804,7 +779,7 @@ static void test_burst(struct bench *b, const struct vmodel_ops *ops, const char
 			free(o.data);
 		if (answered[i])
 			ok = ok && result_state(&e) == RESOLVED &&
-			     result_mac(&e) == mac_value(e.peers[i].mac) &&
+			     result_mac(&e) == bench_mac_value(e.peers[i].mac) &&
 			     e.count[C_REQUEST_SENT] == sent;
 		else
 			ok = ok && result_state(&e) == PENDING &&

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
- * Bench of axis_frame_arb, the frame arbiter in front of the core's link (three sources,
- * as the core has it: RoCE, ARP, ICMP), at 64 and 512 bits.
+ * Bench of axis_frame_arb, the frame arbiter in front of the core's link (five sources,
+ * as the core has it: RoCE, ARP, ICMP, ND, ICMPv6), at 64 and 512 bits.
  *
  * Each source sends random frames (1 byte to 4 KiB, a few with tuser on a beat) with idle
  * cycles, also inside frames; the output is held back at random. Every frame must come
  * out whole and unmixed, each source's in its order, tuser with it; with every source
- * always offering, the grants must go round (0, 1, 2, 0, ...).
+ * always offering, the grants must go round (0, 1, 2, 3, 4, 0, ...).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,7 +17,7 @@
 
 extern const struct vmodel_ops vmodel_Vaxis_frame_arb_w64, vmodel_Vaxis_frame_arb_w512;
 
-#define SOURCES 3
+#define SOURCES 5
 #define MAX_LEN 4096
 #define HANG_CYCLES 20000
 

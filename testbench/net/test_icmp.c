@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * Bench of icmp_echo, the ICMP echo responder, at 64 and 512 bits.
+ * Bench of icmp_echo, the ICMP echo responder, at 64 and 512 bits, for IPv4 (IPV6 clear)
+ * and ICMPv6 (IPV6 set).
  *
  * The C reference (icmp_echo_answer() in sim/wire/net_wire.c) is the scoreboard: for
  * every frame sent in it gives the verdict the RTL must count, and for an echo request to
@@ -9,6 +10,11 @@
  * that an answered request may be an overflow when the replies are held back; the replies
  * that come out must be the reference's for the answered frames, in order, byte for byte.
  * tshark then reads the requests and replies and checks both checksums of every frame.
+ *
+ * For ICMPv6 the reference is icmp6_echo_answer() (sim/wire/nd_wire.c): the port's
+ * addresses are its link-local one and a configured one; ICMPv6 that is not an echo
+ * request is nd's and must get no verdict at all; malformed, foreign, multicast, too long
+ * and overflowing requests are counted, the others answered byte for byte.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,10 +24,12 @@
 #include "bench.h"
 #include "hroce_contract.h"
 #include "net_oracle.h"
+#include "nd_wire.h"
 #include "net_wire.h"
 #include "pcap.h"
 
 extern const struct vmodel_ops vmodel_Vicmp_echo_w64, vmodel_Vicmp_echo_w512;
+extern const struct vmodel_ops vmodel_Vicmp6_echo_w64, vmodel_Vicmp6_echo_w512;
 
 #define MAX_FRAME HROCE_ICMP_MAX_FRAME
 #define CAP 2048
@@ -31,6 +39,8 @@ static const uint8_t my_mac[6] = { 0x02, 0x00, 0x5e, 0x10, 0x20, 0x30 };
 static const uint32_t my_ip = 0x0a000002;
 static const uint8_t peer_mac[6] = { 0x02, 0x11, 0x22, 0x33, 0x44, 0x55 };
 static const uint32_t peer_ip = 0x0a000001;
+/* IPv6: the configured address (the link-local one is my_mac's) */
+static const uint8_t my_ip6[16] = { 0x20, 0x01, 0x0d, 0xb8, [15] = 0x02 };
 
 struct expect {
 	enum icmp_verdict verdict;
@@ -49,6 +59,8 @@ struct icmp_env {
 	enum icmp_verdict *seen; /* verdict pulses, in the order they came */
 	size_t nseen;
 	unsigned int double_pulses;
+	bool v6;
+	uint8_t addrs[2][16]; /* IPv6: link-local, configured */
 };
 
 static const char *const stat_ports[ICMP_VERDICTS] = {
@@ -80,10 +92,17 @@ static void count_verdicts(void *ctx)
 static void env_open(struct icmp_env *e, struct bench *b, const struct vmodel_ops *ops,
 		     unsigned int idle_pct, unsigned int busy_pct)
 {
+	uint8_t ports[HROCE_IPV6_ADDRS * 16] = { 0 };
 	uint64_t mac = 0;
 
 	memset(e, 0, sizeof(*e));
 	e->b = b;
+	e->v6 = ops == &vmodel_Vicmp6_echo_w64 || ops == &vmodel_Vicmp6_echo_w512;
+	nd_link_local(my_mac, e->addrs[0]);
+	memcpy(e->addrs[1], my_ip6, 16);
+	/* address 0 at bits 127:0, its first byte the most significant */
+	for (int i = 0; i < 16; i++)
+		ports[15 - i] = my_ip6[i];
 	dut_open(&e->dut, b, ops);
 	axis_source_init(&e->in, &e->dut, "s_axis", idle_pct);
 	axis_sink_init(&e->out, &e->dut, "m_axis", busy_pct);
@@ -93,6 +112,8 @@ static void env_open(struct icmp_env *e, struct bench *b, const struct vmodel_op
 		mac = mac << 8 | my_mac[i];
 	vport_set(dut_port(&e->dut, "cfg_mac"), mac);
 	vport_set(dut_port(&e->dut, "cfg_ipv4"), my_ip);
+	vport_write(dut_port(&e->dut, "cfg_ip6"), ports, sizeof(ports));
+	vport_set(dut_port(&e->dut, "cfg_ip6_valid"), e->v6);
 	dut_add_agent(&e->dut, NULL, count_verdicts, e);
 	dut_reset(&e->dut, 4);
 }
@@ -110,9 +131,45 @@ static void env_close(struct icmp_env *e)
 	dut_close(&e->dut);
 }
 
+/* The IPv4 verdict an ICMPv6 one is counted as (the same outputs of the block). */
+static enum icmp_verdict verdict6(enum icmp6_verdict v)
+{
+	static const enum icmp_verdict as[ICMP6_FOREIGN] = {
+		[ICMP6_ANSWERED] = ICMP_ANSWERED,   [ICMP6_NOT_OURS] = ICMP_NOT_OURS,
+		[ICMP6_MALFORMED] = ICMP_MALFORMED, [ICMP6_TOO_LONG] = ICMP_TOO_LONG,
+		[ICMP6_OVERFLOW] = ICMP_OVERFLOW,
+	};
+
+	return as[v];
+}
+
 static void send_frame(struct icmp_env *e, const uint8_t *f, size_t len)
 {
 	struct expect *x;
+	uint8_t *reply;
+	size_t reply_len = 0;
+	enum icmp_verdict v;
+
+	reply = malloc(CAP);
+	if (!reply) {
+		perror("malloc");
+		exit(1);
+	}
+	if (e->v6) {
+		enum icmp6_verdict v6 =
+			icmp6_echo_answer(f, len, my_mac, (const uint8_t(*)[16])e->addrs, 2,
+					  MAX_FRAME, reply, &reply_len);
+
+		/* nd's: no verdict expected here */
+		if (v6 == ICMP6_FOREIGN) {
+			free(reply);
+			axis_source_push(&e->in, f, len, -1);
+			return;
+		}
+		v = verdict6(v6);
+	} else {
+		v = icmp_echo_answer(f, len, my_mac, my_ip, MAX_FRAME, reply, &reply_len);
+	}
 
 	if (e->nx == e->cap) {
 		e->cap = e->cap ? 2 * e->cap : 256;
@@ -124,10 +181,11 @@ static void send_frame(struct icmp_env *e, const uint8_t *f, size_t len)
 	}
 	x = &e->x[e->nx++];
 	x->frame = malloc(len ? len : 1);
-	x->reply = malloc(CAP);
+	x->reply = reply;
+	x->reply_len = reply_len;
 	memcpy(x->frame, f, len);
 	x->len = len;
-	x->verdict = icmp_echo_answer(f, len, my_mac, my_ip, MAX_FRAME, x->reply, &x->reply_len);
+	x->verdict = v;
 	axis_source_push(&e->in, f, len, -1);
 }
 
@@ -268,6 +326,92 @@ static void random_frame(struct icmp_env *e)
 	send_frame(e, f, len);
 }
 
+/* An ICMPv6 echo request from a peer's link-local address to one of ours. */
+static size_t request6(struct icmp_env *e, const uint8_t *data, size_t dlen, uint8_t *f)
+{
+	struct bench *b = e->b;
+	uint8_t src[16];
+
+	nd_link_local(peer_mac, src);
+	if (bench_chance(b, 20))
+		bench_fill(b, src + 8, 8);
+	return icmp6_build_echo(my_mac, peer_mac, src, e->addrs[bench_range(b, 0, 1)],
+				ND_ECHO_REQUEST, (uint16_t)bench_rand(b), (uint16_t)bench_rand(b),
+				data, dlen, f, CAP);
+}
+
+/* The ICMPv6 checksum made right again after a change to the packet. */
+static void fix_csum6(uint8_t *f, size_t len)
+{
+	size_t plen = (size_t)f[18] << 8 | f[19];
+
+	if (len < ND_ECHO_HDR || 54 + plen > len)
+		return;
+	put16(f + 56, 0);
+	put16(f + 56, nd_icmp6_csum(f + 22, f + 38, f + 54, plen));
+}
+
+/* One random ICMPv6 frame: a good echo request, or broken in one of many ways. */
+static void random_frame6(struct icmp_env *e)
+{
+	static const uint8_t all_nodes[16] = { 0xff, 0x02, [15] = 0x01 };
+	struct bench *b = e->b;
+	uint8_t data[3000], f[3100];
+	size_t dlen = random_data_len(b, e->in.p.bytes) + 42 - ND_ECHO_HDR, len;
+
+	if (dlen > MAX_FRAME - ND_ECHO_HDR)
+		dlen = MAX_FRAME - ND_ECHO_HDR;
+	if (bench_chance(b, 4))
+		dlen = (size_t)bench_range(b, MAX_FRAME - ND_ECHO_HDR + 1, 2000);
+	bench_fill(b, data, sizeof(data));
+	len = request6(e, data, dlen, f);
+	switch (bench_range(b, 0, 19)) {
+	case 0: /* another address, or all nodes at their group MAC */
+		if (bench_chance(b, 50)) {
+			f[38 + bench_range(b, 0, 15)] ^= (uint8_t)(1u << bench_range(b, 0, 7));
+		} else {
+			memcpy(f + 38, all_nodes, 16);
+			nd_multicast_mac(all_nodes, f);
+		}
+		fix_csum6(f, len);
+		break;
+	case 1: /* another MAC */
+		f[bench_range(b, 0, 5)] ^= 0x10;
+		break;
+	case 2: /* a code, or another type (a reply, a solicitation: not the block's) */
+		if (bench_chance(b, 50))
+			f[55] = (uint8_t)bench_range(b, 1, 255);
+		else
+			f[54] = (uint8_t)(bench_chance(b, 50) ? ND_ECHO_REPLY
+							      : bench_range(b, 130, 140));
+		fix_csum6(f, len);
+		break;
+	case 3: /* a bit anywhere */
+		f[bench_range(b, 0, len - 1)] ^= (uint8_t)(1u << bench_range(b, 0, 7));
+		break;
+	case 4: /* cut short */
+		len = (size_t)bench_range(b, 0, len - 1);
+		break;
+	case 5: /* bytes after the IPv6 packet */
+		for (unsigned int n = (unsigned int)bench_range(b, 1, 70); n; n--)
+			f[len++] = (uint8_t)bench_rand(b);
+		break;
+	case 6: /* a payload length under 8, or beyond the frame */
+		put16(f + 18, (uint16_t)(bench_chance(b, 50) ? bench_range(b, 0, 7)
+							     : len - 54 + bench_range(b, 1, 9)));
+		break;
+	case 7: /* not ICMPv6, or not IPv6 */
+		if (bench_chance(b, 50))
+			f[20] = 17;
+		else
+			f[14] = 0x45;
+		break;
+	default:
+		break;
+	}
+	send_frame(e, f, len);
+}
+
 /* Requests whose checksums are the corner cases of one's complement: 0x0000 and 0xffff. */
 static void corner_frames(struct icmp_env *e)
 {
@@ -387,6 +531,29 @@ static size_t count_verdict(const struct icmp_env *e, enum icmp_verdict v)
 	return n;
 }
 
+/* The answered requests and their replies into a capture, and tshark over it. */
+static void tshark_pairs(struct icmp_env *e, const char *name, const char *pcap_path)
+{
+	struct pcap_file *pf = pcap_open_write(pcap_path, true);
+	int err = pf ? 0 : -1;
+	size_t pairs = 0;
+	char tname[96];
+
+	for (size_t i = 0; pf && i < e->nx; i++) {
+		if (e->seen[i] != ICMP_ANSWERED)
+			continue;
+		err = err ?: pcap_write(pf, 2 * i * 1000, e->x[i].frame, e->x[i].len);
+		err = err ?: pcap_write(pf, (2 * i + 1) * 1000, e->x[i].reply, e->x[i].reply_len);
+		pairs++;
+	}
+	err = pf ? (pcap_close(pf) ?: err) : err;
+	snprintf(tname, sizeof(tname), "%s_tshark", name);
+	if (err)
+		bench_result(e->b, tname, false, "cannot write %s", pcap_path);
+	else
+		net_oracle_tshark(e->b, tname, pcap_path, 2 * pairs);
+}
+
 static void test_corners(struct bench *b, const struct vmodel_ops *ops, const char *name)
 {
 	struct icmp_env e;
@@ -406,8 +573,6 @@ static void test_random(struct bench *b, const struct vmodel_ops *ops, const cha
 {
 	unsigned int frames = b->quick ? 300 : 3000;
 	struct icmp_env e;
-	size_t pairs = 0;
-	char tname[96];
 
 	env_open(&e, b, ops, 20, 20);
 	corner_frames(&e);
@@ -421,26 +586,7 @@ static void test_random(struct bench *b, const struct vmodel_ops *ops, const cha
 		  name, count_verdict(&e, ICMP_ANSWERED), count_verdict(&e, ICMP_IGNORED),
 		  count_verdict(&e, ICMP_NOT_OURS), count_verdict(&e, ICMP_MALFORMED),
 		  count_verdict(&e, ICMP_TOO_LONG), count_verdict(&e, ICMP_OVERFLOW));
-	{
-		struct pcap_file *pf = pcap_open_write(pcap_path, true);
-		int err = pf ? 0 : -1;
-
-		for (size_t i = 0; pf && i < e.nx; i++) {
-			if (e.seen[i] != ICMP_ANSWERED)
-				continue;
-			err = err ?: pcap_write(pf, 2 * i * 1000, e.x[i].frame, e.x[i].len);
-			err = err
-				      ?: pcap_write(pf, (2 * i + 1) * 1000, e.x[i].reply,
-						    e.x[i].reply_len);
-			pairs++;
-		}
-		err = pf ? (pcap_close(pf) ?: err) : err;
-		snprintf(tname, sizeof(tname), "%s_tshark", name);
-		if (err)
-			bench_result(b, tname, false, "cannot write %s", pcap_path);
-		else
-			net_oracle_tshark(b, tname, pcap_path, 2 * pairs);
-	}
+	tshark_pairs(&e, name, pcap_path);
 out:
 	env_close(&e);
 }
@@ -499,6 +645,47 @@ static void test_overflow(struct bench *b, const struct vmodel_ops *ops, const c
 	env_close(&e);
 }
 
+/*
+ * Random ICMPv6 frames with idle cycles and back-pressure, then the longest requests with
+ * the replies mostly held back; the answered pairs go to tshark.
+ */
+static void test_random6(struct bench *b, const struct vmodel_ops *ops, const char *name,
+			 const char *pcap_path)
+{
+	unsigned int frames = b->quick ? 300 : 3000;
+	static uint8_t data[MAX_FRAME], f[CAP];
+	struct icmp_env e;
+	char tname[96];
+
+	env_open(&e, b, ops, 20, 20);
+	for (unsigned int i = 0; i < frames; i++)
+		random_frame6(&e);
+	if (!finish(&e, name))
+		goto out;
+	bench_log(b, "%s: %zu answered, %zu not ours, %zu malformed, %zu too long, %zu overflow",
+		  name, count_verdict(&e, ICMP_ANSWERED), count_verdict(&e, ICMP_NOT_OURS),
+		  count_verdict(&e, ICMP_MALFORMED), count_verdict(&e, ICMP_TOO_LONG),
+		  count_verdict(&e, ICMP_OVERFLOW));
+	bench_result(b, name, count_verdict(&e, ICMP_ANSWERED) > frames / 4, "only %zu answered",
+		     count_verdict(&e, ICMP_ANSWERED));
+	tshark_pairs(&e, name, pcap_path);
+out:
+	env_close(&e);
+
+	snprintf(tname, sizeof(tname), "%s_overflow", name);
+	env_open(&e, b, ops, 0, 90);
+	bench_fill(b, data, sizeof(data));
+	for (unsigned int i = 0; i < 12; i++)
+		send_frame(&e, f, request6(&e, data, MAX_FRAME - ND_ECHO_HDR, f));
+	if (finish(&e, tname))
+		bench_result(b, tname,
+			     count_verdict(&e, ICMP_OVERFLOW) > 0 &&
+				     count_verdict(&e, ICMP_ANSWERED) > 0,
+			     "%zu answered, %zu overflowed", count_verdict(&e, ICMP_ANSWERED),
+			     count_verdict(&e, ICMP_OVERFLOW));
+	env_close(&e);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct {
@@ -519,6 +706,10 @@ int main(int argc, char **argv)
 		test_line_rate(&b, widths[w].ops, name);
 		snprintf(name, sizeof(name), "icmp_overflow_%s", widths[w].tag);
 		test_overflow(&b, widths[w].ops, name);
+		snprintf(name, sizeof(name), "icmp6_random_%s", widths[w].tag);
+		snprintf(pcap_path, sizeof(pcap_path), "build/icmp6-%s.pcap", widths[w].tag);
+		test_random6(&b, w ? &vmodel_Vicmp6_echo_w512 : &vmodel_Vicmp6_echo_w64, name,
+			     pcap_path);
 	}
 	return bench_finish(&b);
 }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * Bench of nd, the IPv6 neighbour discovery responder, at 64 and 512 bits.
+ * Bench of nd, the IPv6 neighbour discovery frames, at 64 and 512 bits.
  *
  * The C reference (nd_answer() in sim/wire/nd_wire.c, held to Linux's frames by test_wire)
  * is the scoreboard: for every frame sent in it gives the verdict the RTL must count, and
@@ -9,6 +9,8 @@
  * solicitation may be an overflow when advertisements are held back; the advertisements
  * that come out must be the reference's, byte for byte. Linux's own solicitation
  * (rxe-ipv6-rc-pingpong.pcap, frame 21) must get Linux's own advertisement (frame 22).
+ * What the cache learns (m_learn_*) must be nd_learned()'s, record for record; the
+ * solicitations asked for (s_solicit_*) must come out as nd_build_solicit() builds them.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,6 +32,14 @@ struct expect {
 	enum nd_verdict verdict;
 	uint8_t reply[ND_FRAME_LEN];
 	size_t len;
+	bool learn, request; /* what the cache learns: addr at mac */
+	uint8_t addr[16], mac[6];
+};
+
+/* A record the RTL gave the cache. */
+struct learn {
+	bool request;
+	uint8_t addr[16], mac[6];
 };
 
 struct nd_env {
@@ -46,12 +56,48 @@ struct nd_env {
 	int *seen; /* verdict pulses in order: enum nd_verdict, or ND_VERDICTS for overflow */
 	size_t nseen;
 	unsigned int double_pulses;
+	const struct vmodel_port *learn_valid, *learn_request, *learn_addr, *learn_mac;
+	struct learn *learned;
+	size_t nlearned;
+	/* solicitations to ask for: targets, 16 bytes each */
+	const struct vmodel_port *sol_valid, *sol_ready, *sol_target;
+	uint8_t (*targets)[16];
+	size_t ntargets, next_target;
 };
 
 static const char *const stat_ports[ND_VERDICTS + 1] = {
-	"stat_answered",  "stat_ignored",  "stat_not_ours",
-	"stat_malformed", "stat_too_long", "stat_overflow",
+	"stat_answered", "stat_ignored", "stat_not_ours", "stat_malformed",
+	"stat_too_long", "stat_advert",	 "stat_echo",	  "stat_overflow",
 };
+
+static void *grow(void *p, size_t n, size_t size)
+{
+	p = realloc(p, n * size);
+	if (!p) {
+		perror("realloc");
+		exit(1);
+	}
+	return p;
+}
+
+/* An address as the RTL holds it (first byte most significant) from or to bytes. */
+static void addr_swap(uint8_t *dst, const uint8_t *src)
+{
+	for (int i = 0; i < 16; i++)
+		dst[i] = src[15 - i];
+}
+
+static void drive_solicit(void *ctx)
+{
+	struct nd_env *e = ctx;
+	uint8_t port[16];
+
+	if (e->next_target < e->ntargets) {
+		addr_swap(port, e->targets[e->next_target]);
+		vport_write(e->sol_target, port, 16);
+	}
+	vport_set(e->sol_valid, e->next_target < e->ntargets);
+}
 
 static const char *verdict_name(int v)
 {
@@ -77,6 +123,21 @@ static void count_verdicts(void *ctx)
 		}
 		e->seen[e->nseen++] = v;
 	}
+	if (vport_get(e->learn_valid)) {
+		struct learn *l;
+		uint8_t port[16];
+		uint64_t m = vport_get(e->learn_mac);
+
+		e->learned = grow(e->learned, e->nlearned + 1, sizeof(*e->learned));
+		l = &e->learned[e->nlearned++];
+		l->request = vport_get(e->learn_request);
+		vport_read(e->learn_addr, port, 16);
+		addr_swap(l->addr, port);
+		for (int i = 5; i >= 0; i--, m >>= 8)
+			l->mac[i] = (uint8_t)m;
+	}
+	if (vport_get(e->sol_valid) && vport_get(e->sol_ready))
+		e->next_target++;
 }
 
 /* The port: mac, and configured addresses (the first nconf of ADDRS enabled). */
@@ -103,12 +164,19 @@ static void env_open(struct nd_env *e, struct bench *b, const struct vmodel_ops 
 	axis_sink_init(&e->out, &e->dut, "m_axis", busy_pct);
 	for (int v = 0; v <= ND_VERDICTS; v++)
 		e->stat[v] = dut_port(&e->dut, stat_ports[v]);
+	e->learn_valid = dut_port(&e->dut, "m_learn_valid");
+	e->learn_request = dut_port(&e->dut, "m_learn_request");
+	e->learn_addr = dut_port(&e->dut, "m_learn_addr");
+	e->learn_mac = dut_port(&e->dut, "m_learn_mac");
+	e->sol_valid = dut_port(&e->dut, "s_solicit_valid");
+	e->sol_ready = dut_port(&e->dut, "s_solicit_ready");
+	e->sol_target = dut_port(&e->dut, "s_solicit_target");
 	for (int i = 0; i < 6; i++)
 		m = m << 8 | mac[i];
 	vport_set(dut_port(&e->dut, "cfg_mac"), m);
 	vport_write(dut_port(&e->dut, "cfg_ip6"), ports, sizeof(ports));
 	vport_set(dut_port(&e->dut, "cfg_ip6_valid"), (1u << nconf) - 1);
-	dut_add_agent(&e->dut, NULL, count_verdicts, e);
+	dut_add_agent(&e->dut, drive_solicit, count_verdicts, e);
 	dut_reset(&e->dut, 4);
 }
 
@@ -116,6 +184,8 @@ static void env_close(struct nd_env *e)
 {
 	free(e->x);
 	free(e->seen);
+	free(e->learned);
+	free(e->targets);
 	axis_source_free(&e->in);
 	axis_sink_free(&e->out);
 	dut_close(&e->dut);
@@ -136,6 +206,7 @@ static void send_frame(struct nd_env *e, const uint8_t *f, size_t len)
 	x = &e->x[e->nx++];
 	x->verdict = nd_answer(f, len, e->mac, (const uint8_t(*)[16])e->addrs, e->naddrs, x->reply);
 	x->len = ND_FRAME_LEN;
+	x->learn = nd_learned(f, len, x->verdict, x->addr, x->mac, &x->request);
 	axis_source_push(&e->in, f, len, -1);
 }
 
@@ -169,7 +240,45 @@ static size_t random_frame(struct nd_env *e, uint8_t *f)
 		target[0] &= 0xfe; /* not multicast, unless broken below */
 	}
 	len = nd_build_solicit(peer_mac, peer, target, f);
-	switch (bench_range(b, 0, 19)) {
+	switch (bench_range(b, 0, 23)) {
+	case 20: /* an advertisement to us, solicited, or to all nodes (not solicited) */
+	case 21: {
+		static const uint8_t all_nodes[16] = { 0xff, 0x02, [15] = 0x01 };
+		uint8_t dst[16], eth_dst[6];
+		bool multicast = bench_chance(b, 25);
+
+		memcpy(dst, multicast ? all_nodes : e->addrs[bench_range(b, 0, e->naddrs - 1)], 16);
+		if (multicast)
+			nd_multicast_mac(all_nodes, eth_dst);
+		else
+			memcpy(eth_dst, e->mac, 6);
+		len = nd_build_advert(eth_dst, peer_mac, peer, dst,
+				      ND_FLAG_OVERRIDE | (multicast ? 0 : ND_FLAG_SOLICITED), f);
+		switch (bench_range(b, 0, 5)) {
+		case 0: /* without the option: the frame's source is the neighbour's MAC */
+			f[19] = 24;
+			len = 78;
+			fix_csum(f);
+			break;
+		case 1: /* solicited, yet to all nodes */
+			f[58] |= 0x40;
+			fix_csum(f);
+			break;
+		case 2: /* another MAC, or another destination */
+			if (bench_chance(b, 50))
+				f[bench_range(b, 0, 5)] ^= 0x10;
+			else
+				f[53] ^= 0x10;
+			fix_csum(f);
+			break;
+		case 3: /* a bit anywhere */
+			f[bench_range(b, 0, len - 1)] ^= (uint8_t)(1u << bench_range(b, 0, 7));
+			break;
+		default:
+			break;
+		}
+		return len;
+	}
 	case 0: /* to our MAC instead of the group's, and to the target itself */
 		memcpy(f, e->mac, 6);
 		memcpy(f + 38, target, 16);
@@ -245,6 +354,7 @@ static size_t random_frame(struct nd_env *e, uint8_t *f)
 static bool check(struct nd_env *e, char *why, size_t whylen)
 {
 	struct axis_frame f;
+	size_t nlearn;
 
 	why[0] = 0;
 	if (e->double_pulses) {
@@ -253,6 +363,29 @@ static bool check(struct nd_env *e, char *why, size_t whylen)
 	}
 	if (e->nseen != e->nx) {
 		snprintf(why, whylen, "%zu verdicts for %zu frames", e->nseen, e->nx);
+		return false;
+	}
+	nlearn = 0;
+	for (size_t i = 0; i < e->nx; i++) {
+		struct expect *x = &e->x[i];
+		struct learn *l;
+
+		if (!x->learn)
+			continue;
+		if (nlearn >= e->nlearned) {
+			snprintf(why, whylen, "frame %zu: nothing learned", i);
+			return false;
+		}
+		l = &e->learned[nlearn++];
+		if (l->request != x->request || memcmp(l->addr, x->addr, 16) ||
+		    memcmp(l->mac, x->mac, 6)) {
+			snprintf(why, whylen, "frame %zu: learned another record (request %d)", i,
+				 l->request);
+			return false;
+		}
+	}
+	if (nlearn != e->nlearned) {
+		snprintf(why, whylen, "%zu records learned, %zu expected", e->nlearned, nlearn);
 		return false;
 	}
 	for (size_t i = 0; i < e->nx; i++) {
@@ -365,16 +498,61 @@ static void test_random(struct bench *b, const struct vmodel_ops *ops, const cha
 	if (finish(&e, name))
 		bench_log(b,
 			  "%s: %zu answered, %zu ignored, %zu not ours, %zu malformed, %zu too "
-			  "long, %zu overflow",
+			  "long, %zu advertisements, %zu overflow, %zu learned",
 			  name, count_verdict(&e, ND_ANSWERED), count_verdict(&e, ND_IGNORED),
 			  count_verdict(&e, ND_NOT_OURS), count_verdict(&e, ND_MALFORMED),
-			  count_verdict(&e, ND_TOO_LONG), count_verdict(&e, ND_VERDICTS));
+			  count_verdict(&e, ND_TOO_LONG), count_verdict(&e, ND_ADVERTISED),
+			  count_verdict(&e, ND_VERDICTS), e.nlearned);
+	if (busy_pct < 90)
+		bench_result(b, name, count_verdict(&e, ND_ADVERTISED) > frames / 50,
+			     "only %zu advertisements learned", count_verdict(&e, ND_ADVERTISED));
 	if (busy_pct >= 90)
 		bench_result(b, name, count_verdict(&e, ND_VERDICTS) > 0,
 			     "nothing overflowed with the output held back");
 	else
 		bench_result(b, name, count_verdict(&e, ND_ANSWERED) > frames / 10,
 			     "only %zu answered", count_verdict(&e, ND_ANSWERED));
+	env_close(&e);
+}
+
+/* Solicitations asked for back to back, the output held back: each as the reference builds it. */
+static void test_solicit(struct bench *b, const struct vmodel_ops *ops, const char *name)
+{
+	unsigned int n = b->quick ? 40 : 400;
+	uint8_t mac[6], ll[16], want[ND_FRAME_LEN];
+	struct axis_frame f;
+	struct nd_env e;
+	char why[160] = "";
+	bool ok;
+
+	bench_fill(b, mac, 6);
+	mac[0] &= 0xfe;
+	nd_link_local(mac, ll);
+	env_open(&e, b, ops, mac, NULL, 0, 0, 30);
+	e.targets = grow(NULL, n, 16);
+	e.ntargets = n;
+	bench_fill(b, e.targets, 16 * (size_t)n);
+	ok = dut_run(&e.dut, 300, HANG_CYCLES) && e.next_target == n;
+	if (!ok)
+		snprintf(why, sizeof(why), "%zu of %u solicitations taken", e.next_target, n);
+	for (unsigned int i = 0; ok && i < n; i++) {
+		nd_build_solicit(mac, ll, e.targets[i], want);
+		if (!axis_sink_pop(&e.out, &f)) {
+			snprintf(why, sizeof(why), "solicitation %u did not come out", i);
+			ok = false;
+			break;
+		}
+		if (f.len != ND_FRAME_LEN || memcmp(f.data, want, ND_FRAME_LEN)) {
+			snprintf(why, sizeof(why), "solicitation %u differs from the reference", i);
+			ok = false;
+		}
+		free(f.data);
+	}
+	if (ok && (axis_sink_count(&e.out) || e.out.protocol_errors)) {
+		snprintf(why, sizeof(why), "frames too many, or AXI-Stream protocol errors");
+		ok = false;
+	}
+	bench_result(b, name, ok, "%s", why);
 	env_close(&e);
 }
 
@@ -395,6 +573,8 @@ int main(int argc, char **argv)
 		test_random(&b, widths[w].ops, name, 20);
 		snprintf(name, sizeof(name), "nd_overflow_%s", widths[w].tag);
 		test_random(&b, widths[w].ops, name, 95);
+		snprintf(name, sizeof(name), "nd_solicit_%s", widths[w].tag);
+		test_solicit(&b, widths[w].ops, name);
 	}
 	return bench_finish(&b);
 }

@@ -72,7 +72,7 @@ static void sample_kind(void *ctx)
 	e->kinds[e->nkinds++] = (unsigned int)vport_get(e->other_dest);
 }
 
-/* What roce_rx must say of a non-RoCE frame: ARP, ICMP (untagged only) or other. */
+/* What roce_rx must say of a non-RoCE frame: ARP, ICMP, ICMPv6 (untagged only) or other. */
 static unsigned int expected_kind(const uint8_t *f, size_t len)
 {
 	unsigned int type = len >= 14 ? (unsigned int)f[12] << 8 | f[13] : 0;
@@ -81,6 +81,8 @@ static unsigned int expected_kind(const uint8_t *f, size_t len)
 		return HROCE_NET_FRAME_ARP;
 	if (type == 0x0800 && len >= 14 + 24 && f[14 + 9] == 1)
 		return HROCE_NET_FRAME_ICMP;
+	if (type == 0x86dd && len >= 14 + 7 && f[14 + 6] == 58)
+		return HROCE_NET_FRAME_ICMPV6;
 	return HROCE_NET_FRAME_OTHER;
 }
 

@@ -39,6 +39,7 @@
 #include "hroce_config.h"
 #include "hroce_contract.h"
 #include "hroce_sim.h"
+#include "nd_wire.h"
 #include "net_wire.h"
 #include "pcap.h"
 
@@ -615,14 +616,76 @@ static void case_tap(struct bench *b)
 /*
  * Linux's own stack on the other side of a TAP: in a network namespace of its own (so
  * nothing of this machine's network changes), the kernel pings the NIC through the TAP,
- * resolving it by ARP first. The child's exit status: 0 pass, 1 fail (said on stderr), 77
- * no privilege to make a namespace or a TAP.
+ * resolving it by ARP first, then pings its link-local IPv6 address (ping -6 fe80::...%tap),
+ * resolving it by neighbour discovery first. The child's exit status: 0 pass, 1 fail (said
+ * on stderr), 77 no privilege to make a namespace or a TAP.
  */
 static void print_port_stat(void *ctx, const char *name, uint64_t value)
 {
 	(void)ctx;
 	if (!strncmp(name, "port.", 5))
 		fprintf(stderr, "  %s %llu\n", name, (unsigned long long)value);
+}
+
+/*
+ * An ICMPv6 echo from the kernel to the NIC's link-local address through the TAP (the
+ * kernel sums the checksum of a raw ICMPv6 socket); 0 when the reply came and the core
+ * counted the solicitation and the echo it answered.
+ */
+static int tap_linux_ping6(struct hroce_dev *dev, const uint8_t mac[6])
+{
+	struct sockaddr_in6 to = { .sin6_family = AF_INET6 };
+	uint8_t pkt[64] = { ND_ECHO_REQUEST }, buf[256];
+	char text[INET6_ADDRSTRLEN] = "";
+	uint64_t end;
+	int raw;
+
+	nd_link_local(mac, to.sin6_addr.s6_addr);
+	inet_ntop(AF_INET6, &to.sin6_addr, text, sizeof(text));
+	to.sin6_scope_id = if_nametoindex("hroce-tap0");
+	raw = socket(AF_INET6, SOCK_RAW | SOCK_CLOEXEC, IPPROTO_ICMPV6);
+	if (raw < 0 || !to.sin6_scope_id) {
+		fprintf(stderr, "an ICMPv6 socket on hroce-tap0: %s\n", strerror(errno));
+		return 1;
+	}
+	pkt[4] = 0x16; /* id */
+	pkt[7] = 6;    /* seq */
+	memset(pkt + 8, 0x6a, sizeof(pkt) - 8);
+	/* the TAP's own link-local address is tentative for a second or two (DAD) */
+	end = now_ms() + 3 * WAIT_MS;
+	while (now_ms() < end) {
+		struct pollfd p = { raw, POLLIN, 0 };
+		ssize_t n;
+
+		if (sendto(raw, pkt, sizeof(pkt), 0, (struct sockaddr *)&to, sizeof(to)) < 0)
+			usleep(200000);
+		if (poll(&p, 1, 500) != 1)
+			continue;
+		n = recv(raw, buf, sizeof(buf), 0);
+		/* the ICMPv6 message alone: an echo reply with our id and seq */
+		if (n >= 8 && buf[0] == ND_ECHO_REPLY && buf[4] == 0x16 && buf[7] == 6) {
+			uint64_t echo = hroce_net_counter(dev, HROCE_NET_COUNTER_ICMP6_ANSWERED);
+			uint64_t nd = hroce_net_counter(dev, HROCE_NET_COUNTER_ND_ANSWERED);
+
+			close(raw);
+			if (echo >= 1 && nd >= 1)
+				return 0;
+			fprintf(stderr,
+				"a reply from %s, but ICMP6_ANSWERED %llu, ND_ANSWERED %llu\n",
+				text, (unsigned long long)echo, (unsigned long long)nd);
+			return 1;
+		}
+	}
+	close(raw);
+	fprintf(stderr,
+		"no ICMPv6 echo reply from %s through the TAP in %d ms (ND answered %llu, echo "
+		"answered %llu, ND not ours %llu, echo not ours %llu)\n",
+		text, 3 * WAIT_MS,
+		(unsigned long long)hroce_net_counter(dev, HROCE_NET_COUNTER_ND_ANSWERED),
+		(unsigned long long)hroce_net_counter(dev, HROCE_NET_COUNTER_ICMP6_ANSWERED),
+		(unsigned long long)hroce_net_counter(dev, HROCE_NET_COUNTER_ND_NOT_OURS),
+		(unsigned long long)hroce_net_counter(dev, HROCE_NET_COUNTER_ICMP6_NOT_OURS));
+	return 1;
 }
 
 static int tap_linux_child(const char *dir)
@@ -694,13 +757,18 @@ static int tap_linux_child(const char *dir)
 		    buf[27] == 1) {
 			uint64_t answered = hroce_net_counter(dev, HROCE_NET_COUNTER_ICMP_ANSWERED);
 			uint64_t arp = hroce_net_counter(dev, HROCE_NET_COUNTER_ARP_ANSWERED);
+			int ret;
 
+			if (answered < 1 || arp < 1) {
+				fprintf(stderr,
+					"a reply, but ICMP_ANSWERED %llu, ARP_ANSWERED %llu\n",
+					(unsigned long long)answered, (unsigned long long)arp);
+				hroce_close(dev);
+				return 1;
+			}
+			ret = tap_linux_ping6(dev, nic_mac);
 			hroce_close(dev);
-			if (answered >= 1 && arp >= 1)
-				return 0;
-			fprintf(stderr, "a reply, but ICMP_ANSWERED %llu, ARP_ANSWERED %llu\n",
-				(unsigned long long)answered, (unsigned long long)arp);
-			return 1;
+			return ret;
 		}
 	}
 	fprintf(stderr,

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * ARP and ICMP echo between two simulated NICs on one link, driven through libhroce.
+ * ARP, ICMP echo and IPv6 neighbour discovery between two simulated NICs on one link,
+ * driven through libhroce.
  *
  * Each NIC resolves the other's MAC with hroce_resolve_mac() (the second without a
  * request of its own: it learned the first from the request it answered), its own, an
@@ -8,17 +9,27 @@
  * (no request), and an address whose entry outlived its lifetime (a request again). Echo
  * requests injected on the link are answered byte for byte as the C reference says; bad
  * ones, and frames nobody serves, are counted and dropped. An RC QP pair connected with no
- * MAC given (the driver resolves it at RTR) moves data while pings cross the link. Last,
- * every ARP and ICMP frame of the run goes through tshark, and on each NIC every non-RoCE
- * frame the RX path handed on is counted once by the network blocks.
+ * MAC given (the driver resolves it at RTR) moves data while pings cross the link.
+ *
+ * The same for IPv6 with hroce_resolve_mac6(): a peer's link-local and configured global
+ * addresses are resolved by solicitations and advertisements, the second NIC learns the
+ * first from its solicitation, an unanswered address fails with EHOSTUNREACH (the NICs'
+ * clocks jump to the retries: seconds of wall time at most), an expired entry is asked
+ * again. A host's solicitation to the NIC's solicited-node group is answered as the C
+ * reference says and its sender learned; frames to other multicast groups are counted and
+ * dropped; ping -6 of both addresses is answered as the reference says. Last, every ARP, ICMP and
+ * ICMPv6 frame of the run goes through tshark, and on each NIC every non-RoCE frame the RX path
+ * handed on is counted once by the network blocks.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "hroce_contract.h"
 #include "net_oracle.h"
+#include "nd_wire.h"
 #include "net_wire.h"
 #include "pcap.h"
 #include "rc_env.h"
@@ -66,7 +77,8 @@ static bool is_net_frame(const uint8_t *f, size_t len)
 	unsigned int type = len >= 14 ? (unsigned int)f[12] << 8 | f[13] : 0;
 
 	return type == NET_ETH_TYPE_ARP ||
-	       (type == NET_ETH_TYPE_IPV4 && len >= 34 && f[23] == NET_IP_PROTO_ICMP);
+	       (type == NET_ETH_TYPE_IPV4 && len >= 34 && f[23] == NET_IP_PROTO_ICMP) ||
+	       (type == ND_ETH_TYPE_IPV6 && len >= 54 && f[20] == ND_IP_PROTO_ICMPV6);
 }
 
 static void capture(struct net_test *t, const void *f, size_t len)
@@ -201,6 +213,230 @@ static void test_resolve(struct net_test *t)
 
 /* ===================================================================================== */
 
+static uint64_t wall_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+/* A configured IPv6 address of node i: 2001:db8::i+1 (REG_IPV6 slot 0). */
+static void global_ip6(int i, uint8_t ip[16])
+{
+	static const uint8_t prefix[4] = { 0x20, 0x01, 0x0d, 0xb8 };
+
+	memset(ip, 0, 16);
+	memcpy(ip, prefix, 4);
+	ip[15] = (uint8_t)(i + 1);
+}
+
+static void set_global_ip6(struct net_test *t, int i)
+{
+	uint64_t hi = 0, lo = 0;
+	uint8_t ip[16];
+
+	global_ip6(i, ip);
+	for (int k = 0; k < 8; k++) {
+		hi = hi << 8 | ip[k];
+		lo = lo << 8 | ip[8 + k];
+	}
+	/* the lead's driver writes these from the configuration; the test writes BAR0 */
+	hroce_sim_mmio_write64(t->e.n[i].sim, HROCE_REG_IPV6, hi);
+	hroce_sim_mmio_write64(t->e.n[i].sim, HROCE_REG_IPV6 + 8, lo);
+	hroce_sim_mmio_write64(t->e.n[i].sim, HROCE_REG_IPV6_VALID, 1);
+}
+
+#define ND_SENT(node) net(t, node, HROCE_NET_COUNTER_ND_SOLICIT_SENT)
+
+static void test_resolve6(struct net_test *t)
+{
+	static const uint8_t all_nodes[16] = { 0xff, 0x02, [15] = 0x01 };
+	static const uint8_t nobody[16] = { 0xfe, 0x80, [14] = 0x00, [15] = 0x99 };
+	struct bench *b = t->b;
+	struct node *a = &t->e.n[0], *c = &t->e.n[1];
+	uint8_t a_ll[16], c_ll[16], c_global[16], mac[6] = { 0 };
+	char got[18], want[18];
+	uint64_t sent_a = ND_SENT(0), start;
+	int err;
+
+	nd_link_local(a->mac, a_ll);
+	nd_link_local(c->mac, c_ll);
+	err = hroce_resolve_mac6(a->dev, c_ll, mac);
+	mac_text(mac, got);
+	mac_text(c->mac, want);
+	bench_result(b, "resolve6_peer",
+		     !err && !memcmp(mac, c->mac, 6) && ND_SENT(0) == sent_a + 1 &&
+			     net(t, 1, HROCE_NET_COUNTER_ND_ANSWERED) == 1 &&
+			     net(t, 0, HROCE_NET_COUNTER_ND_LEARNED) == 1,
+		     "%s: %s, want %s", strerror(err), got, want);
+
+	/* the peer learned us from our solicitation's source link-layer option */
+	memset(mac, 0, 6);
+	err = hroce_resolve_mac6(c->dev, a_ll, mac);
+	bench_result(b, "resolve6_learned", !err && !memcmp(mac, a->mac, 6) && ND_SENT(1) == 0,
+		     "%s; %llu solicitations", strerror(err), (unsigned long long)ND_SENT(1));
+
+	memset(mac, 0, 6);
+	err = hroce_resolve_mac6(a->dev, a_ll, mac);
+	bench_result(b, "resolve6_self", !err && !memcmp(mac, a->mac, 6), "%s", strerror(err));
+
+	sent_a = ND_SENT(0);
+	err = hroce_resolve_mac6(a->dev, c_ll, mac);
+	bench_result(b, "resolve6_cached", !err && !memcmp(mac, c->mac, 6) && ND_SENT(0) == sent_a,
+		     "%s; %llu new solicitations", strerror(err),
+		     (unsigned long long)(ND_SENT(0) - sent_a));
+
+	set_global_ip6(t, 1);
+	global_ip6(1, c_global);
+	memset(mac, 0, 6);
+	sent_a = ND_SENT(0);
+	err = hroce_resolve_mac6(a->dev, c_global, mac);
+	bench_result(b, "resolve6_global",
+		     !err && !memcmp(mac, c->mac, 6) && ND_SENT(0) == sent_a + 1 &&
+			     net(t, 1, HROCE_NET_COUNTER_ND_ANSWERED) == 2,
+		     "%s; %llu new solicitations", strerror(err),
+		     (unsigned long long)(ND_SENT(0) - sent_a));
+
+	sent_a = ND_SENT(0);
+	t->last_log[0] = 0;
+	start = wall_ms();
+	err = hroce_resolve_mac6(a->dev, nobody, mac);
+	bench_result(b, "resolve6_nobody",
+		     err == EHOSTUNREACH &&
+			     strstr(t->last_log, "no neighbour advertisement from fe80::99") &&
+			     ND_SENT(0) == sent_a + TRIES &&
+			     net(t, 0, HROCE_NET_COUNTER_ND_FAILED) == 1 &&
+			     net(t, 1, HROCE_NET_COUNTER_ND_NOT_OURS) == TRIES,
+		     "%s (%s), %llu solicitations, the peer found %llu not its own", strerror(err),
+		     t->last_log, (unsigned long long)(ND_SENT(0) - sent_a),
+		     (unsigned long long)net(t, 1, HROCE_NET_COUNTER_ND_NOT_OURS));
+	bench_log(b, "resolve6_nobody: EHOSTUNREACH after %llu ms of wall time",
+		  (unsigned long long)(wall_ms() - start));
+
+	sent_a = ND_SENT(0);
+	err = hroce_resolve_mac6(a->dev, all_nodes, mac);
+	bench_result(b, "resolve6_multicast", err == EHOSTUNREACH && ND_SENT(0) == sent_a,
+		     "%s; %llu solicitations", strerror(err),
+		     (unsigned long long)(ND_SENT(0) - sent_a));
+
+	/* past the lifetime the entry is gone: asked again */
+	run_ns(t, (uint64_t)LIFETIME_CYCLES * 1000 / ENV_MHZ + 1000);
+	sent_a = ND_SENT(0);
+	err = hroce_resolve_mac6(a->dev, c_ll, mac);
+	bench_result(b, "resolve6_expired",
+		     !err && !memcmp(mac, c->mac, 6) && ND_SENT(0) == sent_a + 1 &&
+			     net(t, 0, HROCE_NET_COUNTER_ND_EXPIRED) >= 1,
+		     "%s; %llu new solicitations, %llu expired", strerror(err),
+		     (unsigned long long)(ND_SENT(0) - sent_a),
+		     (unsigned long long)net(t, 0, HROCE_NET_COUNTER_ND_EXPIRED));
+}
+
+/* Waits up to 100 us of simulated time for n frames from the NICs. */
+static void wait_seen(struct net_test *t, size_t n)
+{
+	uint64_t end = env_ns(&t->e) + 100000;
+
+	while (t->nseen < n && env_ns(&t->e) < end)
+		env_idle(&t->e);
+}
+
+/*
+ * A host's solicitation of the second NIC, to its solicited-node group: the advertisement
+ * the reference gives, and the host learned. Then multicast that is not the NIC's.
+ */
+static void test_nd_frames(struct net_test *t)
+{
+	struct bench *b = t->b;
+	const struct node *c = &t->e.n[1];
+	uint8_t host_ll[16], c_ll[16], other[16], f[ND_FRAME_LEN], want[ND_FRAME_LEN], mac[6];
+	uint64_t ignored, not_ours, rx_other;
+	int err;
+
+	nd_link_local(host_mac, host_ll);
+	nd_link_local(c->mac, c_ll);
+	nd_build_solicit(host_mac, host_ll, c_ll, f);
+	forget_seen(t);
+	if (nd_answer(f, ND_FRAME_LEN, c->mac, (const uint8_t(*)[16])c_ll, 1, want) !=
+	    ND_ANSWERED) {
+		bench_result(b, "nd_solicitation_answered", false, "the reference does not answer");
+		return;
+	}
+	inject(t, 1, f, ND_FRAME_LEN, true);
+	wait_seen(t, 1);
+	bench_result(b, "nd_solicitation_answered",
+		     t->nseen == 1 && t->seen[0].from == c->sim && t->seen[0].len == ND_FRAME_LEN &&
+			     !memcmp(t->seen[0].data, want, ND_FRAME_LEN),
+		     "%zu frames back, the first of %zu bytes", t->nseen,
+		     t->nseen ? t->seen[0].len : 0);
+	memset(mac, 0, 6);
+	err = hroce_resolve_mac6(c->dev, host_ll, mac);
+	bench_result(b, "nd_solicitation_learned",
+		     !err && !memcmp(mac, host_mac, 6) && ND_SENT(1) == 0, "%s; %llu solicitations",
+		     strerror(err), (unsigned long long)ND_SENT(1));
+
+	/* a solicitation to another solicited-node group, for an address not the NIC's */
+	forget_seen(t);
+	memcpy(other, c_ll, 16);
+	other[13] ^= 0x5a;
+	not_ours = net(t, 1, HROCE_NET_COUNTER_ND_NOT_OURS);
+	ignored = net(t, 1, HROCE_NET_COUNTER_ND_IGNORED);
+	rx_other = net(t, 1, HROCE_NET_COUNTER_RX_OTHER);
+	nd_build_solicit(host_mac, host_ll, other, f);
+	inject(t, 1, f, ND_FRAME_LEN, true);
+	/*
+	 * a router solicitation (type 133) to all routers, ff02::2: reserved, then the source
+	 * link-layer option; the solicitation's frame cut to that
+	 */
+	nd_build_solicit(host_mac, host_ll, c_ll, f);
+	memcpy(f, "\x33\x33\x00\x00\x00\x02", 6);
+	f[19] = 16;
+	memset(f + 38, 0, 16);
+	f[38] = 0xff;
+	f[39] = 0x02;
+	f[53] = 0x02;
+	f[54] = 133;
+	memcpy(f + 62, "\x01\x01", 2);
+	memcpy(f + 64, host_mac, 6);
+	f[56] = f[57] = 0;
+	{
+		uint16_t cs = nd_icmp6_csum(f + 22, f + 38, f + 54, 16);
+
+		f[56] = (uint8_t)(cs >> 8);
+		f[57] = (uint8_t)cs;
+	}
+	inject(t, 1, f, 70, true);
+	/* mDNS: UDP to ff02::fb at 33:33:00:00:00:fb */
+	memset(f, 0, sizeof(f));
+	memcpy(f, "\x33\x33\x00\x00\x00\xfb", 6);
+	memcpy(f + 6, host_mac, 6);
+	f[12] = 0x86;
+	f[13] = 0xdd;
+	f[14] = 0x60;
+	f[19] = 8;
+	f[20] = 17;
+	f[21] = 255;
+	memcpy(f + 22, host_ll, 16);
+	f[38] = 0xff;
+	f[39] = 0x02;
+	f[53] = 0xfb;
+	f[54] = f[56] = 0x14;
+	f[55] = f[57] = 0xe9;
+	f[59] = 8;
+	inject(t, 1, f, 62, false);
+	run_ns(t, 20000);
+	bench_result(b, "nd_multicast_dropped",
+		     t->nseen == 0 && net(t, 1, HROCE_NET_COUNTER_ND_NOT_OURS) == not_ours + 1 &&
+			     net(t, 1, HROCE_NET_COUNTER_ND_IGNORED) == ignored + 1 &&
+			     net(t, 1, HROCE_NET_COUNTER_RX_OTHER) == rx_other + 1,
+		     "%zu frames sent back; %llu not ours, %llu ignored, %llu others", t->nseen,
+		     (unsigned long long)(net(t, 1, HROCE_NET_COUNTER_ND_NOT_OURS) - not_ours),
+		     (unsigned long long)(net(t, 1, HROCE_NET_COUNTER_ND_IGNORED) - ignored),
+		     (unsigned long long)(net(t, 1, HROCE_NET_COUNTER_RX_OTHER) - rx_other));
+}
+
+/* ===================================================================================== */
+
 static size_t echo_request(int to_node, struct net_test *t, const uint8_t src_mac[6],
 			   uint32_t src_ip, size_t data_len, uint16_t seq, uint8_t *f, size_t cap)
 {
@@ -300,6 +536,70 @@ static void test_ping(struct net_test *t)
 		     "%zu frames sent back, %llu malformed, %llu others", t->nseen,
 		     (unsigned long long)net(t, 1, HROCE_NET_COUNTER_ICMP_MALFORMED),
 		     (unsigned long long)(net(t, 1, HROCE_NET_COUNTER_RX_OTHER) - other));
+}
+
+/*
+ * ping -6 of the second NIC, its link-local and its configured address: every request
+ * answered as the reference says; one to all nodes, one with a bad checksum, counted.
+ */
+static void test_ping6(struct net_test *t)
+{
+	static const size_t lens[] = { 0, 1, 56, 1000, HROCE_ICMP_MAX_FRAME - ND_ECHO_HDR };
+	static const uint8_t all_nodes[16] = { 0xff, 0x02, [15] = 0x01 };
+	struct bench *b = t->b;
+	const struct node *c = &t->e.n[1];
+	uint8_t addrs[2][16], host_ll[16], data[HROCE_ICMP_MAX_FRAME], f[2048], want[2048];
+	uint64_t not_ours = net(t, 1, HROCE_NET_COUNTER_ICMP6_NOT_OURS);
+	uint64_t malformed = net(t, 1, HROCE_NET_COUNTER_ICMP6_MALFORMED);
+	size_t want_len, len;
+	bool ok = true;
+
+	nd_link_local(c->mac, addrs[0]);
+	global_ip6(1, addrs[1]);
+	nd_link_local(host_mac, host_ll);
+	for (size_t i = 0; i < sizeof(data); i++)
+		data[i] = (uint8_t)(i * 11 + 3);
+	for (size_t i = 0; ok && i < 2 * sizeof(lens) / sizeof(lens[0]); i++) {
+		len = icmp6_build_echo(c->mac, host_mac, host_ll, addrs[i & 1], ND_ECHO_REQUEST,
+				       0x6666, (uint16_t)i, data, lens[i / 2], f, sizeof(f));
+		forget_seen(t);
+		if (icmp6_echo_answer(f, len, c->mac, (const uint8_t(*)[16])addrs, 2,
+				      HROCE_ICMP_MAX_FRAME, want, &want_len) != ICMP6_ANSWERED) {
+			ok = bench_result(b, "ping6", false, "the reference does not answer");
+			break;
+		}
+		inject(t, 1, f, len, true);
+		wait_seen(t, 1);
+		ok = t->nseen == 1 && t->seen[0].from == c->sim && t->seen[0].len == want_len &&
+		     !memcmp(t->seen[0].data, want, want_len);
+		if (!ok)
+			bench_result(b, "ping6", false,
+				     "%zu bytes of data to address %zu: %zu frames back, the first "
+				     "of %zu bytes, want %zu",
+				     lens[i / 2], i & 1, t->nseen, t->nseen ? t->seen[0].len : 0,
+				     want_len);
+	}
+	if (ok)
+		bench_result(b, "ping6", net(t, 1, HROCE_NET_COUNTER_ICMP6_ANSWERED) == 10,
+			     "%llu echo requests answered",
+			     (unsigned long long)net(t, 1, HROCE_NET_COUNTER_ICMP6_ANSWERED));
+
+	forget_seen(t);
+	len = icmp6_build_echo((const uint8_t *)"\x33\x33\x00\x00\x00\x01", host_mac, host_ll,
+			       all_nodes, ND_ECHO_REQUEST, 0x6666, 100, data, 56, f, sizeof(f));
+	inject(t, 1, f, len, true);
+	len = icmp6_build_echo(c->mac, host_mac, host_ll, addrs[0], ND_ECHO_REQUEST, 0x6666, 101,
+			       data, 56, f, sizeof(f));
+	f[70] ^= 1; /* the checksum no longer holds */
+	inject(t, 1, f, len, false);
+	run_ns(t, 20000);
+	bench_result(
+		b, "ping6_dropped",
+		t->nseen == 0 && net(t, 1, HROCE_NET_COUNTER_ICMP6_NOT_OURS) == not_ours + 1 &&
+			net(t, 1, HROCE_NET_COUNTER_ICMP6_MALFORMED) == malformed + 1,
+		"%zu frames sent back; %llu not ours, %llu malformed", t->nseen,
+		(unsigned long long)(net(t, 1, HROCE_NET_COUNTER_ICMP6_NOT_OURS) - not_ours),
+		(unsigned long long)(net(t, 1, HROCE_NET_COUNTER_ICMP6_MALFORMED) - malformed));
 }
 
 /* ===================================================================================== */
@@ -482,13 +782,19 @@ out:
 static void check_counters(struct net_test *t)
 {
 	static const unsigned int rx_verdicts[] = {
-		HROCE_NET_COUNTER_ARP_ANSWERED,	 HROCE_NET_COUNTER_ARP_LEARNED,
-		HROCE_NET_COUNTER_ARP_IGNORED,	 HROCE_NET_COUNTER_ARP_MALFORMED,
-		HROCE_NET_COUNTER_ARP_OVERFLOW,	 HROCE_NET_COUNTER_ARP_UNSOLICITED,
-		HROCE_NET_COUNTER_ICMP_ANSWERED, HROCE_NET_COUNTER_ICMP_IGNORED,
-		HROCE_NET_COUNTER_ICMP_NOT_OURS, HROCE_NET_COUNTER_ICMP_MALFORMED,
-		HROCE_NET_COUNTER_ICMP_TOO_LONG, HROCE_NET_COUNTER_ICMP_OVERFLOW,
-		HROCE_NET_COUNTER_RX_OTHER,
+		HROCE_NET_COUNTER_ARP_ANSWERED,	  HROCE_NET_COUNTER_ARP_LEARNED,
+		HROCE_NET_COUNTER_ARP_IGNORED,	  HROCE_NET_COUNTER_ARP_MALFORMED,
+		HROCE_NET_COUNTER_ARP_OVERFLOW,	  HROCE_NET_COUNTER_ARP_UNSOLICITED,
+		HROCE_NET_COUNTER_ICMP_ANSWERED,  HROCE_NET_COUNTER_ICMP_IGNORED,
+		HROCE_NET_COUNTER_ICMP_NOT_OURS,  HROCE_NET_COUNTER_ICMP_MALFORMED,
+		HROCE_NET_COUNTER_ICMP_TOO_LONG,  HROCE_NET_COUNTER_ICMP_OVERFLOW,
+		HROCE_NET_COUNTER_RX_OTHER,	  HROCE_NET_COUNTER_ND_ANSWERED,
+		HROCE_NET_COUNTER_ND_IGNORED,	  HROCE_NET_COUNTER_ND_NOT_OURS,
+		HROCE_NET_COUNTER_ND_MALFORMED,	  HROCE_NET_COUNTER_ND_TOO_LONG,
+		HROCE_NET_COUNTER_ND_OVERFLOW,	  HROCE_NET_COUNTER_ND_LEARNED,
+		HROCE_NET_COUNTER_ND_UNSOLICITED, HROCE_NET_COUNTER_ICMP6_ANSWERED,
+		HROCE_NET_COUNTER_ICMP6_NOT_OURS, HROCE_NET_COUNTER_ICMP6_MALFORMED,
+		HROCE_NET_COUNTER_ICMP6_TOO_LONG, HROCE_NET_COUNTER_ICMP6_OVERFLOW,
 	};
 
 	for (int i = 0; i < 2; i++) {
@@ -500,7 +806,9 @@ static void check_counters(struct net_test *t)
 		bench_result(t->b, i ? "net_counters_b" : "net_counters_a",
 			     sum == not_roce && not_roce > 0 &&
 				     hroce_net_counter(dev, HROCE_NET_COUNTER_ARP_OVERFLOW) == 0 &&
-				     hroce_net_counter(dev, HROCE_NET_COUNTER_ICMP_OVERFLOW) == 0,
+				     hroce_net_counter(dev, HROCE_NET_COUNTER_ICMP_OVERFLOW) == 0 &&
+				     hroce_net_counter(dev, HROCE_NET_COUNTER_ND_OVERFLOW) == 0 &&
+				     hroce_net_counter(dev, HROCE_NET_COUNTER_ICMP6_OVERFLOW) == 0,
 			     "%llu non-RoCE frames, %llu counted by the network blocks",
 			     (unsigned long long)not_roce, (unsigned long long)sum);
 	}
@@ -530,7 +838,10 @@ int main(int argc, char **argv)
 	t.pcap = pcap_open_write(PCAP_PATH, true);
 	hroce_sim_link_set_tap(t.e.link, tap, &t);
 	test_resolve(&t);
+	test_resolve6(&t);
+	test_nd_frames(&t);
 	test_ping(&t);
+	test_ping6(&t);
 	test_rc_with_pings(&t);
 	check_counters(&t);
 	hroce_sim_link_set_tap(t.e.link, NULL, NULL);

@@ -400,13 +400,35 @@ static void check_nd(struct bench *b)
 	nd_fix_csum(f);
 	EXPECT(ND_MALFORMED, "from :: with a link-layer option");
 	memcpy(f, na, ND_FRAME_LEN);
-	EXPECT(ND_IGNORED, "an advertisement");
+	EXPECT(ND_NOT_OURS, "an advertisement to another port");
+	f[54] = 128;
+	nd_fix_csum(f);
+	EXPECT(ND_ECHO, "an echo request");
 	memcpy(f, c.frames[0].data,
 	       c.frames[0].len < ND_FRAME_LEN ? c.frames[0].len : ND_FRAME_LEN);
 	EXPECT(ND_MALFORMED, "MLD behind a hop-by-hop header");
 #undef EXPECT
 	if (ok)
 		bench_result(b, "wire_nd_verdicts", true, "%s", "");
+
+	/* Linux's advertisement to a, the port that asked: b's address and MAC learned */
+	{
+		uint8_t addr_a[1][16], learned[16], mac[6];
+		enum nd_verdict v;
+		bool request = true;
+
+		memcpy(addr_a[0], ns + 22, 16);
+		v = nd_answer(na, ND_FRAME_LEN, ns + 6, addr_a, 1, reply);
+		bench_result(
+			b, "wire_nd_learned",
+			v == ND_ADVERTISED &&
+				nd_learned(na, ND_FRAME_LEN, v, learned, mac, &request) &&
+				!request && !memcmp(learned, ll, 16) && !memcmp(mac, na + 6, 6) &&
+				nd_learned(ns, ND_FRAME_LEN, ND_ANSWERED, learned, mac, &request) &&
+				request && !memcmp(learned, ns + 22, 16) && !memcmp(mac, ns + 6, 6),
+			"Linux's advertisement: %s, or what it teaches differs",
+			nd_verdict_name(v));
+	}
 
 	/* tshark: good ICMPv6 checksums, nothing it complains of */
 	pf = pcap_open_write(out, true);

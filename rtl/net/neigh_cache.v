@@ -1,6 +1,7 @@
 /*
 
-ARP cache: the table of IPv4 addresses and their MACs that arp keeps.
+Neighbour cache: the table of addresses and their MACs that neigh_engine keeps, for ARP
+(IPv4, ADDR_WIDTH 32) and for IPv6 neighbour discovery (ADDR_WIDTH 128).
 
 Each entry holds a state (contract ARP_STATE: NONE for a free entry, PENDING, RESOLVED,
 FAILED), an address, a MAC, a time stamp and a count of requests sent. States and
@@ -20,8 +21,10 @@ user says with victim_take).
 
 `include "hroce_contract.vh"
 
-module arp_cache #
+module neigh_cache #
 (
+    // Bits of an address (32: IPv4, 128: IPv6)
+    parameter ADDR_WIDTH = 32,
     // Number of entries (a power of two)
     parameter ENTRIES = `HROCE_ARP_CACHE_ENTRIES,
     // Bits of an entry's index
@@ -34,7 +37,7 @@ module arp_cache #
     /*
      * Match: the entry (not free) that holds an address
      */
-    input  wire [31:0]                   match_ip,
+    input  wire [ADDR_WIDTH-1:0]         match_ip,
     output wire                          match_hit,
     output wire [INDEX_WIDTH-1:0]        match_index,
 
@@ -43,7 +46,7 @@ module arp_cache #
      */
     input  wire [INDEX_WIDTH-1:0]        read_index,
     output wire [1:0]                    read_state,
-    output wire [31:0]                   read_ip,
+    output wire [ADDR_WIDTH-1:0]         read_ip,
     output wire [47:0]                   read_mac,
     output wire [63:0]                   read_stamp,
     output wire [3:0]                    read_tries,
@@ -54,7 +57,7 @@ module arp_cache #
     input  wire                          write_en,
     input  wire [INDEX_WIDTH-1:0]        write_index,
     input  wire [1:0]                    write_state,
-    input  wire [31:0]                   write_ip,
+    input  wire [ADDR_WIDTH-1:0]         write_ip,
     input  wire [47:0]                   write_mac,
     input  wire [63:0]                   write_stamp,
     input  wire [3:0]                    write_tries,
@@ -75,7 +78,7 @@ end
 
 // states and addresses as flat vectors: all of them are looked at every cycle
 reg [ENTRIES*2-1:0] state_reg = {ENTRIES{`HROCE_ARP_STATE_NONE}};
-reg [ENTRIES*32-1:0] ip_reg = {ENTRIES*32{1'b0}};
+reg [ENTRIES*ADDR_WIDTH-1:0] ip_reg = {ENTRIES*ADDR_WIDTH{1'b0}};
 reg [47:0] mac_mem [0:ENTRIES-1];
 reg [63:0] stamp_mem [0:ENTRIES-1];
 reg [3:0] tries_mem [0:ENTRIES-1];
@@ -97,7 +100,8 @@ always @* begin
     failed_found = 1'b0;
     failed_index = 0;
     for (i = ENTRIES - 1; i >= 0; i = i - 1) begin
-        if (state_reg[i*2 +: 2] != `HROCE_ARP_STATE_NONE && ip_reg[i*32 +: 32] == match_ip) begin
+        if (state_reg[i*2 +: 2] != `HROCE_ARP_STATE_NONE &&
+            ip_reg[i*ADDR_WIDTH +: ADDR_WIDTH] == match_ip) begin
             hit = 1'b1;
             hit_index = i[INDEX_WIDTH-1:0];
         end
@@ -121,7 +125,7 @@ generate
         always @(posedge clk) begin
             if (write_en && write_index == g) begin
                 state_reg[g*2 +: 2] <= write_state;
-                ip_reg[g*32 +: 32] <= write_ip;
+                ip_reg[g*ADDR_WIDTH +: ADDR_WIDTH] <= write_ip;
             end
             if (rst) begin
                 state_reg[g*2 +: 2] <= `HROCE_ARP_STATE_NONE;
@@ -149,7 +153,7 @@ assign match_hit = hit;
 assign match_index = hit_index;
 
 assign read_state = state_reg[read_index*2 +: 2];
-assign read_ip = ip_reg[read_index*32 +: 32];
+assign read_ip = ip_reg[read_index*ADDR_WIDTH +: ADDR_WIDTH];
 assign read_mac = mac_mem[read_index];
 assign read_stamp = stamp_mem[read_index];
 assign read_tries = tries_mem[read_index];
