@@ -304,7 +304,8 @@ int hroce_modify_qp(struct hroce_qp *qp, const struct hroce_qp_attr *attr, unsig
 		if (hroce_gid_is_ipv4(attr->ah_attr.dgid, &dip))
 			err = hroce_resolve_mac(qp->dev, dip, resolved.ah_attr.dmac);
 		else
-			err = EOPNOTSUPP; /* MERGE-ND: hroce_resolve_mac6 */
+			err = hroce_resolve_mac6(qp->dev, attr->ah_attr.dgid,
+						 resolved.ah_attr.dmac);
 		if (err)
 			return err;
 		attr = &resolved;

@@ -45,10 +45,11 @@ static bool write_config(unsigned int id, double loss, char *config, size_t conf
 	if (!f)
 		return false;
 	for (int d = 0; d < 2; d++) {
+		/* GIDs: 0 fe80::0:aff:fe00:N (link-local), 1 ::ffff:10.0.0.N, 2 fd00::N */
 		fprintf(f,
-			"[hroce%d]\nmac = 02:00:0a:00:00:0%d\nipv4 = 10.0.0.%d\nwire = %s\n"
-			"port = %d\n",
-			d, d + 1, d + 1, wire, d);
+			"[hroce%d]\nmac = 02:00:0a:00:00:0%d\nipv4 = 10.0.0.%d\nipv6 = fd00::%d\n"
+			"wire = %s\nport = %d\n",
+			d, d + 1, d + 1, d + 1, wire, d);
 		if (loss > 0)
 			fprintf(f, "loss = %g\nfault_seed = %u\n", loss,
 				id * 2 + (unsigned int)d + 1);
@@ -63,6 +64,7 @@ struct expect {
 	bool must_fail;	      /* an unsupported option: both exit non-zero, no hang */
 	bool client_report;   /* only the client prints a report (ib_read_lat) */
 	double loss;	      /* the wire loses this share of the frames each way */
+	bool ipv6;	      /* over IPv6: neighbour discovery, not ARP, finds the MACs */
 };
 
 /*
@@ -77,6 +79,8 @@ static bool run_pair(const char *name, const char *const *server, const char *co
 	char *s_stats = NULL, *c_stats = NULL, *c_out = NULL, *s_out = NULL;
 	unsigned int n = 0, id = run_no++;
 	bool ok = true;
+	const char *asked = e->ipv6 ? "net.nd_solicit_sent" : "net.arp_request_sent";
+	const char *answered = e->ipv6 ? "net.nd_answered" : "net.arp_answered";
 
 	snprintf(port, sizeof(port), "%u", port_base + id);
 	if (!write_config(id, e->loss, config, sizeof(config), wire, sizeof(wire)))
@@ -126,22 +130,17 @@ static bool run_pair(const char *name, const char *const *server, const char *co
 	} else if (!e2e_stats_clean(s_stats, e->loss > 0, why, sizeof(why)) ||
 		   !e2e_stats_clean(c_stats, e->loss > 0, why, sizeof(why))) {
 		ok = false;
-	} else if (e2e_stat_of(c_stats, "net.arp_request_sent") +
-				   e2e_stat_of(s_stats, "net.arp_request_sent") <
-			   1 ||
-		   e2e_stat_of(c_stats, "net.arp_answered") +
-				   e2e_stat_of(s_stats, "net.arp_answered") <
-			   1) {
+	} else if (e2e_stat_of(c_stats, asked) + e2e_stat_of(s_stats, asked) < 1 ||
+		   e2e_stat_of(c_stats, answered) + e2e_stat_of(s_stats, answered) < 1) {
 		/*
-		 * whichever side reached RTR first found the other's MAC by ARP (the other
-		 * learned it from the request, as Linux does)
+		 * whichever side reached RTR first found the other's MAC by ARP or neighbour
+		 * discovery (the other learned it from the request, as Linux does)
 		 */
 		snprintf(why, sizeof(why),
-			 "no ARP exchange: requests %lld + %lld, answers %lld + %lld",
-			 e2e_stat_of(c_stats, "net.arp_request_sent"),
-			 e2e_stat_of(s_stats, "net.arp_request_sent"),
-			 e2e_stat_of(c_stats, "net.arp_answered"),
-			 e2e_stat_of(s_stats, "net.arp_answered"));
+			 "no %s exchange: requests %lld + %lld, answers %lld + %lld",
+			 e->ipv6 ? "neighbour discovery" : "ARP", e2e_stat_of(c_stats, asked),
+			 e2e_stat_of(s_stats, asked), e2e_stat_of(c_stats, answered),
+			 e2e_stat_of(s_stats, answered));
 		ok = false;
 	} else if (e2e_stat_of(c_stats, "core.tx_frames") < e->min_frames ||
 		   e2e_stat_of(s_stats, "rx.ok") < 1) {
@@ -223,12 +222,49 @@ int main(int argc, char **argv)
 	run_one("ibv_devices", ARGS("ibv_devices"), ARGS("hroce0", "hroce1"));
 	run_one("ibv_devinfo", ARGS("ibv_devinfo", "-v", "-d", "hroce0"),
 		ARGS("hca_id:\throce0", "PORT_ACTIVE", "Ethernet", "::ffff:10.0.0.1",
-		     "max_qp_rd_atom"));
+		     "fe80::aff:fe00:1", "fd00::1", "RoCE v2", "max_qp_rd_atom"));
+
+	/* RoCEv2 over IPv6: the link-local GID (what the Soft-RoCE tutorials type), and a
+	 * configured global one; the peer's MAC found by neighbour discovery */
+	run_pair("ibv_rc_pingpong-g0",
+		 ARGS("ibv_rc_pingpong", "-d", "hroce0", "-g", "0", "-n", "20"),
+		 ARGS("ibv_rc_pingpong", "-d", "hroce1", "-g", "0", "-n", "20"),
+		 &(struct expect){ "iters in", 20, false, false, 0, true });
+	run_pair("ibv_rc_pingpong-g0-c-s8192",
+		 ARGS("ibv_rc_pingpong", "-d", "hroce0", "-g", "0", "-n", "20", "-s", "8192", "-c"),
+		 ARGS("ibv_rc_pingpong", "-d", "hroce1", "-g", "0", "-n", "20", "-s", "8192", "-c"),
+		 &(struct expect){ "iters in", 20, false, false, 0, true });
+	run_pair("ibv_rc_pingpong-g2",
+		 ARGS("ibv_rc_pingpong", "-d", "hroce0", "-g", "2", "-n", "20", "-s", "8192"),
+		 ARGS("ibv_rc_pingpong", "-d", "hroce1", "-g", "2", "-n", "20", "-s", "8192"),
+		 &(struct expect){ "iters in", 20, false, false, 0, true });
+	static const struct {
+		const char *prog, *size, *iters, *report, *gid;
+	} perf6[] = {
+		{ "ib_write_bw", "65536", "100", "BW average", "0" },
+		{ "ib_read_bw", "65536", "100", "BW average", "0" },
+		{ "ib_send_lat", "8", "100", "t_avg", "0" },
+		{ "ib_write_bw", "65536", "100", "BW average", "2" },
+		{ "ib_send_lat", "8", "100", "t_avg", "2" },
+	};
+	for (size_t i = 0; i < sizeof(perf6) / sizeof(perf6[0]); i++) {
+		char name[96];
+
+		snprintf(name, sizeof(name), "%s-s%s-x%s", perf6[i].prog, perf6[i].size,
+			 perf6[i].gid);
+		run_pair(name,
+			 ARGS(perf6[i].prog, "-d", "hroce0", "-s", perf6[i].size, "-n",
+			      perf6[i].iters, "-F", "-x", perf6[i].gid),
+			 ARGS(perf6[i].prog, "-d", "hroce1", "-s", perf6[i].size, "-n",
+			      perf6[i].iters, "-F", "-x", perf6[i].gid),
+			 &(struct expect){ perf6[i].report, atoll(perf6[i].iters), false, false, 0,
+					   true });
+	}
 
 	run_pair("ibv_rc_pingpong",
 		 ARGS("ibv_rc_pingpong", "-d", "hroce0", "-g", "1", "-n", "50", "-s", "8192", "-c"),
 		 ARGS("ibv_rc_pingpong", "-d", "hroce1", "-g", "1", "-n", "50", "-s", "8192", "-c"),
-		 &(struct expect){ "iters in", 50, false, false, 0 });
+		 &(struct expect){ "iters in", 50, false, false, 0, false });
 
 	static const struct {
 		const char *prog, *size, *iters, *report;
@@ -261,7 +297,7 @@ int main(int argc, char **argv)
 			 ARGS(perf[i].prog, "-d", "hroce1", "-s", perf[i].size, "-n", perf[i].iters,
 			      "-F", ev),
 			 &(struct expect){ perf[i].report, atoll(perf[i].iters), false,
-					   !strcmp(perf[i].prog, "ib_read_lat"), 0 });
+					   !strcmp(perf[i].prog, "ib_read_lat"), 0, false });
 	}
 	/* at 0.1 % loss each way: the core's retransmission gets every run through */
 	static const char *const lossy[][3] = {
@@ -278,15 +314,16 @@ int main(int argc, char **argv)
 			      "-F"),
 			 ARGS(lossy[i][0], "-d", "hroce1", "-s", lossy[i][1], "-n", lossy[i][2],
 			      "-F"),
-			 &(struct expect){ "BW average", atoll(lossy[i][2]), false, false, 0.001 });
+			 &(struct expect){ "BW average", atoll(lossy[i][2]), false, false, 0.001,
+					   false });
 	}
 	run_pair("ibv_rc_pingpong-loss0.1%",
 		 ARGS("ibv_rc_pingpong", "-d", "hroce0", "-g", "1", "-n", "50", "-s", "8192", "-c"),
 		 ARGS("ibv_rc_pingpong", "-d", "hroce1", "-g", "1", "-n", "50", "-s", "8192", "-c"),
-		 &(struct expect){ "iters in", 50, false, false, 0.001 });
+		 &(struct expect){ "iters in", 50, false, false, 0.001, false });
 	/* rdma_cm needs the kernel's rdma_ucm: refused, not hung */
 	run_pair("ib_write_bw-R-refused", ARGS("ib_write_bw", "-d", "hroce0", "-R"),
 		 ARGS("ib_write_bw", "-d", "hroce1", "-R"),
-		 &(struct expect){ NULL, 0, true, false, 0 });
+		 &(struct expect){ NULL, 0, true, false, 0, false });
 	return bench_finish(&b);
 }
