@@ -35,6 +35,22 @@ int fw_board_check(const struct fw_board_info *i)
 	return 0;
 }
 
+void fw_board_reload(struct fw_regs *r, uint32_t addr)
+{
+	r->write(r->ctx, FW_REG_RELOAD_ADDR, addr);
+	r->write(r->ctx, FW_REG_RELOAD, FW_RELOAD_KEY);
+}
+
+int fw_board_reload_wait(struct fw_regs *r)
+{
+	uint64_t polls = 0;
+
+	while (r->read(r->ctx, FW_REG_RELOAD) & 1)
+		if (++polls > r->poll_limit)
+			return ETIMEDOUT;
+	return 0;
+}
+
 static int spi_ctrl(struct fw_regs *r, bool cs, unsigned int n)
 {
 	uint32_t v = (cs ? 1u : 0u) | (n & 7) << 8 | (r->spi_div & 0xff) << 16;

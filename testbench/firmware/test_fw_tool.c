@@ -18,6 +18,14 @@
  * libpci; boot does the whole dance in order (unbind, mask the port's error reporting,
  * reload through BAR0, remove, secondary bus reset, rescan, restore, bind to vfio-pci),
  * leaving the port's registers as they were; reset does the same without the reload.
+ *
+ * Through libhroce's bus (hroce:sim:NAME: the NIC of model = shell that libhroce creates
+ * from $HROCE_CONFIG, the board shell with the core inside, its flash in a file): info, a
+ * golden image, an update image written, verified, compared with another, read back, boot
+ * (the shell's ICAP model sees WBSTAR and IPROG, the board answers with its version),
+ * images refused (wrong part, no sync word) with the flash unchanged, erase; a NIC of
+ * model = core refused (no board block), a vfio: board that is not there refused with
+ * libhroce's message.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -409,6 +417,129 @@ static void test_sim(void)
 }
 
 /* ===================================================================================== */
+/* Through libhroce's bus: a simulated NIC of model = shell */
+
+/* The file holds data at off. */
+static bool back_is(const char *name, const uint8_t *data, size_t len)
+{
+	char path[1200];
+	uint8_t *got = malloc(len + 1);
+	FILE *f;
+	size_t n;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "rb");
+	n = f && got ? fread(got, 1, len + 1, f) : 0;
+	if (f)
+		fclose(f);
+	n = n == len && !memcmp(got, data, len);
+	free(got);
+	return n;
+}
+
+/*
+ * hroce:sim:NAME: the NIC libhroce creates from the configuration, the shell with the core
+ * inside, its flash a file; the same commands as on a board, through the NIC's BAR0.
+ */
+static void test_bus_sim(void)
+{
+	/* small images: every register access is a round trip through the simulated PCIe */
+	const size_t frames = 2048;
+	uint8_t *bs = malloc(frames + 1024), *gs = malloc(frames + 1024),
+		*other = malloc(frames + 1024), *wrong = malloc(frames + 1024);
+	static char env[1300];
+	char text[1600], lenarg[32];
+	size_t len, glen;
+	uint8_t *flash;
+	int st;
+
+	snprintf(text, sizeof(text),
+		 "[fwnic]\nmac = 02:00:0a:00:00:09\nipv4 = 10.0.0.9\nmodel = shell\n"
+		 "pcie_read_ns = 100\npcie_write_ns = 100\nflash = %s/fwnic.flash\n"
+		 "flash_time_divisor = 1000\n"
+		 "[corenic]\nmac = 02:00:0a:00:00:0a\nipv4 = 10.0.0.10\n",
+		 dir);
+	write_file("hroce.conf", text, strlen(text));
+	snprintf(env, sizeof(env), "HROCE_CONFIG=%s/hroce.conf", dir);
+	len = make_bitstream(bs, frames, IDCODE_U200);
+	glen = make_bitstream(gs, frames / 2, IDCODE_U200);
+	make_bitstream(other, frames, IDCODE_U200);
+	make_bitstream(wrong, frames, IDCODE_VU9P);
+	write_file("nic.bin", bs, len);
+	write_bit("nic.bit", "xcu200-fsgd2104-2-e", bs, len, 0);
+	write_file("nic_golden.bin", gs, glen);
+	write_file("nic_other.bin", other, len);
+	write_file("nic_idcode.bin", wrong, len);
+	bench_fill(B, wrong, len);
+	write_file("nic_nosync.bin", wrong, len);
+
+	st = run(env, "info", "hroce:sim:fwnic", END);
+	bench_result(B, "bus_sim_info",
+		     st == 0 && has("device:      sim:fwnic") && has("JEDEC 20 bb 21") &&
+			     has("xcu200"),
+		     "status %d: %s", st, out);
+	st = run(env, "--golden", "write", "hroce:sim:fwnic", "nic_golden.bin", END);
+	flash = flash_map("fwnic");
+	bench_result(B, "bus_sim_write_golden",
+		     st == 0 && flash && !memcmp(flash + GOLDEN_OFF, gs, glen), "status %d: %s", st,
+		     out);
+	if (!flash)
+		goto out;
+	memcpy(golden_copy, flash + GOLDEN_OFF, SEG_BYTES);
+
+	st = run(env, "write", "hroce:sim:fwnic", "nic.bit", END);
+	bench_result(B, "bus_sim_write",
+		     st == 0 && has("written and verified") &&
+			     !memcmp(flash + UPDATE_OFF, bs, len) && golden_same(flash),
+		     "status %d: %s", st, out);
+	st = run(env, "verify", "hroce:sim:fwnic", "nic.bin", END);
+	bench_result(B, "bus_sim_verify", st == 0 && has("matches"), "status %d: %s", st, out);
+	st = run(env, "verify", "hroce:sim:fwnic", "nic_other.bin", END);
+	bench_result(B, "bus_sim_verify_differs", st == 5 && has("differs at"), "status %d: %s", st,
+		     out);
+	snprintf(lenarg, sizeof(lenarg), "%zu", len);
+	st = run(env, "--length", lenarg, "read", "hroce:sim:fwnic", "nic_back.bin", END);
+	bench_result(B, "bus_sim_read", st == 0 && back_is("nic_back.bin", bs, len),
+		     "status %d: %s", st, out);
+	/* the simulated shell stays up: its ICAP model saw the reload, the board answers */
+	st = run(env, "boot", "hroce:sim:fwnic", END);
+	bench_result(B, "bus_sim_boot",
+		     st == 0 && has("sim:fwnic: ICAP: WBSTAR 0x04000000, IPROG") &&
+			     has("sim:fwnic: running git 00000000"),
+		     "status %d: %s", st, out);
+	st = run(env, "write", "hroce:sim:fwnic", "nic_idcode.bin", END);
+	expect_fail("bus_sim_bad_wrong_idcode", st, 2, "wrong part", flash);
+	st = run(env, "write", "hroce:sim:fwnic", "nic_nosync.bin", END);
+	expect_fail("bus_sim_bad_no_sync", st, 2, "no sync word", flash);
+	bench_result(B, "bus_sim_bad_left_update", !memcmp(flash + UPDATE_OFF, bs, len),
+		     "a refused image changed the update segment");
+	st = run(env, "--length", "65536", "erase", "hroce:sim:fwnic", END);
+	{
+		bool blank = true;
+
+		for (unsigned int i = 0; i < 65536; i++)
+			blank &= flash[UPDATE_OFF + i] == 0xff;
+		bench_result(B, "bus_sim_erase", st == 0 && blank && golden_same(flash),
+			     "status %d: %s", st, out);
+	}
+	munmap(flash, FLASH_BYTES);
+out:
+	/* a NIC without the shell has no board block; a board not there is not opened */
+	st = run(env, "info", "hroce:sim:corenic", END);
+	bench_result(B, "bus_sim_core_refused", st == 3 && has("no HardRoCE board block"),
+		     "status %d: %s", st, out);
+	st = run(env, "info", "vfio:0000:ff:1f.7", END);
+	bench_result(B, "bus_vfio_absent", st == 3 && has("libhroce cannot open it"),
+		     "status %d: %s", st, out);
+	st = run(env, "info", "hroce:nosuch:x", END);
+	bench_result(B, "bus_bad_spec", st == 3 && has("unknown device"), "status %d: %s", st, out);
+	free(bs);
+	free(gs);
+	free(other);
+	free(wrong);
+}
+
+/* ===================================================================================== */
 /* The fake sysfs tree */
 
 #define BOARD "0000:01:00.0"
@@ -643,7 +774,7 @@ static void test_sysfs(void)
 	bench_result(B, "tool_pci_no_device", st == 3 && has("no PCI device"), "status %d: %s", st,
 		     out);
 
-	st = run(NULL, "--sysfs", sysfs, "--reload-ms", "0", "-v", "boot", "vfio:" BOARD, END);
+	st = run(NULL, "--sysfs", sysfs, "--reload-ms", "0", "-v", "boot", BOARD, END);
 	snprintf(rel, sizeof(rel), "%s/resource0", board);
 	regs = (read_le32(port_cfg, 4) & 0xffff) == PORT_CMD &&
 	       (read_le32(port_cfg, PORT_EXP + 8) & 0xffff) == PORT_DEVCTL &&
@@ -691,6 +822,7 @@ int main(int argc, char **argv)
 	if (!golden_copy)
 		return 1;
 	test_sim();
+	test_bus_sim();
 	test_sysfs();
 	free(golden_copy);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
