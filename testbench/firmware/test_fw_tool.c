@@ -257,15 +257,91 @@ static void expect_fail(const char *name, int status, int want, const char *msg,
 		     first, msg, golden_same(flash) ? "unchanged" : "CHANGED");
 }
 
+/* The file NAME in the test's directory holds exactly data. */
+static bool back_is(const char *name, const uint8_t *data, size_t len)
+{
+	char path[1200];
+	uint8_t *got = malloc(len + 1);
+	FILE *f;
+	size_t n;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "rb");
+	n = f && got ? fread(got, 1, len + 1, f) : 0;
+	if (f)
+		fclose(f);
+	n = n == len && !memcmp(got, data, len);
+	free(got);
+	return n;
+}
+
+/* A device's images: a golden one, an update one (as .bit and .bin), another. */
+struct images {
+	const char *golden, *bit, *bin, *other, *back; /* file names */
+	const uint8_t *gs, *bs;
+	size_t glen, len;
+};
+
+/*
+ * On DEV: the golden image with --golden, then the update one written, verified, compared
+ * with another and read back (results PREFIX_*), the golden segment kept in golden_copy.
+ * The device's flash file NAME.flash mapped, or NULL.
+ */
+static uint8_t *write_images(const char *env, const char *dev, const char *flash_name,
+			     const char *prefix, const struct images *im)
+{
+	char name[64], lenarg[32];
+	uint8_t *flash;
+	int st;
+
+	st = run(env, "--golden", "write", dev, im->golden, END);
+	flash = flash_map(flash_name);
+	snprintf(name, sizeof(name), "%s_write_golden", prefix);
+	bench_result(B, name, st == 0 && flash && !memcmp(flash + GOLDEN_OFF, im->gs, im->glen),
+		     "status %d: %s", st, out);
+	if (!flash)
+		return NULL;
+	memcpy(golden_copy, flash + GOLDEN_OFF, SEG_BYTES);
+
+	st = run(env, "write", dev, im->bit, END);
+	snprintf(name, sizeof(name), "%s_write_bit", prefix);
+	bench_result(B, name,
+		     st == 0 && has("written and verified") &&
+			     !memcmp(flash + UPDATE_OFF, im->bs, im->len) && golden_same(flash),
+		     "status %d: %s", st, out);
+	st = run(env, "verify", dev, im->bin, END);
+	snprintf(name, sizeof(name), "%s_verify_same", prefix);
+	bench_result(B, name, st == 0 && has("matches"), "status %d: %s", st, out);
+	st = run(env, "verify", dev, im->other, END);
+	snprintf(name, sizeof(name), "%s_verify_differs", prefix);
+	bench_result(B, name, st == 5 && has("differs at"), "status %d: %s", st, out);
+	snprintf(lenarg, sizeof(lenarg), "%zu", im->len);
+	st = run(env, "--length", lenarg, "read", dev, im->back, END);
+	snprintf(name, sizeof(name), "%s_read", prefix);
+	bench_result(B, name, st == 0 && back_is(im->back, im->bs, im->len), "status %d: %s", st,
+		     out);
+	return flash;
+}
+
+/* The first sector of the update segment erased on DEV: all FFh, the golden unchanged. */
+static void erase_sector(const char *env, const char *dev, const char *name, const uint8_t *flash)
+{
+	int st = run(env, "--length", "65536", "erase", dev, END);
+	bool blank = true;
+
+	for (unsigned int i = 0; i < 65536; i++)
+		blank &= flash[UPDATE_OFF + i] == 0xff;
+	bench_result(B, name, st == 0 && blank && golden_same(flash), "status %d: %s", st, out);
+}
+
 static void test_sim(void)
 {
 	const size_t frames = 96 << 10;
 	uint8_t *bs = malloc(frames + 1024), *gs = malloc(frames + 1024),
 		*other = malloc(frames + 1024);
-	uint8_t *flash, *rb;
+	uint8_t *flash;
 	size_t len, glen, olen;
 	int st;
-	char path[1200], lenarg[32];
 
 	len = make_bitstream(bs, frames, IDCODE_U200);
 	glen = make_bitstream(gs, frames / 2, IDCODE_U200);
@@ -280,40 +356,11 @@ static void test_sim(void)
 	bench_result(B, "tool_info", st == 0 && has("JEDEC 20 bb 21") && has("xcu200"),
 		     "status %d: %s", st, out);
 
-	/* the golden image, once, with --golden */
-	st = run(NULL, "--golden", "write", "sim:b", "golden.bin", END);
-	flash = flash_map("b");
-	bench_result(B, "tool_write_golden",
-		     st == 0 && flash && !memcmp(flash + GOLDEN_OFF, gs, glen), "status %d: %s", st,
-		     out);
+	flash = write_images(NULL, "sim:b", "b", "tool",
+			     &(struct images){ "golden.bin", "good.bit", "good.bin", "other.bin",
+					       "back.bin", gs, bs, glen, len });
 	if (!flash)
 		return;
-	memcpy(golden_copy, flash + GOLDEN_OFF, SEG_BYTES);
-
-	st = run(NULL, "write", "sim:b", "good.bit", END);
-	bench_result(B, "tool_write_bit",
-		     st == 0 && has("written and verified") &&
-			     !memcmp(flash + UPDATE_OFF, bs, len) && golden_same(flash),
-		     "status %d: %s", st, out);
-	st = run(NULL, "verify", "sim:b", "good.bin", END);
-	bench_result(B, "tool_verify_same", st == 0 && has("matches"), "status %d: %s", st, out);
-	st = run(NULL, "verify", "sim:b", "other.bin", END);
-	bench_result(B, "tool_verify_differs", st == 5 && has("differs at"), "status %d: %s", st,
-		     out);
-	snprintf(lenarg, sizeof(lenarg), "%zu", len);
-	st = run(NULL, "--length", lenarg, "read", "sim:b", "back.bin", END);
-	snprintf(path, sizeof(path), "%s/back.bin", dir);
-	rb = malloc(len);
-	{
-		FILE *f = fopen(path, "rb");
-		size_t got = f ? fread(rb, 1, len, f) : 0;
-
-		if (f)
-			fclose(f);
-		bench_result(B, "tool_read", st == 0 && got == len && !memcmp(rb, bs, len),
-			     "status %d, %zu bytes: %s", st, got, out);
-	}
-	free(rb);
 	st = run(NULL, "write", "sim:b", "other.bin", END);
 	st = st ?: run(NULL, "write", "sim:b", "good.mcs", END);
 	bench_result(B, "tool_write_mcs", st == 0 && !memcmp(flash + UPDATE_OFF, bs, len),
@@ -396,15 +443,7 @@ static void test_sim(void)
 	st = run(NULL, "--expect-version", "deadbeef", "boot", "sim:b", END);
 	bench_result(B, "tool_boot_wrong_version", st == 3 && has("not the expected"),
 		     "status %d: %s", st, out);
-	st = run(NULL, "--length", "65536", "erase", "sim:b", END);
-	{
-		bool blank = true;
-
-		for (unsigned int i = 0; i < 65536; i++)
-			blank &= flash[UPDATE_OFF + i] == 0xff;
-		bench_result(B, "tool_erase", st == 0 && blank && golden_same(flash),
-			     "status %d: %s", st, out);
-	}
+	erase_sector(NULL, "sim:b", "tool_erase", flash);
 	st = run(NULL, "write", "sim:", "good.bin", END);
 	bench_result(B, "tool_bad_device", st == 1 && has("sim:NAME"), "status %d: %s", st, out);
 	st = run(NULL, "frobnicate", "sim:b", END);
@@ -419,24 +458,6 @@ static void test_sim(void)
 /* ===================================================================================== */
 /* Through libhroce's bus: a simulated NIC of model = shell */
 
-/* The file holds data at off. */
-static bool back_is(const char *name, const uint8_t *data, size_t len)
-{
-	char path[1200];
-	uint8_t *got = malloc(len + 1);
-	FILE *f;
-	size_t n;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	f = fopen(path, "rb");
-	n = f && got ? fread(got, 1, len + 1, f) : 0;
-	if (f)
-		fclose(f);
-	n = n == len && !memcmp(got, data, len);
-	free(got);
-	return n;
-}
-
 /*
  * hroce:sim:NAME: the NIC libhroce creates from the configuration, the shell with the core
  * inside, its flash a file; the same commands as on a board, through the NIC's BAR0.
@@ -448,7 +469,7 @@ static void test_bus_sim(void)
 	uint8_t *bs = malloc(frames + 1024), *gs = malloc(frames + 1024),
 		*other = malloc(frames + 1024), *wrong = malloc(frames + 1024);
 	static char env[1300];
-	char text[1600], lenarg[32];
+	char text[1600];
 	size_t len, glen;
 	uint8_t *flash;
 	int st;
@@ -478,29 +499,12 @@ static void test_bus_sim(void)
 		     st == 0 && has("device:      sim:fwnic") && has("JEDEC 20 bb 21") &&
 			     has("xcu200"),
 		     "status %d: %s", st, out);
-	st = run(env, "--golden", "write", "hroce:sim:fwnic", "nic_golden.bin", END);
-	flash = flash_map("fwnic");
-	bench_result(B, "bus_sim_write_golden",
-		     st == 0 && flash && !memcmp(flash + GOLDEN_OFF, gs, glen), "status %d: %s", st,
-		     out);
+	flash = write_images(env, "hroce:sim:fwnic", "fwnic", "bus_sim",
+			     &(struct images){ "nic_golden.bin", "nic.bit", "nic.bin",
+					       "nic_other.bin", "nic_back.bin", gs, bs, glen,
+					       len });
 	if (!flash)
 		goto out;
-	memcpy(golden_copy, flash + GOLDEN_OFF, SEG_BYTES);
-
-	st = run(env, "write", "hroce:sim:fwnic", "nic.bit", END);
-	bench_result(B, "bus_sim_write",
-		     st == 0 && has("written and verified") &&
-			     !memcmp(flash + UPDATE_OFF, bs, len) && golden_same(flash),
-		     "status %d: %s", st, out);
-	st = run(env, "verify", "hroce:sim:fwnic", "nic.bin", END);
-	bench_result(B, "bus_sim_verify", st == 0 && has("matches"), "status %d: %s", st, out);
-	st = run(env, "verify", "hroce:sim:fwnic", "nic_other.bin", END);
-	bench_result(B, "bus_sim_verify_differs", st == 5 && has("differs at"), "status %d: %s", st,
-		     out);
-	snprintf(lenarg, sizeof(lenarg), "%zu", len);
-	st = run(env, "--length", lenarg, "read", "hroce:sim:fwnic", "nic_back.bin", END);
-	bench_result(B, "bus_sim_read", st == 0 && back_is("nic_back.bin", bs, len),
-		     "status %d: %s", st, out);
 	/* the simulated shell stays up: its ICAP model saw the reload, the board answers */
 	st = run(env, "boot", "hroce:sim:fwnic", END);
 	bench_result(B, "bus_sim_boot",
@@ -513,15 +517,7 @@ static void test_bus_sim(void)
 	expect_fail("bus_sim_bad_no_sync", st, 2, "no sync word", flash);
 	bench_result(B, "bus_sim_bad_left_update", !memcmp(flash + UPDATE_OFF, bs, len),
 		     "a refused image changed the update segment");
-	st = run(env, "--length", "65536", "erase", "hroce:sim:fwnic", END);
-	{
-		bool blank = true;
-
-		for (unsigned int i = 0; i < 65536; i++)
-			blank &= flash[UPDATE_OFF + i] == 0xff;
-		bench_result(B, "bus_sim_erase", st == 0 && blank && golden_same(flash),
-			     "status %d: %s", st, out);
-	}
+	erase_sector(env, "hroce:sim:fwnic", "bus_sim_erase", flash);
 	munmap(flash, FLASH_BYTES);
 out:
 	/* a NIC without the shell has no board block; a board not there is not opened */
