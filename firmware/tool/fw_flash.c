@@ -7,7 +7,11 @@
 
 void fw_board_info(struct fw_regs *r, struct fw_board_info *info)
 {
+	memset(info, 0, sizeof(*info));
 	info->magic = r->read(r->ctx, FW_REG_ID);
+	/* nothing else to read where there is no board block (fw_board_check says so) */
+	if (info->magic != FW_BOARD_MAGIC)
+		return;
 	info->board = r->read(r->ctx, FW_REG_BOARD);
 	info->git_hash = r->read(r->ctx, FW_REG_GIT_HASH);
 	info->build_stamp = r->read(r->ctx, FW_REG_BUILD_STAMP);

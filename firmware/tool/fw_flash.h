@@ -69,6 +69,7 @@ struct fw_board_info {
 	uint32_t golden_off, golden_size, update_off, update_size;
 };
 
+/* The identity and layout registers; only the ID where it is not the board block's. */
 void fw_board_info(struct fw_regs *r, struct fw_board_info *info);
 /* 0, or EPROTO (not a board block), EINVAL (a layout that makes no sense). */
 int fw_board_check(const struct fw_board_info *info);

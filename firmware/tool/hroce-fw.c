@@ -163,6 +163,22 @@ static void sim_faults(struct fw_sim *s)
 	s->flash.fault_after = n;
 }
 
+static void dev_close(struct dev *d)
+{
+	switch (d->kind) {
+	case DEV_SIM:
+		fw_sim_close(&d->sim);
+		break;
+	case DEV_BUS:
+		hroce_bar_close(d->bar);
+		break;
+	case DEV_PCI:
+		fw_pci_unmap(&d->pdev);
+		fw_pci_close(&d->pci);
+		break;
+	}
+}
+
 static int dev_open(struct dev *d, const char *spec, const struct opts *o)
 {
 	int err;
@@ -200,8 +216,7 @@ static int dev_open(struct dev *d, const char *spec, const struct opts *o)
 		d->kind = DEV_BUS;
 		d->regs.read = bus_read;
 		d->regs.write = bus_write;
-		/* the board (or its shell simulated) as through sysfs: the same SCK, the same wait
-		 */
+		/* a board (or its shell simulated), as through sysfs */
 		d->regs.spi_div = BOARD_SPI_DIV;
 		d->regs.poll_limit = BOARD_POLL_LIMIT;
 	} else {
@@ -227,28 +242,13 @@ static int dev_open(struct dev *d, const char *spec, const struct opts *o)
 		fprintf(stderr, "hroce-fw: %s: %s\n", d->name,
 			err == EPROTO ? "no HardRoCE board block (ID register)"
 				      : "the board's flash layout makes no sense");
+		dev_close(d);
 		return EXIT_DEVICE;
 	}
 	d->golden = o->golden;
 	d->seg_off = o->golden ? d->info.golden_off : d->info.update_off;
 	d->seg_size = o->golden ? d->info.golden_size : d->info.update_size;
 	return 0;
-}
-
-static void dev_close(struct dev *d)
-{
-	switch (d->kind) {
-	case DEV_SIM:
-		fw_sim_close(&d->sim);
-		break;
-	case DEV_BUS:
-		hroce_bar_close(d->bar);
-		break;
-	case DEV_PCI:
-		fw_pci_unmap(&d->pdev);
-		fw_pci_close(&d->pci);
-		break;
-	}
 }
 
 static const char *flash_error(int err, const char *what)
