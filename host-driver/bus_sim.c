@@ -12,6 +12,7 @@
  * device is opened once per process (as a VFIO device is): libhroce gives a second
  * hroce_open of it the device already open.
  */
+#include <endian.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -123,6 +124,25 @@ static uint64_t sim_mmio_read64(struct hroce_bus *bus, uint64_t offset)
 	return hroce_sim_mmio_read64(to_sim(bus)->sim, offset);
 }
 
+static void sim_mmio_write32(struct hroce_bus *bus, uint64_t offset, uint32_t value)
+{
+	uint32_t le = htole32(value);
+
+	if (offset & 3) {
+		hroce_log(HROCE_LOG_ERR, "%s: MMIO write of 4 bytes at 0x%llx: not aligned",
+			  bus->name, (unsigned long long)offset);
+		return;
+	}
+	/* a SHELL NIC's 32-bit BAR0 takes it as one write; a CORE NIC's as a strobed half */
+	hroce_sim_mmio_write(to_sim(bus)->sim, offset, &le, sizeof(le));
+}
+
+static uint32_t sim_mmio_read32(struct hroce_bus *bus, uint64_t offset)
+{
+	/* misaligned, outside BAR0 or a CORE NIC (a 64-bit bus): logged, all ones */
+	return hroce_sim_mmio_read32(to_sim(bus)->sim, offset);
+}
+
 /*
  * An application's memory is pinned as a board pins it, so that a registration that would
  * fail on a board fails here with the same errno, and what the wire carries reaches only
@@ -198,6 +218,8 @@ static void sim_stats(struct hroce_bus *bus,
 		emit(ctx, "shell.mac_rx_dropped", ns.mac_rx_dropped);
 		emit(ctx, "shell.msix_messages", ns.msix_messages);
 		emit(ctx, "shell.msix_stray", ns.msix_stray);
+		emit(ctx, "shell.iprogs", ns.iprogs);
+		emit(ctx, "shell.iprog_wbstar", ns.iprog_wbstar);
 	}
 	if (x) {
 		struct hroce_sim_frame_fault_stats fs;
@@ -268,6 +290,8 @@ static const struct hroce_bus_ops sim_bus_ops = {
 	.close = sim_close,
 	.mmio_write = sim_mmio_write,
 	.mmio_read64 = sim_mmio_read64,
+	.mmio_write32 = sim_mmio_write32,
+	.mmio_read32 = sim_mmio_read32,
 	.dma_map = sim_dma_map,
 	.dma_unmap = sim_dma_unmap,
 	.idle = sim_idle,
@@ -386,6 +410,7 @@ static int create_nic(const char *name, struct hroce_sim **out)
 		.model = d->model == HROCE_CONFIG_MODEL_SHELL ? HROCE_SIM_MODEL_SHELL
 							      : HROCE_SIM_MODEL_CORE,
 		.flash_path = *d->flash ? d->flash : NULL,
+		.flash_time_divisor = d->flash_time_divisor,
 	};
 	sim = hroce_sim_create(w, &sp);
 	if (!sim) {

@@ -41,8 +41,7 @@ struct vfio_bus {
 	struct hroce_bus bus;
 	int container, group, device;
 	int iommu_type;
-	volatile uint8_t *bar0;
-	uint64_t bar0_size;
+	struct hroce_vfio_bar bar0;
 	uint64_t config_offset; /* of the config space region in the device fd */
 	uint16_t command;	/* the PCI command register as we found it */
 	struct hroce_vfio_irqs irqs;
@@ -566,14 +565,13 @@ static int vfio_map_bar0(struct vfio_bus *vb)
 			  vb->bus.name, (unsigned long long)r.size, strerror(err));
 		return err;
 	}
-	vb->bar0 = p;
-	vb->bar0_size = r.size;
+	vb->bar0 = (struct hroce_vfio_bar){ .base = p, .size = r.size, .name = vb->bus.name };
 	return 0;
 }
 
 static void vfio_unmap_bar0(struct vfio_bus *vb)
 {
-	munmap((void *)vb->bar0, vb->bar0_size);
+	munmap((void *)vb->bar0.base, vb->bar0.size);
 }
 
 /* Config space is little-endian; a short transfer is EIO. */
@@ -784,17 +782,22 @@ static void vfio_close(struct hroce_bus *bus)
 	free(vb);
 }
 
-static void vfio_mmio_write(struct hroce_bus *bus, uint64_t offset, const void *data, size_t len)
+/*
+ * BAR0 through the process's mapping of it (bus_vfio.h): each access one load or store of
+ * its width, in the device's byte order (little-endian), between the barriers a device
+ * needs.
+ */
+void hroce_vfio_bar_write(const struct hroce_vfio_bar *bar, uint64_t offset, const void *data,
+			  size_t len)
 {
-	struct vfio_bus *vb = to_vfio(bus);
 	const uint8_t *src = data;
 
-	if ((offset | len) & 7 || !len || len > HROCE_WQE_PUSH_BYTES || offset >= vb->bar0_size ||
-	    len > vb->bar0_size - offset) {
+	if ((offset | len) & 7 || !len || len > HROCE_WQE_PUSH_BYTES || offset >= bar->size ||
+	    len > bar->size - offset) {
 		hroce_log(HROCE_LOG_ERR,
 			  "%s: MMIO write of %zu bytes at 0x%llx: not 8-byte words "
 			  "inside BAR0, up to %u bytes",
-			  bus->name, len, (unsigned long long)offset, HROCE_WQE_PUSH_BYTES);
+			  bar->name, len, (unsigned long long)offset, HROCE_WQE_PUSH_BYTES);
 		return;
 	}
 	mmio_before_writes();
@@ -803,24 +806,71 @@ static void vfio_mmio_write(struct hroce_bus *bus, uint64_t offset, const void *
 
 		memcpy(&word, src + i, sizeof(word));
 		/* the bytes in memory order, as the device (little-endian) sees them */
-		*(volatile uint64_t *)(vb->bar0 + offset + i) = word;
+		*(volatile uint64_t *)(bar->base + offset + i) = word;
 	}
 	mmio_flush_writes();
 }
 
-static uint64_t vfio_mmio_read64(struct hroce_bus *bus, uint64_t offset)
+uint64_t hroce_vfio_bar_read64(const struct hroce_vfio_bar *bar, uint64_t offset)
 {
-	struct vfio_bus *vb = to_vfio(bus);
 	uint64_t v;
 
-	if (offset & 7 || offset >= vb->bar0_size) {
-		hroce_log(HROCE_LOG_ERR, "%s: MMIO read at 0x%llx: outside BAR0", bus->name,
-			  (unsigned long long)offset);
+	if (offset & 7 || offset >= bar->size || bar->size - offset < 8) {
+		hroce_log(HROCE_LOG_ERR, "%s: MMIO read of 8 bytes at 0x%llx: outside BAR0",
+			  bar->name, (unsigned long long)offset);
 		return ~UINT64_C(0);
 	}
-	v = le64toh(*(volatile uint64_t *)(vb->bar0 + offset));
+	v = le64toh(*(volatile uint64_t *)(bar->base + offset));
 	mmio_after_read();
 	return v;
+}
+
+void hroce_vfio_bar_write32(const struct hroce_vfio_bar *bar, uint64_t offset, uint32_t value)
+{
+	if (offset & 3 || offset >= bar->size || bar->size - offset < 4) {
+		hroce_log(HROCE_LOG_ERR,
+			  "%s: MMIO write of 4 bytes at 0x%llx: not an aligned word inside BAR0",
+			  bar->name, (unsigned long long)offset);
+		return;
+	}
+	mmio_before_writes();
+	*(volatile uint32_t *)(bar->base + offset) = htole32(value);
+	mmio_flush_writes();
+}
+
+uint32_t hroce_vfio_bar_read32(const struct hroce_vfio_bar *bar, uint64_t offset)
+{
+	uint32_t v;
+
+	if (offset & 3 || offset >= bar->size || bar->size - offset < 4) {
+		hroce_log(HROCE_LOG_ERR,
+			  "%s: MMIO read of 4 bytes at 0x%llx: not an aligned word inside BAR0",
+			  bar->name, (unsigned long long)offset);
+		return ~UINT32_C(0);
+	}
+	v = le32toh(*(volatile uint32_t *)(bar->base + offset));
+	mmio_after_read();
+	return v;
+}
+
+static void vfio_mmio_write(struct hroce_bus *bus, uint64_t offset, const void *data, size_t len)
+{
+	hroce_vfio_bar_write(&to_vfio(bus)->bar0, offset, data, len);
+}
+
+static uint64_t vfio_mmio_read64(struct hroce_bus *bus, uint64_t offset)
+{
+	return hroce_vfio_bar_read64(&to_vfio(bus)->bar0, offset);
+}
+
+static void vfio_mmio_write32(struct hroce_bus *bus, uint64_t offset, uint32_t value)
+{
+	hroce_vfio_bar_write32(&to_vfio(bus)->bar0, offset, value);
+}
+
+static uint32_t vfio_mmio_read32(struct hroce_bus *bus, uint64_t offset)
+{
+	return hroce_vfio_bar_read32(&to_vfio(bus)->bar0, offset);
 }
 
 static int vfio_dma_map(struct hroce_bus *bus, void *vaddr, uint64_t iova, uint64_t len,
@@ -896,6 +946,8 @@ static const struct hroce_bus_ops vfio_bus_ops = {
 	.close = vfio_close,
 	.mmio_write = vfio_mmio_write,
 	.mmio_read64 = vfio_mmio_read64,
+	.mmio_write32 = vfio_mmio_write32,
+	.mmio_read32 = vfio_mmio_read32,
 	.dma_map = vfio_dma_map,
 	.dma_unmap = vfio_dma_unmap,
 	.idle = vfio_idle,
@@ -948,7 +1000,7 @@ int hroce_bus_vfio_open_at(const char *sysfs_root, const char *vfio_dir, const c
 	if (err)
 		goto err_disable;
 	hroce_log(HROCE_LOG_INFO, "%s: IOMMU group %u, BAR0 %llu bytes, %u MSI-X vectors",
-		  vb->bus.name, group, (unsigned long long)vb->bar0_size, vb->irqs.n);
+		  vb->bus.name, group, (unsigned long long)vb->bar0.size, vb->irqs.n);
 	*bus = &vb->bus;
 	return 0;
 

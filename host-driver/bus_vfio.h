@@ -91,6 +91,26 @@ void hroce_vfio_irqs_free(struct hroce_vfio_irqs *irqs);
 /* The vectors that fired since the last call, one bit each; never blocks. */
 uint64_t hroce_vfio_irqs_take(struct hroce_vfio_irqs *irqs);
 
+/*
+ * BAR0 as the process maps it (VFIO's region mmap), and the bus's MMIO on it: a write of
+ * 8-byte words (up to the WQE push window) or of one 4-byte word, a read of one 8-byte or
+ * 4-byte word, each a single store or load of that width in the device's byte order
+ * (little-endian), offsets aligned to it. An access outside the mapping or misaligned is
+ * logged with name and not made; such a read returns all ones. Any mapping will do: the
+ * tests run them on memory.
+ */
+struct hroce_vfio_bar {
+	volatile uint8_t *base;
+	uint64_t size;
+	const char *name;
+};
+
+void hroce_vfio_bar_write(const struct hroce_vfio_bar *bar, uint64_t offset, const void *data,
+			  size_t len);
+uint64_t hroce_vfio_bar_read64(const struct hroce_vfio_bar *bar, uint64_t offset);
+void hroce_vfio_bar_write32(const struct hroce_vfio_bar *bar, uint64_t offset, uint32_t value);
+uint32_t hroce_vfio_bar_read32(const struct hroce_vfio_bar *bar, uint64_t offset);
+
 /* hroce_bus_vfio_open() with another sysfs root and VFIO directory. */
 int hroce_bus_vfio_open_at(const char *sysfs_root, const char *vfio_dir, const char *arg,
 			   struct hroce_bus **bus);

@@ -210,19 +210,6 @@ static int cmd_locked(struct hroce_dev *dev, unsigned int op, uint32_t num, uint
 	return 0;
 }
 
-static int open_bus(const char *spec, struct hroce_bus **bus)
-{
-	if (!strncmp(spec, "sim:", 4))
-		return hroce_bus_sim_open(spec + 4, bus);
-	if (!strncmp(spec, "vfio:", 5))
-		return hroce_bus_vfio_open(spec + 5, bus);
-	hroce_log(HROCE_LOG_ERR,
-		  "%s: unknown device; a device is \"sim:NAME\" (a simulated NIC) or "
-		  "\"vfio:DDDD:BB:DD.F\" (a board)",
-		  spec);
-	return ENODEV;
-}
-
 /*
  * No MAC and no address given: those the configuration has for the device, if any. A
  * configuration that cannot be read fails the open (its message said why).
@@ -397,7 +384,7 @@ static struct hroce_dev *open_device(const char *spec, const struct hroce_dev_pa
 	pthread_mutex_init(&dev->push_lock, NULL);
 	err = config_addresses(dev, spec);
 	err = err ?: check_ipv6(dev, spec);
-	err = err ?: open_bus(spec, &dev->bus);
+	err = err ?: hroce_bus_open(spec, &dev->bus);
 	if (err)
 		goto err_free;
 

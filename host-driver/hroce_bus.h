@@ -27,6 +27,15 @@ struct hroce_bus_ops {
 	void (*mmio_write)(struct hroce_bus *bus, uint64_t offset, const void *data, size_t len);
 	uint64_t (*mmio_read64)(struct hroce_bus *bus, uint64_t offset);
 	/*
+	 * BAR0 4 bytes at a time, offset 4-byte aligned: registers behind a 32-bit bus (the
+	 * board shell's block at BAR0 + 0x10000, firmware/rtl/board_regs.v), which an 8-byte
+	 * access would reach as two. The write is posted in order with mmio_write's; the read
+	 * returns once the device answered. Outside BAR0 or misaligned: logged, nothing
+	 * written, all ones read (as from a device that is gone).
+	 */
+	void (*mmio_write32)(struct hroce_bus *bus, uint64_t offset, uint32_t value);
+	uint32_t (*mmio_read32)(struct hroce_bus *bus, uint64_t offset);
+	/*
 	 * The IOMMU: page-aligned process memory at page-aligned IOVAs (flags below). Every
 	 * page is pinned as get_user_pages pins it: EFAULT if one is not mapped, not
 	 * readable, or not writable with HROCE_BUS_DMA_WRITE; ENOMEM past RLIMIT_MEMLOCK
@@ -67,6 +76,11 @@ struct hroce_bus {
 	char name[64];
 };
 
+/*
+ * The bus of the device spec names ("sim:NAME", "vfio:DDDD:BB:DD.F"), by its backend:
+ * 0, or ENODEV for a spec of no backend (logged), or the backend's error.
+ */
+int hroce_bus_open(const char *spec, struct hroce_bus **bus);
 /* Backends: each opens the device its argument names (after "sim:" or "vfio:"). */
 int hroce_bus_sim_open(const char *arg, struct hroce_bus **bus);
 /* A board bound to vfio-pci, "DDDD:BB:DD.F" or "BB:DD.F" (errors: bus_vfio.h). */

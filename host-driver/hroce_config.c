@@ -31,6 +31,7 @@ static const struct hroce_config_dev sim_defaults = {
 	.pcie_writes = HROCE_CONFIG_PCIE_BURSTS_DEFAULT,
 	.link_ns = 100,
 	.link_gbps = 100,
+	.flash_time_divisor = 1,
 	.fault_seed = 1,
 };
 
@@ -215,6 +216,7 @@ enum key_id {
 	KEY_PCAP,
 	KEY_MODEL,
 	KEY_FLASH,
+	KEY_FLASH_TIME_DIVISOR,
 	KEY_LOSS, /* the faults, from here on */
 	KEY_LOSS_BURST,
 	KEY_FLIP,
@@ -243,6 +245,7 @@ static const char *const key_names[KEY_COUNT] = {
 	[KEY_PCAP] = "pcap",
 	[KEY_MODEL] = "model",
 	[KEY_FLASH] = "flash",
+	[KEY_FLASH_TIME_DIVISOR] = "flash_time_divisor",
 	[KEY_LOSS] = "loss",
 	[KEY_LOSS_BURST] = "loss_burst",
 	[KEY_FLIP] = "flip",
@@ -407,6 +410,7 @@ static int set_key(struct parser *p, const char *key, const char *v)
 	struct hroce_config_dev *d = &p->cur;
 	struct in_addr a;
 	uint32_t *u32 = NULL, max = 1000000000u;
+	bool nonzero;
 	int k;
 
 	for (k = 0; k < KEY_COUNT && strcmp(key, key_names[k]); k++)
@@ -416,7 +420,7 @@ static int set_key(struct parser *p, const char *key, const char *v)
 			p,
 			"unknown key \"%s\" (keys: spec, mac, ipv4, ipv6, wire, port, clock_mhz, "
 			"pcie_read_ns, pcie_write_ns, pcie_gbps, pcie_reads, pcie_writes, link_ns, "
-			"link_gbps, pcap, model, flash, loss, "
+			"link_gbps, pcap, model, flash, flash_time_divisor, loss, "
 			"loss_burst, flip, dup, reorder, fault_seed, fault_rules)",
 			key);
 	if ((p->seen & (1u << k)) && k != KEY_IPV6)
@@ -535,12 +539,16 @@ static int set_key(struct parser *p, const char *key, const char *v)
 			return bad(p, "flash: a path of 1 to %zu bytes", sizeof(d->flash) - 1);
 		snprintf(d->flash, sizeof(d->flash), "%s", v);
 		return 0;
+	case KEY_FLASH_TIME_DIVISOR:
+		u32 = &d->flash_time_divisor;
+		max = 1000000;
+		break;
 	}
-	/* a clock, and bursts in flight, of 0 would never move a byte */
-	if (!parse_u32(v, max, u32) ||
-	    ((k == KEY_CLOCK || k == KEY_PCIE_READS || k == KEY_PCIE_WRITES) && !*u32))
-		return bad(p, "%s \"%s\": a whole number from %u to %u", key, v,
-			   k == KEY_CLOCK || k == KEY_PCIE_READS || k == KEY_PCIE_WRITES ? 1u : 0u,
+	/* a clock, and bursts in flight, of 0 would never move a byte; times are divided */
+	nonzero = k == KEY_CLOCK || k == KEY_PCIE_READS || k == KEY_PCIE_WRITES ||
+		  k == KEY_FLASH_TIME_DIVISOR;
+	if (!parse_u32(v, max, u32) || (nonzero && !*u32))
+		return bad(p, "%s \"%s\": a whole number from %u to %u", key, v, nonzero ? 1u : 0u,
 			   max);
 	return 0;
 }
@@ -565,9 +573,10 @@ static int end_section(struct parser *p)
 		if (!is_sim(d) && (p->seen & (1u << k)))
 			err = bad(p, "[%s]: %s is for simulated devices only (spec %s)", d->name,
 				  key_names[k], d->spec);
-	if (!err && *d->flash && d->model != HROCE_CONFIG_MODEL_SHELL)
-		err = bad(p, "[%s]: flash is for model = shell only (the core alone has none)",
-			  d->name);
+	if (!err && (*d->flash || (p->seen & (1u << KEY_FLASH_TIME_DIVISOR))) &&
+	    d->model != HROCE_CONFIG_MODEL_SHELL)
+		err = bad(p, "[%s]: %s is for model = shell only (the core alone has none)",
+			  d->name, *d->flash ? "flash" : "flash_time_divisor");
 	for (size_t i = 0; !err && i < p->cfg->n; i++) {
 		const struct hroce_config_dev *o = &p->cfg->devs[i];
 

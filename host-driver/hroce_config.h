@@ -39,6 +39,8 @@
  *                             # board shell with the core inside (hroce_sim.h), vendor
  *                             # blocks as models: 32-bit BAR0, MSI-X, MAC FIFOs, flash
  *   flash = /tmp/hroce0.flash # shell only: the flash's file (default: in memory)
+ *   flash_time_divisor = 1    # shell only: the flash's erase and program times are the
+ *                             # data sheet's divided by this (1 to 1000000; default 1)
  *   loss = 0.001              # faults of the frames it sends (default none; hroce_sim.h,
  *   loss_burst = 0.01 0.3 1 0 #   hroce_sim_frame_faults): loss probability; Gilbert-Elliott
  *   flip = 0.0001             #   good->bad, bad->good, loss when bad [, loss when good];
@@ -103,6 +105,7 @@ struct hroce_config_dev {
 	char pcap[256];	    /* "": none */
 	unsigned int model; /* HROCE_CONFIG_MODEL_* */
 	char flash[256];    /* the shell's flash file; "": in memory */
+	uint32_t flash_time_divisor;
 	/* faults of the frames it sends on its wire (hroce_sim.h: hroce_sim_frame_faults) */
 	double loss;						      /* loss */
 	double burst_enter, burst_leave, burst_loss, burst_good_loss; /* loss_burst */

@@ -7,7 +7,11 @@
 
 void fw_board_info(struct fw_regs *r, struct fw_board_info *info)
 {
+	memset(info, 0, sizeof(*info));
 	info->magic = r->read(r->ctx, FW_REG_ID);
+	/* nothing else to read where there is no board block (fw_board_check says so) */
+	if (info->magic != FW_BOARD_MAGIC)
+		return;
 	info->board = r->read(r->ctx, FW_REG_BOARD);
 	info->git_hash = r->read(r->ctx, FW_REG_GIT_HASH);
 	info->build_stamp = r->read(r->ctx, FW_REG_BUILD_STAMP);
@@ -32,6 +36,22 @@ int fw_board_check(const struct fw_board_info *i)
 	    u_end > i->flash_size || g_end > i->flash_size ||
 	    (i->update_off < g_end && i->golden_off < u_end))
 		return EINVAL;
+	return 0;
+}
+
+void fw_board_reload(struct fw_regs *r, uint32_t addr)
+{
+	r->write(r->ctx, FW_REG_RELOAD_ADDR, addr);
+	r->write(r->ctx, FW_REG_RELOAD, FW_RELOAD_KEY);
+}
+
+int fw_board_reload_wait(struct fw_regs *r)
+{
+	uint64_t polls = 0;
+
+	while (r->read(r->ctx, FW_REG_RELOAD) & 1)
+		if (++polls > r->poll_limit)
+			return ETIMEDOUT;
 	return 0;
 }
 

@@ -2,7 +2,8 @@
 /*
  * The board register block (firmware/rtl/board_regs.v) and the configuration flash behind
  * its SPI controller, from the host: the same code for a board (BAR0 mapped) and for the
- * simulated block. Register access goes through two callbacks.
+ * simulated block, reached by libpci's sysfs mapping, libhroce's bus (VFIO or a simulated
+ * NIC) or the block's model alone. Register access goes through two callbacks.
  */
 #ifndef HROCE_FW_FLASH_H
 #define HROCE_FW_FLASH_H
@@ -68,9 +69,19 @@ struct fw_board_info {
 	uint32_t golden_off, golden_size, update_off, update_size;
 };
 
+/* The identity and layout registers; only the ID where it is not the board block's. */
 void fw_board_info(struct fw_regs *r, struct fw_board_info *info);
 /* 0, or EPROTO (not a board block), EINVAL (a layout that makes no sense). */
 int fw_board_check(const struct fw_board_info *info);
+
+/*
+ * The reload: the boot address (WBSTAR) and the key, after which the FPGA loads itself
+ * from that flash address (IPROG). On a board the link goes down with it; a simulated
+ * block stays, and fw_board_reload_wait waits there until the ICAP sequence was sent:
+ * 0 or ETIMEDOUT.
+ */
+void fw_board_reload(struct fw_regs *r, uint32_t addr);
+int fw_board_reload_wait(struct fw_regs *r);
 
 /* Chip select and transfers of 1..4 bytes (bytes in/out in order); 0 or ETIMEDOUT. */
 int fw_spi_select(struct fw_regs *r, bool on);

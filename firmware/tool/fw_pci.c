@@ -121,8 +121,6 @@ int fw_pci_find(struct fw_pci *p, const char *spec, struct fw_pci_dev *out)
 	char tail;
 
 	memset(out, 0, sizeof(*out));
-	if (!strncmp(spec, "vfio:", 5))
-		spec += 5;
 	if (sscanf(spec, "%x:%x:%x.%u%c", &dom, &bus, &dev, &func, &tail) != 4) {
 		dom = 0;
 		if (sscanf(spec, "%x:%x.%u%c", &bus, &dev, &func, &tail) != 3) {
@@ -318,8 +316,8 @@ int fw_pci_boot(struct fw_pci *p, struct fw_pci_dev *d, const struct fw_boot_opt
 	if (o->reload) {
 		if (!d->bar0 && (err = fw_pci_map(p, d)))
 			goto restore;
-		fw_pci_board_write(d, FW_REG_RELOAD_ADDR, o->wbstar);
-		fw_pci_board_write(d, FW_REG_RELOAD, FW_RELOAD_KEY);
+		fw_board_reload(&(struct fw_regs){ .ctx = d, .write = fw_pci_board_write },
+				o->wbstar);
 		step(p, "reload from flash address 0x%08x (IPROG)", o->wbstar);
 		fw_pci_unmap(d);
 		sleep_ms(o->reload_ms);

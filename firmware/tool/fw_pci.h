@@ -48,7 +48,7 @@ int fw_pci_open(struct fw_pci *p, const char *sysfs_root, bool verbose);
 void fw_pci_close(struct fw_pci *p);
 /* Calls fn for each device with the shell's IDs; returns how many. */
 unsigned int fw_pci_list(struct fw_pci *p, void (*fn)(void *ctx, const char *addr), void *ctx);
-/* Finds ADDR ("0000:65:00.0", "65:00.0", "vfio:..."); 0, ENODEV or EINVAL, with a message. */
+/* Finds ADDR ("0000:65:00.0", "65:00.0"); 0, ENODEV or EINVAL, with a message. */
 int fw_pci_find(struct fw_pci *p, const char *spec, struct fw_pci_dev *d);
 int fw_pci_map(struct fw_pci *p, struct fw_pci_dev *d);
 void fw_pci_unmap(struct fw_pci_dev *d);

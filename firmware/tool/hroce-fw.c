@@ -11,10 +11,19 @@
  *   hroce-fw boot DEV                   reload the FPGA from the segment, rescan, rebind
  *   hroce-fw reset DEV                  remove, bus reset, rescan, rebind (no reload)
  *
- * DEV is a PCI address (0000:65:00.0, 65:00.0, vfio:0000:65:00.0) or sim:NAME, a
- * simulated board block (the RTL of board_regs, its SPI controller and reload, with the
- * MT25QU01G and ICAP models on its pins) whose flash lives in a file, so that it keeps its
- * contents between runs as a board's does.
+ * DEV is one of
+ *   0000:65:00.0, 65:00.0   a board by its PCI address: found with libpci, BAR0 mapped
+ *                           through sysfs (resource0), whatever driver it is bound to;
+ *   vfio:0000:65:00.0       a board bound to vfio-pci, through libhroce's VFIO bus (the
+ *                           driver stack perftest runs on; hroce_bar.h);
+ *   hroce:SPEC              any device libhroce opens (hroce:vfio:..., or hroce:sim:NAME: a
+ *                           simulated NIC of $HROCE_CONFIG with model = shell, the board
+ *                           shell with the core inside, its flash in the configured file);
+ *   sim:NAME                a simulated board block alone (the RTL of board_regs, its SPI
+ *                           controller and reload, with the MT25QU01G and ICAP models on
+ *                           its pins) whose flash lives in a file, so that it keeps its
+ *                           contents between runs as a board's does.
+ * The flash commands are one code (fw_flash.c) above the register access of each.
  *
  * Images: .bit (header parsed), .bin, .mcs. The golden segment is never erased or
  * programmed unless --golden is given: every erase and program goes through one range
@@ -39,6 +48,7 @@
 #include "fw_image.h"
 #include "fw_pci.h"
 #include "fw_sim.h"
+#include "hroce_bar.h"
 
 extern const struct vmodel_ops vmodel_Vfw_board;
 
@@ -47,6 +57,10 @@ enum { EXIT_USAGE = 1, EXIT_IMAGE = 2, EXIT_DEVICE = 3, EXIT_FLASH = 4, EXIT_VER
 #define SIM_DIR_DEFAULT "/tmp/hroce-fw-sim"
 /* The simulated flash's times are the data sheet's divided by this (env to change it) */
 #define SIM_TIME_DIVISOR 1000u
+/* A board's SCK: 250 MHz / 8, the READ command's limit with margin for STARTUPE3's paths */
+#define BOARD_SPI_DIV 3
+/* A board's status polls before a timeout: each is a few reads across PCIe (~5 us), ~10 s */
+#define BOARD_POLL_LIMIT 2000000
 
 struct opts {
 	bool golden, verbose;
@@ -55,13 +69,20 @@ struct opts {
 	unsigned int reload_ms;
 };
 
+enum dev_kind {
+	DEV_PCI, /* libpci and sysfs */
+	DEV_BUS, /* libhroce's bus */
+	DEV_SIM, /* the board block's model alone */
+};
+
 struct dev {
-	bool is_sim;
+	enum dev_kind kind;
 	char name[300];
 	struct fw_regs regs;
 	struct fw_board_info info;
 	struct fw_pci pci;
 	struct fw_pci_dev pdev;
+	struct hroce_bar *bar;
 	struct fw_sim sim;
 	/* the segment the command works on */
 	uint32_t seg_off, seg_size;
@@ -77,6 +98,45 @@ static uint32_t sim_read(void *ctx, uint32_t off)
 static void sim_write(void *ctx, uint32_t off, uint32_t v)
 {
 	fw_sim_write(ctx, off, v);
+}
+
+static uint32_t bus_read(void *ctx, uint32_t off)
+{
+	return hroce_bar_read32(ctx, FW_BOARD_BASE + off);
+}
+
+static void bus_write(void *ctx, uint32_t off, uint32_t v)
+{
+	hroce_bar_write32(ctx, FW_BOARD_BASE + off, v);
+}
+
+/* The libhroce spec of DEV, or NULL if DEV is not a libhroce device. */
+static const char *bus_spec(const char *spec)
+{
+	if (!strncmp(spec, "hroce:", 6))
+		return spec + 6;
+	return strncmp(spec, "vfio:", 5) ? NULL : spec;
+}
+
+/* A board behind libhroce's VFIO bus: its PCI address, or NULL (a simulated NIC). */
+static const char *bus_pci_addr(const struct dev *d)
+{
+	const char *name = hroce_bar_name(d->bar);
+
+	return strncmp(name, "vfio:", 5) ? NULL : name + 5;
+}
+
+static int bus_open(struct dev *d, const char *spec)
+{
+	int err = hroce_bar_open(bus_spec(spec), &d->bar);
+
+	if (err) {
+		fprintf(stderr, "hroce-fw: %s: libhroce cannot open it: %s\n", spec, strerror(err));
+		return EXIT_DEVICE;
+	}
+	snprintf(d->name, sizeof(d->name), "%s", hroce_bar_name(d->bar));
+	d->regs.ctx = d->bar;
+	return 0;
 }
 
 static void sim_path(const struct opts *o, const char *name, char *out, size_t len)
@@ -103,6 +163,22 @@ static void sim_faults(struct fw_sim *s)
 	s->flash.fault_after = n;
 }
 
+static void dev_close(struct dev *d)
+{
+	switch (d->kind) {
+	case DEV_SIM:
+		fw_sim_close(&d->sim);
+		break;
+	case DEV_BUS:
+		hroce_bar_close(d->bar);
+		break;
+	case DEV_PCI:
+		fw_pci_unmap(&d->pdev);
+		fw_pci_close(&d->pci);
+		break;
+	}
+}
+
 static int dev_open(struct dev *d, const char *spec, const struct opts *o)
 {
 	int err;
@@ -127,12 +203,22 @@ static int dev_open(struct dev *d, const char *spec, const struct opts *o)
 			return EXIT_DEVICE;
 		}
 		sim_faults(&d->sim);
-		d->is_sim = true;
+		d->kind = DEV_SIM;
 		d->regs.ctx = &d->sim;
 		d->regs.read = sim_read;
 		d->regs.write = sim_write;
 		d->regs.spi_div = 0;
 		d->regs.poll_limit = 100000;
+	} else if (bus_spec(spec)) {
+		err = bus_open(d, spec);
+		if (err)
+			return err;
+		d->kind = DEV_BUS;
+		d->regs.read = bus_read;
+		d->regs.write = bus_write;
+		/* a board (or its shell simulated), as through sysfs */
+		d->regs.spi_div = BOARD_SPI_DIV;
+		d->regs.poll_limit = BOARD_POLL_LIMIT;
 	} else {
 		err = fw_pci_open(&d->pci, o->sysfs, o->verbose);
 		if (err)
@@ -144,12 +230,11 @@ static int dev_open(struct dev *d, const char *spec, const struct opts *o)
 		}
 		snprintf(d->name, sizeof(d->name), "%s", d->pdev.addr);
 		d->regs.ctx = &d->pdev;
+		d->kind = DEV_PCI;
 		d->regs.read = fw_pci_board_read;
 		d->regs.write = fw_pci_board_write;
-		/* SCK = 250 MHz / 8: the READ command's limit with margin for STARTUPE3's paths */
-		d->regs.spi_div = 3;
-		/* a status poll is a few reads across PCIe (~5 us): about 10 s */
-		d->regs.poll_limit = 2000000;
+		d->regs.spi_div = BOARD_SPI_DIV;
+		d->regs.poll_limit = BOARD_POLL_LIMIT;
 	}
 	fw_board_info(&d->regs, &d->info);
 	err = fw_board_check(&d->info);
@@ -157,22 +242,13 @@ static int dev_open(struct dev *d, const char *spec, const struct opts *o)
 		fprintf(stderr, "hroce-fw: %s: %s\n", d->name,
 			err == EPROTO ? "no HardRoCE board block (ID register)"
 				      : "the board's flash layout makes no sense");
+		dev_close(d);
 		return EXIT_DEVICE;
 	}
 	d->golden = o->golden;
 	d->seg_off = o->golden ? d->info.golden_off : d->info.update_off;
 	d->seg_size = o->golden ? d->info.golden_size : d->info.update_size;
 	return 0;
-}
-
-static void dev_close(struct dev *d)
-{
-	if (d->is_sim) {
-		fw_sim_close(&d->sim);
-	} else {
-		fw_pci_unmap(&d->pdev);
-		fw_pci_close(&d->pci);
-	}
 }
 
 static const char *flash_error(int err, const char *what)
@@ -458,6 +534,62 @@ static int check_version(struct dev *d, const struct opts *o)
 	return 0;
 }
 
+/* The ICAP of a simulated board: the reloads it saw, and the flash address of the last. */
+struct icap_seen {
+	uint64_t iprogs, wbstar, errors;
+};
+
+static void icap_stat(void *ctx, const char *name, uint64_t value)
+{
+	struct icap_seen *seen = ctx;
+
+	if (!strcmp(name, "shell.iprogs"))
+		seen->iprogs = value;
+	else if (!strcmp(name, "shell.iprog_wbstar"))
+		seen->wbstar = value;
+}
+
+static void icap_seen(struct dev *d, struct icap_seen *seen)
+{
+	memset(seen, 0, sizeof(*seen));
+	if (d->kind == DEV_SIM) {
+		seen->iprogs = d->sim.icap.iprogs;
+		seen->wbstar = d->sim.icap.iprog_wbstar;
+		seen->errors = d->sim.icap.errors;
+	} else {
+		hroce_bar_stats(d->bar, icap_stat, seen);
+	}
+}
+
+/* A simulated board stays up across the reload: the ICAP model tells what it saw. */
+static int boot_simulated(struct dev *d, const struct opts *o, bool reload)
+{
+	struct icap_seen before, after;
+
+	if (reload) {
+		icap_seen(d, &before);
+		fw_board_reload(&d->regs, d->seg_off);
+		if (fw_board_reload_wait(&d->regs)) {
+			fprintf(stderr, "hroce-fw: %s: the reload is still being sent\n", d->name);
+			return EXIT_DEVICE;
+		}
+		icap_seen(d, &after);
+		if (after.iprogs != before.iprogs + 1 || after.errors ||
+		    after.wbstar != d->seg_off) {
+			fprintf(stderr, "hroce-fw: %s: the ICAP saw no reload to 0x%08x\n", d->name,
+				d->seg_off);
+			return EXIT_DEVICE;
+		}
+		printf("%s: ICAP: WBSTAR 0x%08x, IPROG\n", d->name, (uint32_t)after.wbstar);
+	}
+	return check_version(d, o);
+}
+
+/*
+ * A board: the PCI dance. One behind libhroce's VFIO bus is let go first (vfio-pci cannot
+ * be unbound while the device is open), driven through sysfs for the dance, and opened
+ * through VFIO again when it is back (the dance binds it to vfio-pci).
+ */
 static int cmd_boot(struct dev *d, const char *spec, const struct opts *o, bool reload)
 {
 	struct fw_boot_opts bo = { .wbstar = d->seg_off,
@@ -465,40 +597,41 @@ static int cmd_boot(struct dev *d, const char *spec, const struct opts *o, bool 
 				   .reset_ms = o->sysfs ? 0 : 100,
 				   .reload = reload,
 				   .driver = "vfio-pci" };
+	char addr[sizeof(d->name)];
 	int err;
 
-	if (d->is_sim) {
-		unsigned int before = d->sim.icap.iprogs;
-
-		if (reload) {
-			fw_sim_write(&d->sim, FW_REG_RELOAD_ADDR, d->seg_off);
-			fw_sim_write(&d->sim, FW_REG_RELOAD, FW_RELOAD_KEY);
-			for (unsigned int i = 0;
-			     i < 1000 && (fw_sim_read(&d->sim, FW_REG_RELOAD) & 1); i++)
-				;
-			if (d->sim.icap.iprogs != before + 1 || d->sim.icap.errors ||
-			    d->sim.icap.iprog_wbstar != d->seg_off) {
-				fprintf(stderr, "hroce-fw: %s: the ICAP saw no reload to 0x%08x\n",
-					d->name, d->seg_off);
-				return EXIT_DEVICE;
-			}
-			printf("%s: ICAP: WBSTAR 0x%08x, IPROG\n", d->name,
-			       d->sim.icap.iprog_wbstar);
+	if (d->kind == DEV_SIM || (d->kind == DEV_BUS && !bus_pci_addr(d)))
+		return boot_simulated(d, o, reload);
+	if (d->kind == DEV_BUS) {
+		snprintf(addr, sizeof(addr), "%s", bus_pci_addr(d));
+		hroce_bar_close(d->bar);
+		d->bar = NULL;
+		if (fw_pci_open(&d->pci, o->sysfs, o->verbose))
+			return EXIT_DEVICE;
+		if (fw_pci_find(&d->pci, addr, &d->pdev)) {
+			fw_pci_close(&d->pci);
+			return EXIT_DEVICE;
 		}
-		return check_version(d, o);
 	}
 	err = fw_pci_boot(&d->pci, &d->pdev, &bo);
+	fw_pci_unmap(&d->pdev);
+	fw_pci_close(&d->pci);
 	if (err)
 		return EXIT_DEVICE;
-	/* the device came back as a new one: find and map it again */
-	fw_pci_close(&d->pci);
-	if (fw_pci_open(&d->pci, o->sysfs, o->verbose) || fw_pci_find(&d->pci, spec, &d->pdev) ||
-	    fw_pci_map(&d->pci, &d->pdev)) {
+	/* the device came back as a new one: find it and map it (or open it) again */
+	if (d->kind == DEV_BUS) {
+		err = hroce_bar_open(bus_spec(spec), &d->bar);
+		d->regs.ctx = d->bar;
+	} else {
+		err = fw_pci_open(&d->pci, o->sysfs, o->verbose) ||
+		      fw_pci_find(&d->pci, spec, &d->pdev) || fw_pci_map(&d->pci, &d->pdev);
+		d->regs.ctx = &d->pdev;
+	}
+	if (err) {
 		fprintf(stderr, "hroce-fw: %s: the board did not come back after the %s\n", d->name,
 			reload ? "reload" : "reset");
 		return EXIT_DEVICE;
 	}
-	d->regs.ctx = &d->pdev;
 	return check_version(d, o);
 }
 
@@ -547,7 +680,10 @@ static void usage(FILE *f)
 		"usage: hroce-fw [options] list\n"
 		"       hroce-fw [options] info|erase|boot|reset DEV\n"
 		"       hroce-fw [options] read|write|verify DEV FILE\n"
-		"DEV: a PCI address (0000:65:00.0), or sim:NAME (a simulated board)\n"
+		"DEV: a board by its PCI address (0000:65:00.0: libpci and sysfs), a board bound\n"
+		"     to vfio-pci through libhroce's VFIO bus (vfio:0000:65:00.0), any device\n"
+		"     libhroce opens (hroce:SPEC, e.g. hroce:sim:NAME: a simulated NIC of\n"
+		"     $HROCE_CONFIG with model = shell), or sim:NAME (a simulated board block)\n"
 		"options:\n"
 		"  --golden            work on the golden segment (default: the update one)\n"
 		"  --length N          bytes to read or erase (default: the whole segment)\n"

@@ -40,6 +40,15 @@ void flash_model_init(struct flash_model *f, uint8_t *mem, size_t size)
 	f->t_sector = FLASH_T_SECTOR_ERASE_NS;
 }
 
+void flash_model_scale_times(struct flash_model *f, unsigned int divisor)
+{
+	if (!divisor)
+		return;
+	f->t_program /= divisor;
+	f->t_subsector /= divisor;
+	f->t_sector /= divisor;
+}
+
 bool flash_model_busy(const struct flash_model *f, uint64_t now_ns)
 {
 	return now_ns < f->busy_until;

@@ -73,6 +73,8 @@ struct flash_model {
 
 /* mem must hold size bytes; it is not cleared (a fresh flash is all FFh: the caller's). */
 void flash_model_init(struct flash_model *f, uint8_t *mem, size_t size);
+/* Program and erase times divided by divisor (a simulation that cannot wait 150 ms). */
+void flash_model_scale_times(struct flash_model *f, unsigned int divisor);
 /*
  * One look at the pins at time now_ns (call after every change, e.g. every clock cycle);
  * returns MISO.

@@ -122,9 +122,7 @@ int fw_sim_open(struct fw_sim *s, const struct vmodel_ops *ops, const char *flas
 	if (err)
 		return err;
 	flash_model_init(&s->flash, s->mem, size);
-	s->flash.t_program /= s->time_divisor;
-	s->flash.t_subsector /= s->time_divisor;
-	s->flash.t_sector /= s->time_divisor;
+	flash_model_scale_times(&s->flash, s->time_divisor);
 	icap_model_init(&s->icap);
 	err = vmodel_open(&s->vm, ops);
 	if (err)

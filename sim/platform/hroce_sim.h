@@ -78,6 +78,9 @@ struct hroce_sim_params {
 	/* SHELL: the flash's contents, kept in this file (as hroce-fw's sim: boards keep
 	 * theirs; created all FFh); NULL: in memory, all FFh, gone with the NIC */
 	const char *flash_path;
+	/* SHELL: the flash's erase and program times are the data sheet's divided by this
+	 * (0 or 1: the data sheet's) */
+	uint32_t flash_time_divisor;
 };
 
 /* clock_mhz: the core clock (250 for the product configuration). */
@@ -182,13 +185,15 @@ uint32_t hroce_sim_mmio_read32(struct hroce_sim *s, uint64_t offset);
  * shell's MAC RX FIFO dropped, read from the board block (BAR0 0x10030) as a host would,
  * so not from inside a step (0 for a CORE NIC, whose port holds frames back instead).
  * msix_messages: MSI-X messages the shell sent; msix_stray: those to an address or with
- * data the table was not given (not delivered); iprogs: reloads the ICAP model saw.
+ * data the table was not given (not delivered); iprogs: reloads the ICAP model saw,
+ * iprog_wbstar: the flash address (WBSTAR) of the last.
  */
 struct hroce_sim_nic_stats {
 	enum hroce_sim_model model;
 	uint64_t mac_rx_dropped;
 	uint64_t msix_messages, msix_stray;
 	uint64_t iprogs;
+	uint32_t iprog_wbstar;
 };
 void hroce_sim_nic_stats(struct hroce_sim *s, struct hroce_sim_nic_stats *st);
 /* Called (from inside a step, or the world's thread) when an interrupt vector fires. */

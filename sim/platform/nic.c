@@ -580,6 +580,7 @@ void hroce_sim_nic_stats(struct hroce_sim *s, struct hroce_sim_nic_stats *st)
 	st->msix_messages = s->shell->msix_messages;
 	st->msix_stray = s->shell->msix_stray;
 	st->iprogs = s->shell->icap.iprogs;
+	st->iprog_wbstar = s->shell->icap.iprog_wbstar;
 	sim_world_unlock(s->w);
 	st->mac_rx_dropped = hroce_sim_mmio_read32(s, HROCE_SIM_BOARD_BASE + SIM_SHELL_MAC_RX_DROP);
 }

@@ -95,6 +95,7 @@ int sim_shell_open(struct hroce_sim *s, const struct hroce_sim_params *p)
 		goto fail;
 	}
 	flash_model_init(&sh->flash, sh->flash_mem, FLASH_MT25QU01G_BYTES);
+	flash_model_scale_times(&sh->flash, p->flash_time_divisor);
 	icap_model_init(&sh->icap);
 	err = bind_ports(s);
 	if (err)

@@ -40,10 +40,13 @@ $(eval $(call program,test_fw_shell,testbench/firmware/test_fw_shell.c \
 
 FW_TESTS := test_fw_board test_fw_mac_fifo test_fw_msix test_fw_shell
 
-# The flash tool: libpci for boards, the board block's model for sim: devices
-FW_TOOL_SRCS := $(addprefix firmware/tool/,hroce-fw.c fw_flash.c fw_image.c fw_pci.c) \
-	sim/firmware/flash_model.c sim/firmware/icap_model.c sim/firmware/fw_sim.c sim/vmodel/vmodel.c
-$(BIN)/hroce-fw: $(call cobjs,$(FW_TOOL_SRCS)) $(MODEL_fw_board) $(VRUNTIME)
+# The flash tool: libpci for boards, libhroce's bus (VFIO, or a simulated NIC: libhroce-sim,
+# which also holds the flash and ICAP models), the board block's model for sim: devices
+FW_TOOL_SRCS := $(addprefix firmware/tool/,hroce-fw.c fw_flash.c fw_image.c fw_pci.c)
+$(OBJ)/c/firmware/tool/hroce-fw.o: CFLAGS += -Ihost-driver
+# (libhroce by its path: this file is included before the top Makefile names it)
+$(BIN)/hroce-fw: $(call cobjs,$(FW_TOOL_SRCS)) $(MODEL_fw_board) $(BUILD)/lib/libhroce.a \
+		$(HROCE_SIM_LIBS)
 	@mkdir -p $(BIN)
 	$(CC) -o $@ $^ $(LDLIBS) -lpci
 PROGRAMS += $(BIN)/hroce-fw

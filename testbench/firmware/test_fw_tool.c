@@ -18,6 +18,14 @@
  * libpci; boot does the whole dance in order (unbind, mask the port's error reporting,
  * reload through BAR0, remove, secondary bus reset, rescan, restore, bind to vfio-pci),
  * leaving the port's registers as they were; reset does the same without the reload.
+ *
+ * Through libhroce's bus (hroce:sim:NAME: the NIC of model = shell that libhroce creates
+ * from $HROCE_CONFIG, the board shell with the core inside, its flash in a file): info, a
+ * golden image, an update image written, verified, compared with another, read back, boot
+ * (the shell's ICAP model sees WBSTAR and IPROG, the board answers with its version),
+ * images refused (wrong part, no sync word) with the flash unchanged, erase; a NIC of
+ * model = core refused (no board block), a vfio: board that is not there refused with
+ * libhroce's message.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -249,15 +257,91 @@ static void expect_fail(const char *name, int status, int want, const char *msg,
 		     first, msg, golden_same(flash) ? "unchanged" : "CHANGED");
 }
 
+/* The file NAME in the test's directory holds exactly data. */
+static bool back_is(const char *name, const uint8_t *data, size_t len)
+{
+	char path[1200];
+	uint8_t *got = malloc(len + 1);
+	FILE *f;
+	size_t n;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "rb");
+	n = f && got ? fread(got, 1, len + 1, f) : 0;
+	if (f)
+		fclose(f);
+	n = n == len && !memcmp(got, data, len);
+	free(got);
+	return n;
+}
+
+/* A device's images: a golden one, an update one (as .bit and .bin), another. */
+struct images {
+	const char *golden, *bit, *bin, *other, *back; /* file names */
+	const uint8_t *gs, *bs;
+	size_t glen, len;
+};
+
+/*
+ * On DEV: the golden image with --golden, then the update one written, verified, compared
+ * with another and read back (results PREFIX_*), the golden segment kept in golden_copy.
+ * The device's flash file NAME.flash mapped, or NULL.
+ */
+static uint8_t *write_images(const char *env, const char *dev, const char *flash_name,
+			     const char *prefix, const struct images *im)
+{
+	char name[64], lenarg[32];
+	uint8_t *flash;
+	int st;
+
+	st = run(env, "--golden", "write", dev, im->golden, END);
+	flash = flash_map(flash_name);
+	snprintf(name, sizeof(name), "%s_write_golden", prefix);
+	bench_result(B, name, st == 0 && flash && !memcmp(flash + GOLDEN_OFF, im->gs, im->glen),
+		     "status %d: %s", st, out);
+	if (!flash)
+		return NULL;
+	memcpy(golden_copy, flash + GOLDEN_OFF, SEG_BYTES);
+
+	st = run(env, "write", dev, im->bit, END);
+	snprintf(name, sizeof(name), "%s_write_bit", prefix);
+	bench_result(B, name,
+		     st == 0 && has("written and verified") &&
+			     !memcmp(flash + UPDATE_OFF, im->bs, im->len) && golden_same(flash),
+		     "status %d: %s", st, out);
+	st = run(env, "verify", dev, im->bin, END);
+	snprintf(name, sizeof(name), "%s_verify_same", prefix);
+	bench_result(B, name, st == 0 && has("matches"), "status %d: %s", st, out);
+	st = run(env, "verify", dev, im->other, END);
+	snprintf(name, sizeof(name), "%s_verify_differs", prefix);
+	bench_result(B, name, st == 5 && has("differs at"), "status %d: %s", st, out);
+	snprintf(lenarg, sizeof(lenarg), "%zu", im->len);
+	st = run(env, "--length", lenarg, "read", dev, im->back, END);
+	snprintf(name, sizeof(name), "%s_read", prefix);
+	bench_result(B, name, st == 0 && back_is(im->back, im->bs, im->len), "status %d: %s", st,
+		     out);
+	return flash;
+}
+
+/* The first sector of the update segment erased on DEV: all FFh, the golden unchanged. */
+static void erase_sector(const char *env, const char *dev, const char *name, const uint8_t *flash)
+{
+	int st = run(env, "--length", "65536", "erase", dev, END);
+	bool blank = true;
+
+	for (unsigned int i = 0; i < 65536; i++)
+		blank &= flash[UPDATE_OFF + i] == 0xff;
+	bench_result(B, name, st == 0 && blank && golden_same(flash), "status %d: %s", st, out);
+}
+
 static void test_sim(void)
 {
 	const size_t frames = 96 << 10;
 	uint8_t *bs = malloc(frames + 1024), *gs = malloc(frames + 1024),
 		*other = malloc(frames + 1024);
-	uint8_t *flash, *rb;
+	uint8_t *flash;
 	size_t len, glen, olen;
 	int st;
-	char path[1200], lenarg[32];
 
 	len = make_bitstream(bs, frames, IDCODE_U200);
 	glen = make_bitstream(gs, frames / 2, IDCODE_U200);
@@ -272,40 +356,11 @@ static void test_sim(void)
 	bench_result(B, "tool_info", st == 0 && has("JEDEC 20 bb 21") && has("xcu200"),
 		     "status %d: %s", st, out);
 
-	/* the golden image, once, with --golden */
-	st = run(NULL, "--golden", "write", "sim:b", "golden.bin", END);
-	flash = flash_map("b");
-	bench_result(B, "tool_write_golden",
-		     st == 0 && flash && !memcmp(flash + GOLDEN_OFF, gs, glen), "status %d: %s", st,
-		     out);
+	flash = write_images(NULL, "sim:b", "b", "tool",
+			     &(struct images){ "golden.bin", "good.bit", "good.bin", "other.bin",
+					       "back.bin", gs, bs, glen, len });
 	if (!flash)
 		return;
-	memcpy(golden_copy, flash + GOLDEN_OFF, SEG_BYTES);
-
-	st = run(NULL, "write", "sim:b", "good.bit", END);
-	bench_result(B, "tool_write_bit",
-		     st == 0 && has("written and verified") &&
-			     !memcmp(flash + UPDATE_OFF, bs, len) && golden_same(flash),
-		     "status %d: %s", st, out);
-	st = run(NULL, "verify", "sim:b", "good.bin", END);
-	bench_result(B, "tool_verify_same", st == 0 && has("matches"), "status %d: %s", st, out);
-	st = run(NULL, "verify", "sim:b", "other.bin", END);
-	bench_result(B, "tool_verify_differs", st == 5 && has("differs at"), "status %d: %s", st,
-		     out);
-	snprintf(lenarg, sizeof(lenarg), "%zu", len);
-	st = run(NULL, "--length", lenarg, "read", "sim:b", "back.bin", END);
-	snprintf(path, sizeof(path), "%s/back.bin", dir);
-	rb = malloc(len);
-	{
-		FILE *f = fopen(path, "rb");
-		size_t got = f ? fread(rb, 1, len, f) : 0;
-
-		if (f)
-			fclose(f);
-		bench_result(B, "tool_read", st == 0 && got == len && !memcmp(rb, bs, len),
-			     "status %d, %zu bytes: %s", st, got, out);
-	}
-	free(rb);
 	st = run(NULL, "write", "sim:b", "other.bin", END);
 	st = st ?: run(NULL, "write", "sim:b", "good.mcs", END);
 	bench_result(B, "tool_write_mcs", st == 0 && !memcmp(flash + UPDATE_OFF, bs, len),
@@ -388,15 +443,7 @@ static void test_sim(void)
 	st = run(NULL, "--expect-version", "deadbeef", "boot", "sim:b", END);
 	bench_result(B, "tool_boot_wrong_version", st == 3 && has("not the expected"),
 		     "status %d: %s", st, out);
-	st = run(NULL, "--length", "65536", "erase", "sim:b", END);
-	{
-		bool blank = true;
-
-		for (unsigned int i = 0; i < 65536; i++)
-			blank &= flash[UPDATE_OFF + i] == 0xff;
-		bench_result(B, "tool_erase", st == 0 && blank && golden_same(flash),
-			     "status %d: %s", st, out);
-	}
+	erase_sector(NULL, "sim:b", "tool_erase", flash);
 	st = run(NULL, "write", "sim:", "good.bin", END);
 	bench_result(B, "tool_bad_device", st == 1 && has("sim:NAME"), "status %d: %s", st, out);
 	st = run(NULL, "frobnicate", "sim:b", END);
@@ -406,6 +453,86 @@ static void test_sim(void)
 	free(bs);
 	free(gs);
 	free(other);
+}
+
+/* ===================================================================================== */
+/* Through libhroce's bus: a simulated NIC of model = shell */
+
+/*
+ * hroce:sim:NAME: the NIC libhroce creates from the configuration, the shell with the core
+ * inside, its flash a file; the same commands as on a board, through the NIC's BAR0.
+ */
+static void test_bus_sim(void)
+{
+	/* small images: every register access is a round trip through the simulated PCIe */
+	const size_t frames = 2048;
+	uint8_t *bs = malloc(frames + 1024), *gs = malloc(frames + 1024),
+		*other = malloc(frames + 1024), *wrong = malloc(frames + 1024);
+	static char env[1300];
+	char text[1600];
+	size_t len, glen;
+	uint8_t *flash;
+	int st;
+
+	snprintf(text, sizeof(text),
+		 "[fwnic]\nmac = 02:00:0a:00:00:09\nipv4 = 10.0.0.9\nmodel = shell\n"
+		 "pcie_read_ns = 100\npcie_write_ns = 100\nflash = %s/fwnic.flash\n"
+		 "flash_time_divisor = 1000\n"
+		 "[corenic]\nmac = 02:00:0a:00:00:0a\nipv4 = 10.0.0.10\n",
+		 dir);
+	write_file("hroce.conf", text, strlen(text));
+	snprintf(env, sizeof(env), "HROCE_CONFIG=%s/hroce.conf", dir);
+	len = make_bitstream(bs, frames, IDCODE_U200);
+	glen = make_bitstream(gs, frames / 2, IDCODE_U200);
+	make_bitstream(other, frames, IDCODE_U200);
+	make_bitstream(wrong, frames, IDCODE_VU9P);
+	write_file("nic.bin", bs, len);
+	write_bit("nic.bit", "xcu200-fsgd2104-2-e", bs, len, 0);
+	write_file("nic_golden.bin", gs, glen);
+	write_file("nic_other.bin", other, len);
+	write_file("nic_idcode.bin", wrong, len);
+	bench_fill(B, wrong, len);
+	write_file("nic_nosync.bin", wrong, len);
+
+	st = run(env, "info", "hroce:sim:fwnic", END);
+	bench_result(B, "bus_sim_info",
+		     st == 0 && has("device:      sim:fwnic") && has("JEDEC 20 bb 21") &&
+			     has("xcu200"),
+		     "status %d: %s", st, out);
+	flash = write_images(env, "hroce:sim:fwnic", "fwnic", "bus_sim",
+			     &(struct images){ "nic_golden.bin", "nic.bit", "nic.bin",
+					       "nic_other.bin", "nic_back.bin", gs, bs, glen,
+					       len });
+	if (!flash)
+		goto out;
+	/* the simulated shell stays up: its ICAP model saw the reload, the board answers */
+	st = run(env, "boot", "hroce:sim:fwnic", END);
+	bench_result(B, "bus_sim_boot",
+		     st == 0 && has("sim:fwnic: ICAP: WBSTAR 0x04000000, IPROG") &&
+			     has("sim:fwnic: running git 00000000"),
+		     "status %d: %s", st, out);
+	st = run(env, "write", "hroce:sim:fwnic", "nic_idcode.bin", END);
+	expect_fail("bus_sim_bad_wrong_idcode", st, 2, "wrong part", flash);
+	st = run(env, "write", "hroce:sim:fwnic", "nic_nosync.bin", END);
+	expect_fail("bus_sim_bad_no_sync", st, 2, "no sync word", flash);
+	bench_result(B, "bus_sim_bad_left_update", !memcmp(flash + UPDATE_OFF, bs, len),
+		     "a refused image changed the update segment");
+	erase_sector(env, "hroce:sim:fwnic", "bus_sim_erase", flash);
+	munmap(flash, FLASH_BYTES);
+out:
+	/* a NIC without the shell has no board block; a board not there is not opened */
+	st = run(env, "info", "hroce:sim:corenic", END);
+	bench_result(B, "bus_sim_core_refused", st == 3 && has("no HardRoCE board block"),
+		     "status %d: %s", st, out);
+	st = run(env, "info", "vfio:0000:ff:1f.7", END);
+	bench_result(B, "bus_vfio_absent", st == 3 && has("libhroce cannot open it"),
+		     "status %d: %s", st, out);
+	st = run(env, "info", "hroce:nosuch:x", END);
+	bench_result(B, "bus_bad_spec", st == 3 && has("unknown device"), "status %d: %s", st, out);
+	free(bs);
+	free(gs);
+	free(other);
+	free(wrong);
 }
 
 /* ===================================================================================== */
@@ -643,7 +770,7 @@ static void test_sysfs(void)
 	bench_result(B, "tool_pci_no_device", st == 3 && has("no PCI device"), "status %d: %s", st,
 		     out);
 
-	st = run(NULL, "--sysfs", sysfs, "--reload-ms", "0", "-v", "boot", "vfio:" BOARD, END);
+	st = run(NULL, "--sysfs", sysfs, "--reload-ms", "0", "-v", "boot", BOARD, END);
 	snprintf(rel, sizeof(rel), "%s/resource0", board);
 	regs = (read_le32(port_cfg, 4) & 0xffff) == PORT_CMD &&
 	       (read_le32(port_cfg, PORT_EXP + 8) & 0xffff) == PORT_DEVCTL &&
@@ -691,6 +818,7 @@ int main(int argc, char **argv)
 	if (!golden_copy)
 		return 1;
 	test_sim();
+	test_bus_sim();
 	test_sysfs();
 	free(golden_copy);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);

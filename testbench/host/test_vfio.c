@@ -4,9 +4,10 @@
  * invalid, random round trips), the IOMMU group lookup on directory trees shaped like sysfs
  * (symbolic links as the kernel makes them) and on this machine's /sys, the container and
  * group nodes missing or not VFIO's, the advice of each failing step, the interrupt
- * eventfds and their epoll fd, and hroce_open() of a "vfio:" device failing cleanly: the
- * errno and message each case documents, and no file descriptor or heap memory left
- * behind.
+ * eventfds and their epoll fd, the MMIO accesses on BAR0 (8-byte words and 4-byte ones) on
+ * shared memory mapped as VFIO maps a BAR, and hroce_open() and hroce_bar_open() of a
+ * "vfio:" device failing cleanly: the errno and message each case documents, and no file
+ * descriptor or heap memory left behind.
  *
  * Nothing here imitates VFIO's ioctls: a node that is a plain file makes the first ioctl
  * really fail, and that failure is what is checked.
@@ -22,12 +23,14 @@
 #include <string.h>
 #include <poll.h>
 #include <sys/eventfd.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "bench.h"
 #include "bus_vfio.h"
 #include "hroce.h"
+#include "hroce_bar.h"
 
 /* ---------------------------------------------------------------------------------------
  * What the library logged since the last reset
@@ -87,9 +90,9 @@ static struct held held_now(void)
 
 /* One call that must fail, and what it answered. */
 struct attempt {
-	enum { OPEN_CONTAINER, OPEN_GROUP, OPEN_BUS, OPEN_DEV } call;
+	enum { OPEN_CONTAINER, OPEN_GROUP, OPEN_BUS, OPEN_DEV, OPEN_BAR } call;
 	const char *sysfs, *vfio_dir; /* OPEN_BUS: both; OPEN_CONTAINER, OPEN_GROUP: vfio_dir */
-	const char *arg;	      /* OPEN_BUS: the address; OPEN_DEV: the spec */
+	const char *arg;	      /* OPEN_BUS: the address; OPEN_DEV, OPEN_BAR: the spec */
 	unsigned int group;	      /* OPEN_GROUP */
 	int err;
 	bool gave; /* it gave a file descriptor, a bus or a device (then closed) */
@@ -99,6 +102,7 @@ static void attempt_run(struct attempt *a)
 {
 	struct hroce_bus *bus = NULL;
 	struct hroce_dev *dev = NULL;
+	struct hroce_bar *bar = NULL;
 	int fd = -1, type;
 
 	logged[0] = 0;
@@ -117,13 +121,17 @@ static void attempt_run(struct attempt *a)
 		dev = hroce_open(a->arg, NULL);
 		a->err = dev ? 0 : errno;
 		break;
+	case OPEN_BAR:
+		a->err = hroce_bar_open(a->arg, &bar);
+		break;
 	}
-	a->gave = fd >= 0 || bus || dev;
+	a->gave = fd >= 0 || bus || dev || bar;
 	if (fd >= 0)
 		close(fd);
 	if (bus)
 		bus->ops->close(bus);
 	hroce_close(dev);
+	hroce_bar_close(bar);
 }
 
 /*
@@ -717,6 +725,165 @@ static void test_irqs(struct bench *b)
 }
 
 /* ---------------------------------------------------------------------------------------
+ * BAR0: the backend's accesses on shared memory (a memfd mapped twice, MAP_SHARED as VFIO
+ * maps a BAR): one mapping is the BAR the accesses go through, the other shows what
+ * reached the "device", checked against a model of its bytes after every access.
+ */
+
+#define BAR_BYTES (128u << 10) /* the board shell's BAR0 */
+
+struct bar_env {
+	struct hroce_vfio_bar bar;
+	uint8_t *dev, *model;
+};
+
+static uint64_t le_bytes(const uint8_t *p, unsigned int n)
+{
+	uint64_t v = 0;
+
+	for (unsigned int i = n; i--;)
+		v = v << 8 | p[i];
+	return v;
+}
+
+/* One random access that the backend must make, the model following it; false if wrong. */
+static bool bar_access(struct bench *b, struct bar_env *e, char *why, size_t why_len)
+{
+	unsigned int kind = (unsigned int)bench_range(b, 0, 3);
+	uint64_t v = bench_rand(b), got = 0, want = 0;
+	uint64_t off;
+
+	switch (kind) {
+	case 0: /* a 4-byte write */
+		off = (uint64_t)bench_range(b, 0, BAR_BYTES / 4 - 1) * 4;
+		hroce_vfio_bar_write32(&e->bar, off, (uint32_t)v);
+		for (unsigned int i = 0; i < 4; i++)
+			e->model[off + i] = (uint8_t)(v >> (8 * i));
+		break;
+	case 1: /* a 4-byte read */
+		off = (uint64_t)bench_range(b, 0, BAR_BYTES / 4 - 1) * 4;
+		got = hroce_vfio_bar_read32(&e->bar, off);
+		want = le_bytes(e->model + off, 4);
+		break;
+	case 2: { /* a write of 1 to 8 words (a WQE push is 8) */
+		uint8_t data[64];
+		size_t len = 8 * (size_t)bench_range(b, 1, 8);
+
+		off = (uint64_t)bench_range(b, 0, (BAR_BYTES - len) / 8) * 8;
+		bench_fill(b, data, len);
+		hroce_vfio_bar_write(&e->bar, off, data, len);
+		memcpy(e->model + off, data, len);
+		break;
+	}
+	default: /* an 8-byte read */
+		off = (uint64_t)bench_range(b, 0, BAR_BYTES / 8 - 1) * 8;
+		got = hroce_vfio_bar_read64(&e->bar, off);
+		want = le_bytes(e->model + off, 8);
+		break;
+	}
+	if (got == want && !memcmp(e->dev, e->model, BAR_BYTES))
+		return true;
+	snprintf(why, why_len, "access %u at 0x%llx: read 0x%llx, want 0x%llx, or the BAR differs",
+		 kind, (unsigned long long)off, (unsigned long long)got, (unsigned long long)want);
+	return false;
+}
+
+/* An access the backend must refuse: logged with the bus's name, nothing written. */
+struct bar_refused {
+	const char *name;
+	unsigned int kind; /* as bar_access: 0 write32, 1 read32, 2 write, 3 read64 */
+	uint64_t off;
+	size_t len; /* kind 2 */
+};
+
+static void test_bar(struct bench *b)
+{
+	static const struct bar_refused refused[] = {
+		{ "bar_write32_misaligned", 0, 0x10002, 0 },
+		{ "bar_write32_past_end", 0, BAR_BYTES, 0 },
+		{ "bar_write32_straddles_end", 0, BAR_BYTES - 2, 0 },
+		{ "bar_write32_wraps", 0, UINT64_MAX - 3, 0 },
+		{ "bar_read32_misaligned", 1, 0x10001, 0 },
+		{ "bar_read32_past_end", 1, BAR_BYTES, 0 },
+		{ "bar_read32_wraps", 1, UINT64_MAX - 3, 0 },
+		{ "bar_read64_half_word", 3, 0x10004, 0 },
+		{ "bar_read64_past_end", 3, BAR_BYTES, 0 },
+		{ "bar_write_half_word", 2, 0x10004, 8 },
+		{ "bar_write_odd_length", 2, 0x10000, 4 },
+		{ "bar_write_past_end", 2, BAR_BYTES - 8, 16 },
+		{ "bar_write_too_long", 2, 0, 72 },
+	};
+	unsigned int rounds = b->quick ? 2000 : 20000, bad = 0;
+	const uint8_t id[4] = { 0x57, 0x46, 0x52, 0x48 };
+	char first[200] = "";
+	struct bar_env e;
+	void *cpu;
+	int fd = memfd_create("bar0", 0);
+
+	if (fd < 0 || ftruncate(fd, BAR_BYTES))
+		die("memfd");
+	cpu = mmap(NULL, BAR_BYTES, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	e.dev = mmap(NULL, BAR_BYTES, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	close(fd);
+	e.model = malloc(BAR_BYTES);
+	if (cpu == MAP_FAILED || e.dev == MAP_FAILED || !e.model)
+		die("mmap");
+	e.bar = (struct hroce_vfio_bar){ .base = cpu, .size = BAR_BYTES, .name = "vfio:test" };
+	bench_fill(b, e.dev, BAR_BYTES);
+	memcpy(e.model, e.dev, BAR_BYTES);
+
+	/* the board block's ID register as the device sees it: little-endian */
+	hroce_vfio_bar_write32(&e.bar, 0x10000, 0x48524657);
+	memcpy(e.model + 0x10000, id, 4);
+	bench_result(b, "bar_write32_bytes",
+		     !memcmp(e.dev + 0x10000, id, 4) && !memcmp(e.dev, e.model, BAR_BYTES) &&
+			     hroce_vfio_bar_read32(&e.bar, 0x10000) == 0x48524657,
+		     "the word is %02x %02x %02x %02x, or a byte beside it changed", e.dev[0x10000],
+		     e.dev[0x10001], e.dev[0x10002], e.dev[0x10003]);
+	/* the last word of the BAR is inside it */
+	hroce_vfio_bar_write32(&e.bar, BAR_BYTES - 4, 0xa5a5a5a5);
+	memset(e.model + BAR_BYTES - 4, 0xa5, 4);
+	bench_result(b, "bar_last_word",
+		     !memcmp(e.dev, e.model, BAR_BYTES) &&
+			     hroce_vfio_bar_read32(&e.bar, BAR_BYTES - 4) == 0xa5a5a5a5 &&
+			     hroce_vfio_bar_read64(&e.bar, BAR_BYTES - 8) >> 32 == 0xa5a5a5a5,
+		     "the last word of BAR0 was not written or read back");
+
+	for (unsigned int r = 0; r < rounds; r++) {
+		char why[200];
+
+		if (!bar_access(b, &e, why, sizeof(why)) && !bad++)
+			snprintf(first, sizeof(first), "%s", why);
+	}
+	bench_result(b, "bar_random", !bad, "%u of %u accesses wrong, first: %s", bad, rounds,
+		     first);
+
+	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+		const struct bar_refused *t = &refused[i];
+		uint8_t data[80] = { 0 };
+		uint64_t got = 0, want = 0;
+
+		logged[0] = 0;
+		if (t->kind == 0)
+			hroce_vfio_bar_write32(&e.bar, t->off, 0);
+		else if (t->kind == 1)
+			got = hroce_vfio_bar_read32(&e.bar, t->off), want = UINT32_MAX;
+		else if (t->kind == 2)
+			hroce_vfio_bar_write(&e.bar, t->off, data, t->len);
+		else
+			got = hroce_vfio_bar_read64(&e.bar, t->off), want = UINT64_MAX;
+		bench_result(b, t->name,
+			     got == want && strstr(logged, "vfio:test: MMIO") &&
+				     !memcmp(e.dev, e.model, BAR_BYTES),
+			     "read 0x%llx (want all ones), logged \"%s\", or the BAR changed",
+			     (unsigned long long)got, logged);
+	}
+	munmap(cpu, BAR_BYTES);
+	munmap(e.dev, BAR_BYTES);
+	free(e.model);
+}
+
+/* ---------------------------------------------------------------------------------------
  * Opening: the whole path, failing at each step this machine can reach
  */
 
@@ -796,10 +963,14 @@ static void test_hroce_open(struct bench *b)
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct attempt a = { .call = OPEN_DEV, .arg = cases[i].spec };
+		struct attempt t = { .call = OPEN_BAR, .arg = cases[i].spec };
 		char name[96];
 
 		snprintf(name, sizeof(name), "hroce_open %s", cases[i].name);
 		check_attempt(b, name, &a, cases[i].err, cases[i].want);
+		/* a tool's open of the bus alone goes the same way */
+		snprintf(name, sizeof(name), "hroce_bar_open %s", cases[i].name);
+		check_attempt(b, name, &t, cases[i].err, cases[i].want);
 	}
 	if (!machine_has_iommu_groups() && machine_pci_device(addr, sizeof(addr))) {
 		static const char *const want[] = { "no IOMMU group", "intel_iommu=on", NULL };
@@ -833,6 +1004,7 @@ int main(int argc, char **argv)
 	test_group_node(&b, tmp);
 	test_hints(&b);
 	test_irqs(&b);
+	test_bar(&b);
 	test_open_at(&b, tmp);
 	test_hroce_open(&b);
 

@@ -60,22 +60,34 @@ static void test_config_keys(struct bench *b)
 		const char *name, *text;
 		int err;
 		unsigned int model;
+		uint32_t flash_time_divisor; /* 0: the default, 1 */
 	} cases[] = {
 		{ "config_model_default", "[a]\nmac = 02:00:00:00:00:01\nipv4 = 10.0.0.1\n", 0,
-		  HROCE_CONFIG_MODEL_CORE },
+		  HROCE_CONFIG_MODEL_CORE, 0 },
 		{ "config_model_shell",
 		  "[a]\nmac = 02:00:00:00:00:01\nipv4 = 10.0.0.1\nmodel = shell\n"
 		  "flash = /tmp/a.flash\n",
-		  0, HROCE_CONFIG_MODEL_SHELL },
+		  0, HROCE_CONFIG_MODEL_SHELL, 0 },
+		{ "config_flash_time_divisor",
+		  "[a]\nmac = 02:00:00:00:00:01\nipv4 = 10.0.0.1\nmodel = shell\n"
+		  "flash_time_divisor = 1000\n",
+		  0, HROCE_CONFIG_MODEL_SHELL, 1000 },
+		{ "config_flash_time_divisor_zero",
+		  "[a]\nmac = 02:00:00:00:00:01\nipv4 = 10.0.0.1\nmodel = shell\n"
+		  "flash_time_divisor = 0\n",
+		  EINVAL, 0, 0 },
+		{ "config_flash_time_divisor_needs_shell",
+		  "[a]\nmac = 02:00:00:00:00:01\nipv4 = 10.0.0.1\nflash_time_divisor = 10\n",
+		  EINVAL, 0, 0 },
 		{ "config_model_bad",
-		  "[a]\nmac = 02:00:00:00:00:01\nipv4 = 10.0.0.1\nmodel = soc\n", EINVAL, 0 },
+		  "[a]\nmac = 02:00:00:00:00:01\nipv4 = 10.0.0.1\nmodel = soc\n", EINVAL, 0, 0 },
 		{ "config_flash_needs_shell",
 		  "[a]\nmac = 02:00:00:00:00:01\nipv4 = 10.0.0.1\nflash = /tmp/a.flash\n", EINVAL,
-		  0 },
+		  0, 0 },
 		{ "config_model_board_refused",
 		  "[a]\nspec = vfio:0000:65:00.0\nmac = 02:00:00:00:00:01\nipv4 = 10.0.0.1\n"
 		  "model = shell\n",
-		  EINVAL, 0 },
+		  EINVAL, 0, 0 },
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
@@ -94,9 +106,15 @@ static void test_config_keys(struct bench *b)
 				     strerror(err), strerror(cases[i].err));
 		} else {
 			const struct hroce_config_dev *d = hroce_config_dev(cfg, 0);
+			uint32_t div =
+				cases[i].flash_time_divisor ? cases[i].flash_time_divisor : 1;
 
-			bench_result(b, cases[i].name, d && d->model == cases[i].model,
-				     "model %u, want %u", d ? d->model : 99u, cases[i].model);
+			bench_result(b, cases[i].name,
+				     d && d->model == cases[i].model &&
+					     d->flash_time_divisor == div,
+				     "model %u, want %u; flash_time_divisor %u, want %u",
+				     d ? d->model : 99u, cases[i].model,
+				     d ? d->flash_time_divisor : 0, div);
 		}
 		hroce_config_free(cfg);
 	}
@@ -383,7 +401,7 @@ static void test_push_irq(struct bench *b, struct env *e)
 
 struct shell_stats {
 	unsigned int seen; /* "shell.*" figures emitted */
-	uint64_t msix, dropped;
+	uint64_t msix, dropped, iprogs;
 };
 
 static void stats_emit(void *ctx, const char *name, uint64_t value)
@@ -397,19 +415,26 @@ static void stats_emit(void *ctx, const char *name, uint64_t value)
 		st->msix = value;
 	else if (!strcmp(name, "shell.mac_rx_dropped"))
 		st->dropped = value;
+	else if (!strcmp(name, "shell.iprogs"))
+		st->iprogs = value;
 }
 
-/* libhroce's bus figures: a shell NIC's MSI-X messages and MAC drops, none for a core's. */
+/*
+ * libhroce's bus figures: a shell NIC's MSI-X messages, MAC drops and ICAP reloads (none
+ * here), none for a core's.
+ */
 static void test_bus_stats(struct bench *b, struct env *e)
 {
 	struct shell_stats sh = { 0 }, co = { 0 };
 
 	hroce_bus_stats(e->n[0].dev, stats_emit, &sh);
 	hroce_bus_stats(e->n[1].dev, stats_emit, &co);
-	bench_result(b, "bus_stats", sh.seen == 3 && sh.msix >= 1 && sh.dropped == 0 && !co.seen,
-		     "shell NIC: %u figures, %llu MSI-X messages, %llu dropped; core NIC: %u "
-		     "shell figures",
-		     sh.seen, (unsigned long long)sh.msix, (unsigned long long)sh.dropped, co.seen);
+	bench_result(b, "bus_stats",
+		     sh.seen == 5 && sh.msix >= 1 && sh.dropped == 0 && !sh.iprogs && !co.seen,
+		     "shell NIC: %u figures, %llu MSI-X messages, %llu dropped, %llu reloads; "
+		     "core NIC: %u shell figures",
+		     sh.seen, (unsigned long long)sh.msix, (unsigned long long)sh.dropped,
+		     (unsigned long long)sh.iprogs, co.seen);
 }
 
 /*
