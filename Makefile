@@ -387,7 +387,7 @@ $(eval $(call program,test_icrc_check,testbench/interop/test_icrc_check.c sim/wi
 # guest on the other end; both directions, unmodified tools (testbench/interop/test_interop.c)
 $(OBJ)/c/testbench/interop/test_interop.o: CFLAGS += -Itestbench/e2e
 $(BIN)/test_interop: $(call cobjs,testbench/interop/test_interop.c testbench/e2e/e2e_proc.c \
-		sim/wire/pcap.c testbench/lib/bench.c sim/vmodel/vmodel.c) \
+		sim/wire/pcap.c sim/wire/roce_wire.c testbench/lib/bench.c sim/vmodel/vmodel.c) \
 		| $(BIN)/hroce-run $(BIN)/hroce-pcap $(BIN)/rkey_probe $(INTEROP)/initramfs.cpio.gz
 	@mkdir -p $(BIN)
 	$(CC) -o $@ $^ $(LDLIBS)

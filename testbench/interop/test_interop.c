@@ -19,7 +19,9 @@
  * Boots: the path MTU rxe negotiates on a 1500-byte NIC (1024) with HardRoCE as client,
  * then as server (with ping from the guest, and wrong R_Keys from each side); 4096 on a
  * 4200-byte NIC; and a link that flips a bit in one frame in 20 that we send, which rxe drops
- * (the guest's capture shows the bad ICRCs) and our retransmission recovers.
+ * (the guest's capture shows the bad ICRCs) and our retransmission recovers, and RoCEv2 over
+ * IPv6 by both link-local GIDs (index 0, what the Soft-RoCE tutorials type), each side's
+ * MAC found by neighbour discovery, with ping -6 from the guest.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -40,8 +42,10 @@
 #include "bench.h"
 #include "e2e_proc.h"
 #include "pcap.h"
+#include "roce_wire.h"
 
 #define HOST_IP "192.0.2.10"
+#define HOST_LL "fe80::c0ff:fe00:20a" /* HOST_MAC's link-local address */
 #define HOST_MAC "02:00:c0:00:02:0a"
 #define GUEST_IP "192.0.2.1/24"
 #define GUEST_SERVER_PORT 18515u /* a guest server listens here */
@@ -80,6 +84,7 @@ struct boot {
 	const struct step *steps;
 	size_t nsteps;
 	unsigned int min_frame; /* a RoCE frame at least this long must cross (the MTU) */
+	bool ipv6; /* RoCEv2 over IPv6 by both link-local GIDs (index 0), the guest's IPv6 on */
 };
 
 /* ------------------------------------------------------------------------------------- */
@@ -150,10 +155,11 @@ static size_t longest_roce(const char *path)
 	if (!pf)
 		return 0;
 	while (!pcap_read(pf, &pkt)) {
-		const uint8_t *d = pkt.data;
+		struct roce_hdr h;
+		const uint8_t *payload;
 
-		if (pkt.len > 42 && d[12] == 0x08 && d[13] == 0x00 && d[23] == 17 &&
-		    (d[36] << 8 | d[37]) == 4791 && pkt.len > longest)
+		/* IPv4 or IPv6, and a good frame: ICRC and lengths checked */
+		if (roce_parse(pkt.data, pkt.len, &h, &payload) == ROCE_OK && pkt.len > longest)
 			longest = pkt.len;
 	}
 	pcap_close(pf);
@@ -242,22 +248,27 @@ static bool write_config(const struct boot *bt, struct step_files *f, unsigned i
 	return fclose(c) == 0;
 }
 
-/* The GID of the IPv4 address, index 1 on both sides: perftest says -x, the others -g. */
-static const char *gid_option(const struct step *st)
+/*
+ * The GID of the IPv4 address, index 1 on both sides, or of the link-local IPv6 address,
+ * index 0: perftest says -x, the others -g.
+ */
+static const char *gid_option(const struct boot *bt, const struct step *st)
 {
+	if (bt->ipv6)
+		return strncmp(st->prog, "ib_", 3) ? "-g 0" : "-x 0";
 	return strncmp(st->prog, "ib_", 3) ? "-g 1" : "-x 1";
 }
 
 /* argv of our side of a step into h->argv (its strings kept in store). */
-static void host_argv(const struct step *st, struct e2e_side *h, char *store, size_t len,
-		      unsigned int tcp_port)
+static void host_argv(const struct boot *bt, const struct step *st, struct e2e_side *h, char *store,
+		      size_t len, unsigned int tcp_port)
 {
 	bool ours = !strcmp(st->prog, "rkey_probe"); /* a program of the project's */
 	char *p = store;
 	int n = 0;
 
 	snprintf(store, len, "%s%s%s -d hroce0 %s %s %s -p %u%s", ours ? bindir : "",
-		 ours ? "/" : "", st->prog, gid_option(st), st->args,
+		 ours ? "/" : "", st->prog, gid_option(bt, st), st->args,
 		 st->host_args ? st->host_args : "", tcp_port,
 		 st->host == HOST_CLIENT ? " 127.0.0.1" : "");
 	/* split on spaces in place */
@@ -274,17 +285,19 @@ static void host_argv(const struct step *st, struct e2e_side *h, char *store, si
 }
 
 /* The guest's command of a step, in rxe-guest's options (appended to argv). */
-static void guest_cmd(const struct step *st, char *cmd, size_t len)
+static void guest_cmd(const struct boot *bt, const struct step *st, char *cmd, size_t len)
 {
 	char tool[256];
 
-	snprintf(tool, sizeof(tool), "%s -d rxe0 %s %s%s%s", st->prog, gid_option(st), st->args,
+	snprintf(tool, sizeof(tool), "%s -d rxe0 %s %s%s%s", st->prog, gid_option(bt, st), st->args,
 		 st->guest_args ? " " : "", st->guest_args ? st->guest_args : "");
 	if (st->host == HOST_CLIENT)
 		snprintf(cmd, len, "%s -p %u", tool, GUEST_SERVER_PORT);
 	else
 		snprintf(cmd, len, "echo go|nc -l -p %u;%s%s -p %u 10.0.2.100", GUEST_GO_PORT,
-			 st->ping_first ? "until ping -c 3 -W 1 " HOST_IP ";do sleep 1;done;" : "",
+			 !st->ping_first ? ""
+			 : bt->ipv6 ? "until ping -6 -c 3 -W 1 " HOST_LL "%eth0;do sleep 1;done;"
+				    : "until ping -c 3 -W 1 " HOST_IP ";do sleep 1;done;",
 			 tool, GUEST_CLIENT_PORT);
 }
 
@@ -293,6 +306,11 @@ static bool step_check(const struct boot *bt, const struct step *st, struct step
 {
 	char *stats = e2e_slurp(f->host.stats);
 	bool ok = false;
+	/* IPv6 finds MACs by neighbour discovery and answers ping -6 */
+	const char *pings = bt->ipv6 ? "net.icmp6_answered" : "net.icmp_answered";
+	const char *asked = bt->ipv6 ? "net.nd_solicit_sent" : "net.arp_request_sent";
+	const char *learned = bt->ipv6 ? "net.nd_learned" : "net.arp_learned";
+	const char *answered = bt->ipv6 ? "net.nd_answered" : "net.arp_answered";
 
 	if (f->host.timed_out)
 		snprintf(why, len, "our side timed out");
@@ -319,12 +337,13 @@ static bool step_check(const struct boot *bt, const struct step *st, struct step
 		snprintf(why, len, "nothing crossed the port (%lld out, %lld in)",
 			 e2e_stat_of(stats, "port.tx_frames"),
 			 e2e_stat_of(stats, "port.rx_frames"));
-	else if (st->ping_first && e2e_stat_of(stats, "net.icmp_answered") < 3)
-		snprintf(why, len, "the guest's pings were not answered (%lld)",
-			 e2e_stat_of(stats, "net.icmp_answered"));
-	else if (e2e_stat_of(stats, "net.arp_request_sent") < 1 &&
-		 e2e_stat_of(stats, "net.arp_learned") + e2e_stat_of(stats, "net.arp_answered") < 1)
-		snprintf(why, len, "no ARP exchange with the guest");
+	else if (st->ping_first && e2e_stat_of(stats, pings) < 3)
+		snprintf(why, len, "the guest's pings were not answered (%s %lld)", pings,
+			 e2e_stat_of(stats, pings));
+	else if (e2e_stat_of(stats, asked) < 1 &&
+		 e2e_stat_of(stats, learned) + e2e_stat_of(stats, answered) < 1)
+		snprintf(why, len, "no %s exchange with the guest",
+			 bt->ipv6 ? "neighbour discovery" : "ARP");
 	else
 		ok = true;
 	if (ok)
@@ -379,6 +398,10 @@ static void run_boot(const struct boot *bt, unsigned int boot_no)
 	argv[n++] = opt_ip;
 	argv[n++] = "--mtu";
 	argv[n++] = arg[2];
+	if (bt->ipv6) {
+		argv[n++] = "--ipv6";
+		argv[n++] = "on";
+	}
 	argv[n++] = "--hostfwd";
 	argv[n++] = arg[3];
 	argv[n++] = "--guestfwd";
@@ -396,7 +419,7 @@ static void run_boot(const struct boot *bt, unsigned int boot_no)
 	for (size_t i = 0; i < bt->nsteps; i++) {
 		const struct step *st = &bt->steps[i];
 
-		guest_cmd(st, cmds[i], sizeof(cmds[i]));
+		guest_cmd(bt, st, cmds[i], sizeof(cmds[i]));
 		if (st->host == HOST_CLIENT) {
 			snprintf(opt[i], sizeof(opt[i]), "%u", GUEST_SERVER_PORT);
 			argv[n++] = "--server";
@@ -444,7 +467,7 @@ static void run_boot(const struct boot *bt, unsigned int boot_no)
 			bench_result(&b, name, false, "cannot write %s", f->config);
 			continue;
 		}
-		host_argv(st, &f->host, store, sizeof(store),
+		host_argv(bt, st, &f->host, store, sizeof(store),
 			  st->host == HOST_CLIENT ? hostfwd : hostfwd + 1);
 		deadline = time(NULL) + STEP_TIMEOUT_S;
 		if (st->host == HOST_CLIENT) {
@@ -604,18 +627,33 @@ static const struct step flips[] = {
 	  "iters in", false, false, false },
 };
 
-#define BOOT(name, mtu, faults, steps, min_frame)                                     \
-	{                                                                             \
-		name, mtu, faults, steps, sizeof(steps) / sizeof(steps[0]), min_frame \
+/* RoCEv2 over IPv6 by both link-local GIDs: neighbour discovery both ways, ping -6 */
+static const struct step ipv6[] = {
+	{ "rc_pingpong_client", HOST_CLIENT, "ibv_rc_pingpong", "-s 8192 -n 5 -c", NULL, NULL,
+	  "iters in", false, false, false },
+	{ "rc_pingpong_server", HOST_SERVER, "ibv_rc_pingpong", "-s 8192 -n 5 -c", NULL, NULL,
+	  "iters in", false, true, false },
+	{ "write_bw", HOST_CLIENT, "ib_write_bw", "-s 4096 -n 10", NULL, NULL, "BW average", false,
+	  false, false },
+	{ "read_bw", HOST_SERVER, "ib_read_bw", "-s 4096 -n 10", NULL, NULL, "BW average", false,
+	  false, false },
+	{ "send_lat", HOST_CLIENT, "ib_send_lat", "-s 64 -n 10", NULL, NULL, "t_avg", false, false,
+	  false },
+};
+
+#define BOOT(name, mtu, faults, steps, min_frame, ipv6)                                     \
+	{                                                                                   \
+		name, mtu, faults, steps, sizeof(steps) / sizeof(steps[0]), min_frame, ipv6 \
 	}
 
 int main(int argc, char **argv)
 {
 	static const struct boot boots[] = {
-		BOOT("mtu1024_client", 1500, NULL, as_client, 1024),
-		BOOT("mtu1024_server", 1500, NULL, as_server, 1024),
-		BOOT("mtu4096", 4200, NULL, mtu4096, 4096),
-		BOOT("flips", 1500, "flip = 0.05\nfault_seed = 3", flips, 1024),
+		BOOT("mtu1024_client", 1500, NULL, as_client, 1024, false),
+		BOOT("mtu1024_server", 1500, NULL, as_server, 1024, false),
+		BOOT("mtu4096", 4200, NULL, mtu4096, 4096, false),
+		BOOT("flips", 1500, "flip = 0.05\nfault_seed = 3", flips, 1024, false),
+		BOOT("ipv6", 1500, NULL, ipv6, 1024, true),
 	};
 	bench_init(&b, "test_interop", argc, argv);
 	if (!e2e_dirs(bindir, sizeof(bindir), tmpdir, sizeof(tmpdir), "interop"))
