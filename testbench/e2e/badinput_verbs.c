@@ -220,7 +220,9 @@ static int to_rts_timed(struct ibv_qp *qp, const struct dev *peer, uint32_t dest
 	a.min_rnr_timer = 12;
 	a.ah_attr.is_global = 1;
 	a.ah_attr.grh.dgid = peer->gid;
-	a.ah_attr.grh.sgid_index = GID_INDEX_IPV4;
+	/* the source GID of the destination's family: IPv4-mapped, or the link-local one */
+	a.ah_attr.grh.sgid_index =
+		peer->gid.raw[10] == 0xff && peer->gid.raw[11] == 0xff ? GID_INDEX_IPV4 : 0;
 	a.ah_attr.grh.hop_limit = 64;
 	a.ah_attr.port_num = 1;
 	err = ibv_modify_qp(qp, &a,
@@ -619,10 +621,11 @@ static double now_s(void)
 }
 
 /*
- * Modify to RTR toward 10.0.0.99, which nobody on the wire answers: the core asks ARP three
- * times a second apart in simulated time, which a simulated NIC jumps over, and the modify
- * fails with EHOSTUNREACH (ETIMEDOUT: the device gave no answer), the QP left in INIT. The
- * wall time is printed, not asserted (test_badinput kills a run that hangs).
+ * Modify to RTR toward 10.0.0.99, then toward fe80::99, which nobody on the wire answers:
+ * the core asks ARP (neighbour discovery) three times a second apart in simulated time, which a
+ * simulated NIC jumps over, and the modify fails with EHOSTUNREACH (ETIMEDOUT: the device gave no
+ * answer), the QP left in INIT. The wall time is printed, not asserted (test_badinput kills a run
+ * that hangs).
  */
 static void test_silent(void)
 {
@@ -644,6 +647,20 @@ static void test_silent(void)
 	       "modify to RTR returned %d (%s), wanted EHOSTUNREACH or ETIMEDOUT", err,
 	       strerror(err));
 	result("silent_qp_unchanged", qp_state(qp) == IBV_QPS_INIT, "QP in state %d, not INIT",
+	       qp_state(qp));
+	/* the same over IPv6: neighbour discovery toward fe80::99 */
+	memset(nobody.gid.raw, 0, 16);
+	nobody.gid.raw[0] = 0xfe;
+	nobody.gid.raw[1] = 0x80;
+	nobody.gid.raw[15] = 0x99;
+	t0 = now_s();
+	err = to_rts_timed(qp, &nobody, 1, 14, 7);
+	s = now_s() - t0;
+	printf("# silent: modify to RTR toward fe80::99 returned after %.2f s of wall time\n", s);
+	result("silent_unreachable_ipv6", err == EHOSTUNREACH || err == ETIMEDOUT,
+	       "modify to RTR returned %d (%s), wanted EHOSTUNREACH or ETIMEDOUT", err,
+	       strerror(err));
+	result("silent_qp_unchanged_ipv6", qp_state(qp) == IBV_QPS_INIT, "QP in state %d, not INIT",
 	       qp_state(qp));
 out:
 	if (qp)

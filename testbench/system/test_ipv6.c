@@ -13,6 +13,8 @@
  * - paths libhroce must refuse with EINVAL: source and destination GIDs of different
  *   families, a GID index past the table, a multicast destination, a flow label wider
  *   than 20 bits; the QP stays where it was.
+ * - a path to an address nobody has: neighbour discovery gives up, modify to RTR is
+ *   EHOSTUNREACH.
  * - every frame on the link (captured to a pcap, parsed by the C wire model, not the RTL):
  *   a good RoCE frame (ICRC included), of the family its QP pair was connected with, from
  *   and to the two GIDs of that pair, with the pair's flow label.
@@ -22,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "bench.h"
@@ -279,6 +282,65 @@ static void test_refused(struct bench *b, struct env *e)
 	hroce_destroy_qp(qp);
 }
 
+/*
+ * A path to an IPv6 address nobody on the link has, with no MAC given: neighbour
+ * discovery asks and gives up, and modify to RTR fails with EHOSTUNREACH, the QP still in
+ * INIT. This world is stepped by hand, cycle by cycle: the solicitations are made 4 us
+ * apart here (REG_ARP_RETRY), not a second (test_perftest's runs, in NICs of their own
+ * that jump their clocks, keep the default).
+ */
+static void test_unanswered(struct bench *b, struct env *e)
+{
+	static const uint8_t nobody[16] = { 0xfd, [15] = 0x99 };
+	struct node *n = &e->n[0];
+	struct hroce_qp_init_attr ia = { .send_cq = n->scq,
+					 .recv_cq = n->rcq,
+					 .cap = { 4, 4, 1, 1 } };
+	struct hroce_qp *qp = hroce_create_qp(n->pd, &ia);
+	struct hroce_qp_attr a = { .qp_state = HROCE_QPS_INIT, .port_num = 1 }, q;
+	uint64_t sent = hroce_net_counter(n->dev, HROCE_NET_COUNTER_ND_SOLICIT_SENT);
+	uint64_t failed = hroce_net_counter(n->dev, HROCE_NET_COUNTER_ND_FAILED);
+	struct timespec t0, t1;
+	int err;
+
+	if (!bench_result(b, "unanswered_setup",
+			  qp && !hroce_modify_qp(qp, &a,
+						 HROCE_QP_STATE | HROCE_QP_PKEY_INDEX |
+							 HROCE_QP_PORT | HROCE_QP_ACCESS_FLAGS),
+			  "a QP in INIT: %s", strerror(errno)))
+		return;
+	memset(&a, 0, sizeof(a));
+	a.qp_state = HROCE_QPS_RTR;
+	a.path_mtu = HROCE_MTU_1024;
+	a.dest_qp_num = 1;
+	a.ah_attr.sgid_index = HROCE_GID_INDEX_IPV6;
+	memcpy(a.ah_attr.dgid, nobody, 16);
+	hroce_sim_mmio_write64(n->sim, HROCE_REG_ARP_RETRY,
+			       (uint64_t)1000 << HROCE_ARP_RETRY_INTERVAL_LSB |
+				       (uint64_t)3 << HROCE_ARP_RETRY_TRIES_LSB);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	err = hroce_modify_qp(qp, &a,
+			      HROCE_QP_STATE | HROCE_QP_AV | HROCE_QP_PATH_MTU | HROCE_QP_DEST_QPN |
+				      HROCE_QP_RQ_PSN | HROCE_QP_MAX_DEST_RD_ATOMIC |
+				      HROCE_QP_MIN_RNR_TIMER);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	hroce_sim_mmio_write64(
+		n->sim, HROCE_REG_ARP_RETRY,
+		(uint64_t)HROCE_ARP_INTERVAL_DEFAULT << HROCE_ARP_RETRY_INTERVAL_LSB |
+			(uint64_t)HROCE_ARP_TRIES_DEFAULT << HROCE_ARP_RETRY_TRIES_LSB);
+	sent = hroce_net_counter(n->dev, HROCE_NET_COUNTER_ND_SOLICIT_SENT) - sent;
+	failed = hroce_net_counter(n->dev, HROCE_NET_COUNTER_ND_FAILED) - failed;
+	bench_result(b, "unanswered_ehostunreach",
+		     err == EHOSTUNREACH && !hroce_query_qp(qp, &q) &&
+			     q.qp_state == HROCE_QPS_INIT && sent == 3 && failed == 1,
+		     "modify gave %d (%s), %llu solicitations, %llu failed", err, strerror(err),
+		     (unsigned long long)sent, (unsigned long long)failed);
+	bench_log(b, "unanswered: %llu solicitations, given up after %.2f s of wall time",
+		  (unsigned long long)sent,
+		  (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
+	hroce_destroy_qp(qp);
+}
+
 /* Every frame of the capture, checked against the pair its QPN belongs to. */
 static void check_capture(struct bench *b, const char *path)
 {
@@ -364,6 +426,7 @@ int main(int argc, char **argv)
 	test_path(&b, &e, HROCE_GID_INDEX_IPV6, "global");
 	test_path(&b, &e, HROCE_GID_INDEX_IPV4, "ipv4");
 	test_refused(&b, &e);
+	test_unanswered(&b, &e);
 	for (unsigned int i = 0; i < nrecs; i++)
 		qp_pair_close(&recs[i].qp);
 	env_close(&e);
