@@ -19,7 +19,7 @@ for spec in "$@"; do
 		extra=${width#*:}
 		width=${width%%:*}
 	fi
-	name=$top${extra:+_${extra/=/}}
+	name=$top${extra:+_$extra}
 	log=$out/${name}_w$width.log
 	start=$SECONDS
 	chparam="chparam -set DATA_WIDTH $width $top;"
