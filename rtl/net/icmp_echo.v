@@ -12,6 +12,7 @@ its verdict:
   total length under 28 or beyond the frame's end, not ICMP, or a wrong IP checksum;
 - not ours: the IPv4 destination is not cfg_ipv4, or the Ethernet one not cfg_mac;
 - ignored: an ICMP message other than an echo request (type 8, code 0);
+- malformed: the Ethernet source is a group (multicast) address;
 - too long: a frame of more than MAX_FRAME bytes (Ethernet + IP total length);
 - malformed: a wrong ICMP checksum;
 - overflow: the reply buffer had no room for a MAX_FRAME frame when the frame began;
@@ -27,7 +28,8 @@ With IPV6 set the block judges only ICMPv6 echo requests (at least 58 bytes, IPv
 header ICMPv6, type 128): other ICMPv6 is nd's, and gets no verdict here (V_FOREIGN). An
 echo request is malformed with a payload length under 8 or beyond the frame's end, not
 ours when its destination is not one of the port's addresses (ip6_ours) or its Ethernet
-destination not cfg_mac, malformed with a code other than 0, too long, malformed with a
+destination not cfg_mac, malformed with a code other than 0 or a group Ethernet source,
+too long, malformed with a
 wrong checksum (RFC 4443: over the pseudo-header), overflow, or answered: the request with
 addresses swapped (its destination, one of ours, becomes the source), hop limit REPLY_TTL,
 type 129 and the checksum computed anew. The pseudo-header's sum does not change with the
@@ -420,9 +422,15 @@ generate
     end
 endgenerate
 
+// a request from a group (multicast) source MAC, which 802.3 forbids, is not answered:
+// the reply would go to every member of the group
+wire src_group = e_hdr_reg[6*8];  // bit 0 of the source MAC's first byte: I/G
+
 always @* begin
     if (verdict_head != V_ANSWERED) begin
         verdict = verdict_head;
+    end else if (src_group) begin
+        verdict = V_MALFORMED;
     end else if ({15'd0, ip_end} > MAX_FRAME) begin
         verdict = V_TOO_LONG;
     end else if (fold(icmp_sum) != 16'hffff) begin

@@ -271,7 +271,7 @@ enum icmp6_verdict icmp6_echo_answer(const uint8_t *f, size_t len, const uint8_t
 		ours = !memcmp(addrs[i], ip + 24, 16);
 	if (!ours || memcmp(f, mac, 6))
 		return ICMP6_NOT_OURS;
-	if (msg[1] != 0)
+	if (msg[1] != 0 || (f[6] & 1)) /* a code, or a group source MAC */
 		return ICMP6_MALFORMED;
 	if (ETH_LEN + IP6_LEN + plen > max_frame)
 		return ICMP6_TOO_LONG;

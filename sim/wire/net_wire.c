@@ -134,6 +134,8 @@ enum icmp_verdict icmp_echo_answer(const uint8_t *f, size_t len, const uint8_t m
 		return ICMP_NOT_OURS;
 	if (icmp[0] != NET_ICMP_ECHO_REQUEST || icmp[1] != 0)
 		return ICMP_IGNORED;
+	if (f[6] & 1) /* a group source MAC: the reply would go to the whole group */
+		return ICMP_MALFORMED;
 	if (ETH_LEN + ip_total > max_frame)
 		return ICMP_TOO_LONG;
 	if (net_csum(icmp, ip_total - IP_LEN))

@@ -88,6 +88,9 @@ uint64_t bench_rand(struct bench *b)
 
 uint64_t bench_range(struct bench *b, uint64_t lo, uint64_t hi)
 {
+	/* the whole 64-bit range has no span that fits: every value is in it */
+	if (hi - lo + 1 == 0)
+		return bench_rand(b);
 	return lo + bench_rand(b) % (hi - lo + 1);
 }
 

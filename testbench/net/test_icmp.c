@@ -361,8 +361,9 @@ static void random_frame6(struct icmp_env *e)
 
 	if (dlen > MAX_FRAME - ND_ECHO_HDR)
 		dlen = MAX_FRAME - ND_ECHO_HDR;
+	/* too long to answer, but within what the frame buffer (CAP) holds */
 	if (bench_chance(b, 4))
-		dlen = (size_t)bench_range(b, MAX_FRAME - ND_ECHO_HDR + 1, 2000);
+		dlen = (size_t)bench_range(b, MAX_FRAME - ND_ECHO_HDR + 1, CAP - ND_ECHO_HDR);
 	bench_fill(b, data, sizeof(data));
 	len = request6(e, data, dlen, f);
 	switch (bench_range(b, 0, 19)) {
@@ -436,6 +437,10 @@ static void corner_frames(struct icmp_env *e)
 		len = icmp_build(&h, ones, n, f, sizeof(f));
 		send_frame(e, f, len);
 	}
+	/* from a group source MAC (802.3 forbids it): not answered, malformed */
+	len = icmp_build(&h, NULL, 0, f, sizeof(f));
+	f[6] |= 1;
+	send_frame(e, f, len);
 	/* the shortest frames: 42 bytes unpadded, and 41 */
 	len = icmp_build(&h, NULL, 0, f, sizeof(f));
 	send_frame(e, f, NET_ICMP_HDR);
@@ -658,6 +663,14 @@ static void test_random6(struct bench *b, const struct vmodel_ops *ops, const ch
 	char tname[96];
 
 	env_open(&e, b, ops, 20, 20);
+	/* from a group source MAC (802.3 forbids it): not answered, malformed */
+	bench_fill(b, data, 56);
+	{
+		size_t len = request6(&e, data, 56, f);
+
+		f[6] |= 1;
+		send_frame(&e, f, len);
+	}
 	for (unsigned int i = 0; i < frames; i++)
 		random_frame6(&e);
 	if (!finish(&e, name))
