@@ -105,8 +105,9 @@ module cmd_engine #
 );
 
 initial begin
-    if (DATA_WIDTH != 512) begin
-        $error("Error: %m: a context beat is 512 bits (DATA_WIDTH=%0d)", DATA_WIDTH);
+    if (DATA_WIDTH != 512 || `HROCE_QPC_BITS != 4*512) begin
+        $error("Error: %m: a context beat is 512 bits, a QP context four (DATA_WIDTH=%0d)",
+               DATA_WIDTH);
         $finish;
     end
 end
@@ -224,7 +225,17 @@ wire entry_valid = kind == KIND_QP ? entry_reg[`HROCE_QPC_VALID] :
                    kind == KIND_CQ ? entry_reg[`HROCE_CQC_VALID] : entry_reg[`HROCE_MRC_VALID];
 
 // the write step writes the entry (to the table, or to the mailbox for a query)
-wire [511:0] write_beat = entry_reg[beat_reg*512 +: 512];
+// (beats by constant slices: an indexed part-select of these wide registers costs Yosys a
+// shifter of tens of thousands of LUTs)
+reg [511:0] write_beat;
+always @* begin
+    case (beat_reg)
+        2'd0: write_beat = entry_reg[0*512 +: 512];
+        2'd1: write_beat = entry_reg[1*512 +: 512];
+        2'd2: write_beat = entry_reg[2*512 +: 512];
+        default: write_beat = entry_reg[3*512 +: 512];
+    endcase
+end
 
 always @* begin
     state_next = state_reg;
@@ -305,7 +316,11 @@ always @* begin
         end
         STATE_READ_MB_DATA: begin
             if (s_rd_axis_tvalid) begin
-                mailbox_next[beat_reg[0]*512 +: 512] = s_rd_axis_tdata;
+                if (beat_reg[0]) begin
+                    mailbox_next[1*512 +: 512] = s_rd_axis_tdata;
+                end else begin
+                    mailbox_next[0*512 +: 512] = s_rd_axis_tdata;
+                end
                 beat_next = beat_reg + 2'd1;
                 dma_error_next = dma_error_reg || s_rd_axis_tuser;
                 if (s_rd_axis_tlast) begin
@@ -323,7 +338,12 @@ always @* begin
         end
         STATE_READ_ENTRY_DATA: begin
             if (s_rd_axis_tvalid) begin
-                entry_next[beat_reg*512 +: 512] = s_rd_axis_tdata;
+                case (beat_reg)
+                    2'd0: entry_next[0*512 +: 512] = s_rd_axis_tdata;
+                    2'd1: entry_next[1*512 +: 512] = s_rd_axis_tdata;
+                    2'd2: entry_next[2*512 +: 512] = s_rd_axis_tdata;
+                    default: entry_next[3*512 +: 512] = s_rd_axis_tdata;
+                endcase
                 beat_next = beat_reg + 2'd1;
                 dma_error_next = dma_error_reg || s_rd_axis_tuser;
                 if (s_rd_axis_tlast) begin
