@@ -137,6 +137,8 @@ int hroce_query_gid(struct hroce_dev *dev, unsigned int index, uint8_t gid[16]);
 bool hroce_gid_is_ipv4(const uint8_t gid[16], uint32_t *ipv4);
 /* ::ffff:a.b.c.d of an IPv4 address in host order. */
 void hroce_gid_from_ipv4(uint32_t ipv4, uint8_t gid[16]);
+/* The link-local address of a MAC (GID index 0): fe80:: and the MAC's modified EUI-64. */
+void hroce_link_local(const uint8_t mac[6], uint8_t gid[16]);
 
 /* Log messages of the library go to one handler; by default errors go to stderr. */
 enum hroce_log_level {

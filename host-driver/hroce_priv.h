@@ -136,9 +136,8 @@ void hroce_doorbell(struct hroce_dev *dev, uint64_t reg, uint32_t num, uint16_t 
  * Runs a command: in (up to 128 bytes) into the mailbox's input half, out (up to 128
  * bytes) from its output half. Returns 0 or the errno of the core's CMD_RESULT.
  */
-/* gid.c: the link-local address of a MAC; why an IPv6 address cannot be a device's (NULL:
- * it can); the index of one of the device's GIDs, or -1. */
-void hroce_link_local(const uint8_t mac[6], uint8_t gid[16]);
+/* gid.c: why an IPv6 address cannot be a device's (NULL: it can); the index of one of the
+ * device's GIDs, or -1. */
 const char *hroce_ipv6_unusable(const uint8_t a[16]);
 int hroce_gid_index(struct hroce_dev *dev, const uint8_t gid[16]);
 int hroce_cmd(struct hroce_dev *dev, unsigned int op, uint32_t num, uint64_t arg, const void *in,

@@ -160,12 +160,14 @@ bool hroce_is_context(const struct ibv_context *context)
 	return context && hroce_is_device(context->device);
 }
 
+/* The node GUID: the modified EUI-64 of the MAC, which the link-local GID ends with. */
 static __be64 guid_from_mac(const uint8_t mac[6])
 {
-	uint8_t g[8] = { mac[0] ^ 2, mac[1], mac[2], 0xff, 0xfe, mac[3], mac[4], mac[5] };
+	uint8_t ll[16];
 	__be64 guid;
 
-	memcpy(&guid, g, 8);
+	hroce_link_local(mac, ll);
+	memcpy(&guid, ll + 8, 8);
 	return guid;
 }
 
