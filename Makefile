@@ -227,6 +227,9 @@ CORE_LINT_TOPS += mr_translate
 
 # @@ctx@@
 
+# @@transport@@ the transport's stages alone
+include testbench/transport/bench.mk
+
 # @@firmware@@ (begin) -- the board shell, its benches, the flash tool and the board builds
 include testbench/firmware/bench.mk
 # @@firmware@@ (end)

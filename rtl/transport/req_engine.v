@@ -5,11 +5,11 @@ back (ACK, NAK, READ responses) into completions.
 
     SQ doorbell --> context: SQ_PI --> work FIFO (QPNs with WQEs to send)
     work FIFO ---> context --> WQE (pushed copy, or DMA read) --> per packet:
-                   SGE pieces -> mr_translate -> chunk FIFO --(commit)--> payload DMA reads
+                   sg_walk (SGEs -> mr_translate) -> chunk FIFO --(commit)--> DMA reads
                    header --------------------------------------------> m_hdr
                    payload (DMA byte stream, or inline bytes) ---------> m_axis
     responses ---> context --> WQE at SQ_CC --> complete the WQEs a PSN covers (CQEs)
-                   READ response payload -> SGE pieces -> mr_translate -> chunk FIFO
+                   READ response payload -> sg_walk -> chunk FIFO
                                          --(commit)--> DMA writes <-- s_axis payload
 
 One control FSM handles one event at a time (a doorbell, a WQE, a response); the payload
@@ -287,9 +287,7 @@ localparam [5:0]
     S_FETCH_DATA = 6'd7,
     S_PARSE = 6'd8,
     S_PKT = 6'd9,
-    S_PIECE = 6'd10,
-    S_XL_REQ = 6'd11,
-    S_XL_RESP = 6'd12,
+    S_WALK = 6'd10,
     S_COMMIT = 6'd13,
     S_INLINE = 6'd14,
     S_SQ_DONE = 6'd15,
@@ -297,7 +295,6 @@ localparam [5:0]
     S_RX = 6'd17,
     S_RX_EVAL = 6'd18,
     S_RX_FINAL = 6'd19,
-    S_SEEK = 6'd20,
     S_PLACE_COMMIT = 6'd21,
     S_RD_COMPLETE = 6'd22,
     S_RX_DROP = 6'd24,
@@ -345,10 +342,9 @@ reg rd_req_valid_reg = 1'b0, rd_req_valid_next;
 // the current message
 reg [31:0] msg_left_reg = 32'd0, msg_left_next;   // bytes not yet packetized
 reg [24:0] pkt_reg = 25'd0, pkt_next;             // packet index within the message
+// where the packet's payload starts among the SGEs (sg_walk goes on from there)
 reg [4:0] sge_idx_reg = 5'd0, sge_idx_next;
 reg [31:0] sge_off_reg = 32'd0, sge_off_next;
-reg [31:0] piece_reg = 32'd0, piece_next;         // bytes of the translation in flight
-reg [12:0] pkt_left_reg = 13'd0, pkt_left_next;   // bytes of the packet not yet translated
 reg [2:0] inline_beat_reg = 3'd0, inline_beat_next;
 
 // the response being handled
@@ -365,8 +361,8 @@ reg [7:0] err_status_reg = 8'd0, err_status_next;
 // chunks of the packet being built or the response being placed ({last, length[12:0],
 // IOVA}): payload reads go to one FIFO, READ response writes to the other, so that data
 // coming in never waits behind data waiting for the link
-reg chunk_wr_en;
-reg [77:0] chunk_wr_data;
+wire chunk_wr_en;
+wire [77:0] chunk_wr_data;
 reg chunk_commit, chunk_discard;
 wire [77:0] rd_chunk_head;
 wire [76:0] wr_chunk_head;
@@ -620,8 +616,9 @@ wire [23:0] wqe_last_psn = una + wqe_npkts[23:0] - 24'd1;
 wire [9:0] wqe_bytes = 10'd64 << sq_stride;
 wire [7:0] wqe_max_sge = (8'd4 << sq_stride) - 8'd2;
 
-// SGE i of the WQE: byte 32 + 16 i
-wire [8:0] sge_byte = 9'd32 + {sge_idx_reg, 4'd0};
+// SGE i of the WQE (i: the walker's): byte 32 + 16 i
+wire [4:0] walk_sge_index;
+wire [8:0] sge_byte = 9'd32 + {walk_sge_index, 4'd0};
 wire [511:0] sge_beat = wqe_mem[{wqe_rx_reg, wqe_base + sge_byte[8:6]}];
 wire [127:0] sge = sge_beat[{sge_byte[5:4], 7'd0} +: 128];
 wire [63:0] sge_addr = sge[`HROCE_SGE_ADDR];
@@ -807,6 +804,45 @@ wire [7:0] wqe_wc_opcode = wqe_is_read ? `HROCE_CQE_OP_RDMA_READ :
 
 wire chunk_full = wqe_rx_reg ? wr_chunk_used == WR_CHUNK_DEPTH :
                   rd_chunk_used == RD_CHUNK_DEPTH;
+
+/*
+ * The scatter-gather walk of a packet's payload (sent, or a READ response placed)
+ */
+reg walk_cmd_valid;
+reg [4:0] walk_cmd_sge;
+reg [31:0] walk_cmd_off;
+reg [12:0] walk_cmd_len;
+wire [2:0] walk_done_status;
+wire walk_done_short;
+wire [4:0] walk_done_sge;
+wire [31:0] walk_done_off;
+wire walk_done_valid;
+wire [12:0] walk_chunk_len;
+wire [63:0] walk_chunk_iova;
+wire walk_chunk_last;
+
+sg_walk
+walk_inst (
+    .clk(clk), .rst(rst),
+    .s_cmd_sge(walk_cmd_sge), .s_cmd_off(walk_cmd_off), .s_cmd_len(walk_cmd_len),
+    .s_cmd_num_sge(wqe_num_sge), .s_cmd_pd(ctx_reg[`HROCE_QPC_PD]),
+    .s_cmd_access(wqe_rx_reg ? `HROCE_PERM_LOCAL_WRITE : 4'd0),
+    .s_cmd_valid(walk_cmd_valid), .s_cmd_ready(), .busy(),
+    .sge_index(walk_sge_index), .sge_addr(sge_addr), .sge_len(sge_len), .sge_key(sge_lkey),
+    .m_mr_req_key(m_mr_req_key), .m_mr_req_pd(m_mr_req_pd), .m_mr_req_va(m_mr_req_va),
+    .m_mr_req_len(m_mr_req_len), .m_mr_req_access(m_mr_req_access),
+    .m_mr_req_valid(m_mr_req_valid), .m_mr_req_ready(m_mr_req_ready),
+    .s_mr_resp_iova(s_mr_resp_iova), .s_mr_resp_len(s_mr_resp_len),
+    .s_mr_resp_last(s_mr_resp_last), .s_mr_resp_status(s_mr_resp_status),
+    .s_mr_resp_valid(s_mr_resp_valid), .s_mr_resp_ready(s_mr_resp_ready),
+    .m_chunk_iova(walk_chunk_iova), .m_chunk_len(walk_chunk_len),
+    .m_chunk_last(walk_chunk_last), .m_chunk_valid(chunk_wr_en), .m_chunk_ready(!chunk_full),
+    .m_done_status(walk_done_status), .m_done_short(walk_done_short),
+    .m_done_sge(walk_done_sge), .m_done_off(walk_done_off), .m_done_valid(walk_done_valid),
+    .m_done_ready(state_reg == S_WALK)
+);
+
+assign chunk_wr_data = {walk_chunk_last, walk_chunk_len, walk_chunk_iova};
 // room for a whole packet on the way to the link: a packet is started only then, so that
 // nothing this engine does waits for the link (the link may wait for the peer, and the
 // peer for the responses this engine takes)
@@ -860,8 +896,6 @@ always @* begin
     pkt_next = pkt_reg;
     sge_idx_next = sge_idx_reg;
     sge_off_next = sge_off_reg;
-    piece_next = piece_reg;
-    pkt_left_next = pkt_left_reg;
     inline_beat_next = inline_beat_reg;
     rxh_next = rxh_reg;
     cqe_cqn_next = cqe_cqn_reg;
@@ -884,8 +918,10 @@ always @* begin
     wqe_wr_en = 1'b0;
     wqe_wr_addr = 3'd0;
     wqe_wr_data = 512'd0;
-    chunk_wr_en = 1'b0;
-    chunk_wr_data = 78'd0;
+    walk_cmd_valid = 1'b0;
+    walk_cmd_sge = sge_idx_reg;
+    walk_cmd_off = sge_off_reg;
+    walk_cmd_len = pkt_len;
     chunk_commit = 1'b0;
     chunk_discard = 1'b0;
     work_out_ready = 1'b0;
@@ -1075,14 +1111,12 @@ always @* begin
                 // wait: the READ completion that frees the window queues the QP again
                 update_valid_next = 1'b1;
                 state_next = S_UPDATE;
-            end else if (sq_pkt != 24'd0 && !wqe_inline) begin
-                state_next = S_SEEK;
             end else begin
+                // (sg_walk skips the SGEs before where a resumed WQE goes on)
                 state_next = S_PKT;
             end
         end
         S_PKT: begin
-            pkt_left_next = pkt_len;
             if (!tx_room) begin
                 // the link is busy: give way to the responses, and go on from this
                 // packet on the QP's next turn
@@ -1094,63 +1128,30 @@ always @* begin
             end else if (pkt_len == 13'd0 || wqe_inline) begin
                 state_next = S_COMMIT;
             end else begin
-                state_next = S_PIECE;
+                walk_cmd_valid = 1'b1;
+                state_next = S_WALK;
             end
         end
-        S_PIECE: begin
-            if ({3'd0, sge_idx_reg} >= wqe_num_sge) begin
-                // the SGEs hold fewer bytes than the WQE's length
-                chunk_discard = 1'b1;
-                err_valid_next = 1'b1;
-                err_index_next = wqe_rx_reg ? sq_cc : sq_ci;
-                err_status_next = WC_LOC_LEN_ERR;
-                if (wqe_rx_reg) begin
-                    act_in_data = 1'b0;
-                    act_in_valid = 1'b1;
-                end
-                state_next = S_FLUSH;
-            end else if (sge_off_reg >= sge_len) begin
-                sge_idx_next = sge_idx_reg + 5'd1;
-                sge_off_next = 32'd0;
-            end else begin
-                piece_next = (sge_len - sge_off_reg > {19'd0, pkt_left_reg}) ?
-                             {19'd0, pkt_left_reg} : sge_len - sge_off_reg;
-                state_next = S_XL_REQ;
-            end
-        end
-        S_XL_REQ: begin
-            if (m_mr_req_ready) begin
-                state_next = S_XL_RESP;
-            end
-        end
-        S_XL_RESP: begin
-            if (s_mr_resp_valid && !chunk_full) begin
-                if (s_mr_resp_status != 3'd0) begin
-                    // a violation: nothing of this packet reaches memory
+        S_WALK: begin
+            // the packet's payload through the SGEs: chunks for the payload reads, or for
+            // the placement of a READ response
+            if (walk_done_valid) begin
+                sge_idx_next = walk_done_sge;
+                sge_off_next = walk_done_off;
+                if (walk_done_short || walk_done_status != `HROCE_MR_XLATE_OK) begin
+                    // the SGEs hold fewer bytes than the WQE's length, or a violation:
+                    // nothing of this packet reaches memory
                     chunk_discard = 1'b1;
                     err_valid_next = 1'b1;
                     err_index_next = wqe_rx_reg ? sq_cc : sq_ci;
-                    err_status_next = WC_LOC_PROT_ERR;
+                    err_status_next = walk_done_short ? WC_LOC_LEN_ERR : WC_LOC_PROT_ERR;
                     if (wqe_rx_reg) begin
                         act_in_data = 1'b0;
                         act_in_valid = 1'b1;
                     end
                     state_next = S_FLUSH;
                 end else begin
-                    if (s_mr_resp_len != 16'd0) begin
-                        chunk_wr_en = 1'b1;
-                        chunk_wr_data = {s_mr_resp_last && piece_reg == {19'd0, pkt_left_reg},
-                                         s_mr_resp_len[12:0], s_mr_resp_iova};
-                    end
-                    if (s_mr_resp_last) begin
-                        sge_off_next = sge_off_reg + piece_reg;
-                        pkt_left_next = pkt_left_reg - piece_reg[12:0];
-                        if (piece_reg == {19'd0, pkt_left_reg}) begin
-                            state_next = wqe_rx_reg ? S_PLACE_COMMIT : S_COMMIT;
-                        end else begin
-                            state_next = S_PIECE;
-                        end
-                    end
+                    state_next = wqe_rx_reg ? S_PLACE_COMMIT : S_COMMIT;
                 end
             end
         end
@@ -1360,13 +1361,15 @@ always @* begin
                         state_next = S_IDLE;
                     end
                 end else if (rd_opcode_ok && rx_len == rd_expect_len) begin
-                    pkt_left_next = rx_len;
-                    sge_idx_next = 5'd0;
-                    sge_off_next = rd_offset;
                     if (rx_len == 13'd0) begin
                         state_next = S_PLACE_COMMIT;
                     end else begin
-                        state_next = S_SEEK;
+                        // placed from the READ's offset of this response on
+                        walk_cmd_valid = 1'b1;
+                        walk_cmd_sge = 5'd0;
+                        walk_cmd_off = rd_offset;
+                        walk_cmd_len = rx_len;
+                        state_next = S_WALK;
                     end
                 end else begin
                     stat_rx_bad_response_next = 1'b1;
@@ -1385,15 +1388,6 @@ always @* begin
                 act_in_data = 1'b0;
                 act_in_valid = rx_len != 13'd0;
                 state_next = S_UPDATE;
-            end
-        end
-        S_SEEK: begin
-            // find the SGE and offset where this response's data goes
-            if ({3'd0, sge_idx_reg} < wqe_num_sge && sge_off_reg >= sge_len) begin
-                sge_off_next = sge_off_reg - sge_len;
-                sge_idx_next = sge_idx_reg + 5'd1;
-            end else begin
-                state_next = wqe_rx_reg ? S_PIECE : S_PKT;
             end
         end
         S_PLACE_COMMIT: begin
@@ -1546,8 +1540,6 @@ always @(posedge clk) begin
     pkt_reg <= pkt_next;
     sge_idx_reg <= sge_idx_next;
     sge_off_reg <= sge_off_next;
-    piece_reg <= piece_next;
-    pkt_left_reg <= pkt_left_next;
     inline_beat_reg <= inline_beat_next;
     rxh_reg <= rxh_next;
     cqe_cqn_reg <= cqe_cqn_next;
@@ -1603,13 +1595,6 @@ assign m_ctx_update_index = qpn_reg;
 assign m_ctx_update_data = ctx_reg;
 assign m_ctx_update_valid = update_valid_reg;
 
-assign m_mr_req_key = sge_lkey;
-assign m_mr_req_pd = ctx_reg[`HROCE_QPC_PD];
-assign m_mr_req_va = sge_addr + {32'd0, sge_off_reg};
-assign m_mr_req_len = piece_reg;
-assign m_mr_req_access = wqe_rx_reg ? `HROCE_PERM_LOCAL_WRITE : 4'd0;
-assign m_mr_req_valid = state_reg == S_XL_REQ;
-assign s_mr_resp_ready = state_reg == S_XL_RESP && !chunk_full;
 
 assign m_wqe_rd_req_addr = wqe_addr(ctx_reg[`HROCE_QPC_SQ_BASE], wqe_rx_reg ? sq_cc : sq_ci,
                                     log_sq, sq_stride);

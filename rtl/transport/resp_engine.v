@@ -11,7 +11,8 @@ READ) and decides their answers (ACK, NAK, READ responses), which transport/resp
                             WRITE: the RETH range checked whole (remote key), then each
                                    packet placed at the running VA
                             READ: the range checked whole: a READ descriptor
-    payload:   pieces -> mr_translate -> chunk FIFO --(commit)--> DMA writes <-- s_axis
+    payload:   sg_walk (SGEs or the range -> mr_translate) -> chunk FIFO --(commit)-->
+               DMA writes <-- s_axis
     answers:   descriptors (ACK, NAK, READ) --> resp_tx, in request order
 
 This side never waits for the link: whatever it answers goes into the descriptor queue,
@@ -245,10 +246,7 @@ localparam [4:0]
     S_FETCH = 5'd5,
     S_FETCH_DATA = 5'd6,
     S_WQE = 5'd7,
-    S_SEEK = 5'd8,
-    S_PIECE = 5'd9,
-    S_XL_REQ = 5'd10,
-    S_XL_RESP = 5'd11,
+    S_WALK = 5'd8,
     S_CHECK = 5'd12,
     S_CHECK_RESP = 5'd26,
     S_COMMIT = 5'd13,
@@ -298,10 +296,6 @@ reg rd_req_valid_reg = 1'b0, rd_req_valid_next;
 reg xl_remote_reg = 1'b0, xl_remote_next;
 reg [63:0] xl_va_reg = 64'd0, xl_va_next;
 reg [31:0] xl_key_reg = 32'd0, xl_key_next;
-reg [12:0] pkt_left_reg = 13'd0, pkt_left_next;
-reg [4:0] sge_idx_reg = 5'd0, sge_idx_next;
-reg [31:0] sge_off_reg = 32'd0, sge_off_next;
-reg [31:0] piece_reg = 32'd0, piece_next;
 
 // the reply queued by the state that decided it (S_REPLY sends it)
 reg [7:0] reply_syn_reg = 8'd0, reply_syn_next;
@@ -328,8 +322,8 @@ reg [7:0] err_status_reg = 8'd0, err_status_next;
 reg kick_reg = 1'b0, kick_next;               // tell the requester of this error
 
 // DMA write chunks of the packet being placed ({length[12:0], IOVA}), held until commit
-reg chunk_wr_en;
-reg [76:0] chunk_wr_data;
+wire chunk_wr_en;
+wire [76:0] chunk_wr_data;
 reg chunk_commit, chunk_discard;
 wire [76:0] chunk_head;
 wire chunk_avail;
@@ -497,10 +491,11 @@ wire access_ok = op_write ? (qp_access & `HROCE_PERM_REMOTE_WRITE) != 4'd0 :
                  op_read ? (qp_access & `HROCE_PERM_REMOTE_READ) != 4'd0 : 1'b1;
 wire rq_empty = rq_ci == rq_pi;
 
-// the RECV WQE, and its SGE sge_idx
+// the RECV WQE, and its SGE i (i: the walker's)
+wire [4:0] walk_sge_index;
 wire [511:0] wqe0 = wqe_mem[0];
 wire [7:0] wqe_num_sge = wqe0[`HROCE_RQ_WQE_NUM_SGE];
-wire [8:0] sge_byte = 9'd16 + {sge_idx_reg, 4'd0};
+wire [8:0] sge_byte = 9'd16 + {walk_sge_index, 4'd0};
 wire [511:0] sge_beat = wqe_mem[sge_byte[8:6]];
 wire [127:0] sge = sge_beat[{sge_byte[5:4], 7'd0} +: 128];
 wire [63:0] sge_addr = sge[`HROCE_SGE_ADDR];
@@ -568,6 +563,50 @@ endfunction
 `include "wqe_addr.vh"
 
 wire chunk_full = chunk_used == CHUNK_DEPTH;
+
+/*
+ * The scatter-gather walk of a packet's data: the RECV WQE's SGEs (local keys), or the
+ * running remote range as one entry (its key)
+ */
+reg walk_cmd_valid;
+reg [31:0] walk_cmd_off;
+reg walk_cmd_remote;
+wire [2:0] walk_done_status;
+wire walk_done_short;
+wire walk_done_valid;
+wire [12:0] walk_chunk_len;
+wire [63:0] walk_chunk_iova;
+wire [31:0] walk_mr_key, walk_mr_len;
+wire [23:0] walk_mr_pd;
+wire [63:0] walk_mr_va;
+wire [3:0] walk_mr_access;
+wire walk_mr_valid, walk_resp_ready;
+
+sg_walk
+walk_inst (
+    .clk(clk), .rst(rst),
+    .s_cmd_sge(5'd0), .s_cmd_off(walk_cmd_off), .s_cmd_len(rx_len),
+    .s_cmd_num_sge(walk_cmd_remote ? 8'd1 : wqe_num_sge), .s_cmd_pd(ctx_reg[`HROCE_QPC_PD]),
+    .s_cmd_access(walk_cmd_remote ? `HROCE_PERM_REMOTE_WRITE : `HROCE_PERM_LOCAL_WRITE),
+    .s_cmd_valid(walk_cmd_valid), .s_cmd_ready(), .busy(),
+    .sge_index(walk_sge_index),
+    .sge_addr(xl_remote_reg ? xl_va_reg : sge_addr),
+    .sge_len(xl_remote_reg ? 32'hffffffff : sge_len),
+    .sge_key(xl_remote_reg ? xl_key_reg : sge_lkey),
+    .m_mr_req_key(walk_mr_key), .m_mr_req_pd(walk_mr_pd), .m_mr_req_va(walk_mr_va),
+    .m_mr_req_len(walk_mr_len), .m_mr_req_access(walk_mr_access),
+    .m_mr_req_valid(walk_mr_valid), .m_mr_req_ready(m_mr_req_ready),
+    .s_mr_resp_iova(s_mr_resp_iova), .s_mr_resp_len(s_mr_resp_len),
+    .s_mr_resp_last(s_mr_resp_last), .s_mr_resp_status(s_mr_resp_status),
+    .s_mr_resp_valid(s_mr_resp_valid), .s_mr_resp_ready(walk_resp_ready),
+    .m_chunk_iova(walk_chunk_iova), .m_chunk_len(walk_chunk_len),
+    .m_chunk_last(), .m_chunk_valid(chunk_wr_en), .m_chunk_ready(!chunk_full),
+    .m_done_status(walk_done_status), .m_done_short(walk_done_short),
+    .m_done_sge(), .m_done_off(), .m_done_valid(walk_done_valid),
+    .m_done_ready(state_reg == S_WALK)
+);
+
+assign chunk_wr_data = {walk_chunk_len, walk_chunk_iova};
 
 // every write the pending ACK acknowledges is answered
 wire [15:0] ack_wait = ack_need_reg - wr_answered_reg;
@@ -637,10 +676,6 @@ always @* begin
     xl_remote_next = xl_remote_reg;
     xl_va_next = xl_va_reg;
     xl_key_next = xl_key_reg;
-    pkt_left_next = pkt_left_reg;
-    sge_idx_next = sge_idx_reg;
-    sge_off_next = sge_off_reg;
-    piece_next = piece_reg;
     reply_syn_next = reply_syn_reg;
     reply_psn_next = reply_psn_reg;
     ack_pend_next = ack_pend_reg;
@@ -649,7 +684,7 @@ always @* begin
     ack_count_next = ack_count_reg;
     ack_need_next = ack_need_reg;
     wr_committed_next = wr_committed_reg;
-    wr_batch_next = wr_batch_reg;
+    wr_batch_next = wr_batch_reg + (chunk_wr_en ? 13'd1 : 13'd0);
     cqe_cqn_next = cqe_cqn_reg;
     cqe_data_next = cqe_data_reg;
     cqe_valid_next = cqe_valid_reg && !m_cqe_ready;
@@ -664,8 +699,9 @@ always @* begin
     wqe_wr_en = 1'b0;
     wqe_wr_addr = 3'd0;
     wqe_wr_data = s_wqe_rd_axis_tdata;
-    chunk_wr_en = 1'b0;
-    chunk_wr_data = 77'd0;
+    walk_cmd_valid = 1'b0;
+    walk_cmd_off = 32'd0;
+    walk_cmd_remote = 1'b1;
     chunk_commit = 1'b0;
     chunk_discard = 1'b0;
     desc_in_data = ack_desc_reg;
@@ -806,9 +842,11 @@ always @* begin
                     state_next = S_CHECK;
                 end else if (op_read) begin
                     state_next = S_READ_WAIT;
+                end else if (rx_len == 13'd0) begin
+                    state_next = S_COMMIT;
                 end else begin
-                    pkt_left_next = rx_len;
-                    state_next = rx_len == 13'd0 ? S_COMMIT : S_XL_REQ;
+                    walk_cmd_valid = 1'b1;
+                    state_next = S_WALK;
                 end
             end
         end
@@ -825,9 +863,11 @@ always @* begin
                     state_next = S_FAIL;
                 end else if (op_read) begin
                     state_next = S_READ_WAIT;
+                end else if (rx_len == 13'd0) begin
+                    state_next = S_COMMIT;
                 end else begin
-                    pkt_left_next = rx_len;
-                    state_next = rx_len == 13'd0 ? S_COMMIT : S_XL_REQ;
+                    walk_cmd_valid = 1'b1;
+                    state_next = S_WALK;
                 end
             end
         end
@@ -855,57 +895,36 @@ always @* begin
             end
         end
         S_WQE: begin
-            sge_idx_next = 5'd0;
-            sge_off_next = op_starts ? 32'd0 : recv_offset;
-            pkt_left_next = rx_len;
             if (!wqe_valid_reg || wqe_num_sge > wqe_max_sge) begin
                 err_valid_next = 1'b1;
                 err_status_next = WC_LOC_QP_OP_ERR;
                 reply_syn_next = SYN_NAK_REM_OP;
                 state_next = S_FAIL;
+            end else if (rx_len == 13'd0) begin
+                state_next = S_COMMIT;
             end else begin
-                state_next = S_SEEK;
-            end
-        end
-        S_SEEK: begin
-            // the SGE and offset where this packet's first byte goes
-            if ({3'd0, sge_idx_reg} < wqe_num_sge && sge_off_reg >= sge_len) begin
-                sge_off_next = sge_off_reg - sge_len;
-                sge_idx_next = sge_idx_reg + 5'd1;
-            end else begin
-                state_next = rx_len == 13'd0 ? S_COMMIT : S_PIECE;
-            end
-        end
-        S_PIECE: begin
-            if ({3'd0, sge_idx_reg} >= wqe_num_sge) begin
-                // the message is longer than the RECV WQE's buffers
-                chunk_discard = 1'b1;
-                wr_batch_next = 13'd0;
-                err_valid_next = 1'b1;
-                err_status_next = WC_LOC_LEN_ERR;
-                reply_syn_next = SYN_NAK_INV_REQ;
-                state_next = S_FAIL;
-            end else if (sge_off_reg >= sge_len) begin
-                sge_idx_next = sge_idx_reg + 5'd1;
-                sge_off_next = 32'd0;
-            end else begin
-                piece_next = (sge_len - sge_off_reg > {19'd0, pkt_left_reg}) ?
-                             {19'd0, pkt_left_reg} : sge_len - sge_off_reg;
-                state_next = S_XL_REQ;
+                // through the SGEs from the message's offset on
+                walk_cmd_valid = 1'b1;
+                walk_cmd_off = op_starts ? 32'd0 : recv_offset;
+                walk_cmd_remote = 1'b0;
+                state_next = S_WALK;
             end
         end
 
         /*
-         * Translation of one range: the SGE piece, or the packet's remote range
+         * The packet's data through the SGEs (SEND) or the running remote range (WRITE)
          */
-        S_XL_REQ: begin
-            if (m_mr_req_ready) begin
-                state_next = S_XL_RESP;
-            end
-        end
-        S_XL_RESP: begin
-            if (s_mr_resp_valid && !chunk_full) begin
-                if (s_mr_resp_status != `HROCE_MR_XLATE_OK) begin
+        S_WALK: begin
+            if (walk_done_valid) begin
+                if (walk_done_short) begin
+                    // the message is longer than the RECV WQE's buffers
+                    chunk_discard = 1'b1;
+                    wr_batch_next = 13'd0;
+                    err_valid_next = 1'b1;
+                    err_status_next = WC_LOC_LEN_ERR;
+                    reply_syn_next = SYN_NAK_INV_REQ;
+                    state_next = S_FAIL;
+                end else if (walk_done_status != `HROCE_MR_XLATE_OK) begin
                     // a violation: nothing of this packet reaches memory
                     chunk_discard = 1'b1;
                     wr_batch_next = 13'd0;
@@ -914,29 +933,12 @@ always @* begin
                         err_status_next = WC_LOC_PROT_ERR;
                         reply_syn_next = SYN_NAK_REM_OP;
                     end else begin
-                        reply_syn_next = s_mr_resp_status == `HROCE_MR_XLATE_DMA_ERROR ?
+                        reply_syn_next = walk_done_status == `HROCE_MR_XLATE_DMA_ERROR ?
                                          SYN_NAK_REM_OP : SYN_NAK_REM_ACCESS;
                     end
                     state_next = S_FAIL;
                 end else begin
-                    if (s_mr_resp_len != 16'd0) begin
-                        chunk_wr_en = 1'b1;
-                        wr_batch_next = wr_batch_reg + 13'd1;
-                        chunk_wr_data = {s_mr_resp_len[12:0], s_mr_resp_iova};
-                    end
-                    if (s_mr_resp_last) begin
-                        if (xl_remote_reg) begin
-                            state_next = S_COMMIT;
-                        end else begin
-                            sge_off_next = sge_off_reg + piece_reg;
-                            pkt_left_next = pkt_left_reg - piece_reg[12:0];
-                            if (piece_reg == {19'd0, pkt_left_reg}) begin
-                                state_next = S_COMMIT;
-                            end else begin
-                                state_next = S_PIECE;
-                            end
-                        end
-                    end
+                    state_next = S_COMMIT;
                 end
             end
         end
@@ -1197,10 +1199,6 @@ always @(posedge clk) begin
     xl_remote_reg <= xl_remote_next;
     xl_va_reg <= xl_va_next;
     xl_key_reg <= xl_key_next;
-    pkt_left_reg <= pkt_left_next;
-    sge_idx_reg <= sge_idx_next;
-    sge_off_reg <= sge_off_next;
-    piece_reg <= piece_next;
     reply_syn_reg <= reply_syn_next;
     reply_psn_reg <= reply_psn_next;
     ack_pend_reg <= ack_pend_next;
@@ -1269,16 +1267,17 @@ assign m_ctx_update_index = qpn_reg;
 assign m_ctx_update_data = ctx_reg;
 assign m_ctx_update_valid = update_valid_reg;
 
-assign m_mr_req_key = xl_remote_reg ? xl_key_reg : sge_lkey;
-assign m_mr_req_pd = ctx_reg[`HROCE_QPC_PD];
-assign m_mr_req_va = xl_remote_reg ? xl_va_reg : sge_addr + {32'd0, sge_off_reg};
-assign m_mr_req_len = state_reg == S_CHECK ? reth_len :
-                      xl_remote_reg ? {19'd0, pkt_left_reg} : piece_reg;
-assign m_mr_req_access = !xl_remote_reg ? `HROCE_PERM_LOCAL_WRITE :
-                         op_read ? `HROCE_PERM_REMOTE_READ : `HROCE_PERM_REMOTE_WRITE;
-assign m_mr_req_check = state_reg == S_CHECK;
-assign m_mr_req_valid = state_reg == S_XL_REQ || state_reg == S_CHECK;
-assign s_mr_resp_ready = (state_reg == S_XL_RESP && !chunk_full) || state_reg == S_CHECK_RESP;
+// the whole range's check, or the walk's translations
+wire check = state_reg == S_CHECK;
+assign m_mr_req_key = check ? xl_key_reg : walk_mr_key;
+assign m_mr_req_pd = check ? ctx_reg[`HROCE_QPC_PD] : walk_mr_pd;
+assign m_mr_req_va = check ? xl_va_reg : walk_mr_va;
+assign m_mr_req_len = check ? reth_len : walk_mr_len;
+assign m_mr_req_access = check ? (op_read ? `HROCE_PERM_REMOTE_READ : `HROCE_PERM_REMOTE_WRITE) :
+                         walk_mr_access;
+assign m_mr_req_check = check;
+assign m_mr_req_valid = check || walk_mr_valid;
+assign s_mr_resp_ready = state_reg == S_CHECK_RESP || walk_resp_ready;
 
 assign m_wqe_rd_req_addr = wqe_addr(ctx_reg[`HROCE_QPC_RQ_BASE], rq_ci, log_rq, rq_stride);
 assign m_wqe_rd_req_len = {6'd0, wqe_bytes};

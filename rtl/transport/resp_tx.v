@@ -4,7 +4,7 @@ RC responder, transmit side: sends what the receive side (resp_engine) decided, 
 order it decided it: ACK and NAK packets, and the responses of RDMA READs.
 
     descriptor --> ACK/NAK: one header
-               --> READ: per packet of the path MTU: the range's pieces -> mr_translate
+               --> READ: per packet of the path MTU: sg_walk (the range -> mr_translate)
                    -> chunk FIFO --(commit)--> DMA reads --> m_axis; the header beside it
 
 The receive side never waits for the link: it only queues descriptors, and this block is
@@ -119,8 +119,7 @@ localparam [2:0]
     S_IDLE = 3'd0,
     S_ACK = 3'd1,
     S_PKT = 3'd2,
-    S_XL_REQ = 3'd3,
-    S_XL_RESP = 3'd4,
+    S_WALK = 3'd3,
     S_COMMIT = 3'd5;
 
 reg [2:0] state_reg = S_IDLE, state_next;
@@ -128,11 +127,10 @@ reg [DESC_WIDTH-1:0] desc_reg = {DESC_WIDTH{1'b0}}, desc_next;
 reg [24:0] pkt_reg = 25'd0, pkt_next;            // response packet index
 reg [63:0] va_reg = 64'd0, va_next;              // the next packet's first byte
 reg [31:0] left_reg = 32'd0, left_next;          // bytes not yet in a packet
-reg bad_reg = 1'b0, bad_next;                    // a piece of the packet failed
 
 // DMA chunks of the packet being built ({last, length[12:0], IOVA})
-reg chunk_wr_en;
-reg [77:0] chunk_wr_data;
+wire chunk_wr_en;
+wire [77:0] chunk_wr_data;
 reg chunk_commit, chunk_discard;
 wire [77:0] chunk_head;
 wire [CHUNK_ADDR_WIDTH:0] chunk_used;
@@ -215,19 +213,51 @@ endfunction
 wire chunk_full = chunk_used == CHUNK_DEPTH;
 wire chunk_room = chunk_used <= CHUNK_DEPTH - PKT_PIECES;
 
+/*
+ * The packet's range, as a one-entry list under the READ's key
+ */
+reg walk_cmd_valid;
+wire walk_busy;
+wire [2:0] walk_done_status;
+wire walk_done_valid;
+wire [12:0] walk_chunk_len;
+wire [63:0] walk_chunk_iova;
+wire walk_chunk_last;
+
+sg_walk
+walk_inst (
+    .clk(clk), .rst(rst),
+    .s_cmd_sge(5'd0), .s_cmd_off(32'd0), .s_cmd_len(pkt_len), .s_cmd_num_sge(8'd1),
+    .s_cmd_pd(desc_reg[`HROCE_RESP_DESC_PD]), .s_cmd_access(`HROCE_PERM_REMOTE_READ),
+    .s_cmd_valid(walk_cmd_valid), .s_cmd_ready(), .busy(walk_busy),
+    .sge_index(), .sge_addr(va_reg), .sge_len(32'hffffffff),
+    .sge_key(desc_reg[`HROCE_RESP_DESC_RKEY]),
+    .m_mr_req_key(m_mr_req_key), .m_mr_req_pd(m_mr_req_pd), .m_mr_req_va(m_mr_req_va),
+    .m_mr_req_len(m_mr_req_len), .m_mr_req_access(m_mr_req_access),
+    .m_mr_req_valid(m_mr_req_valid), .m_mr_req_ready(m_mr_req_ready),
+    .s_mr_resp_iova(s_mr_resp_iova), .s_mr_resp_len(s_mr_resp_len),
+    .s_mr_resp_last(s_mr_resp_last), .s_mr_resp_status(s_mr_resp_status),
+    .s_mr_resp_valid(s_mr_resp_valid), .s_mr_resp_ready(s_mr_resp_ready),
+    .m_chunk_iova(walk_chunk_iova), .m_chunk_len(walk_chunk_len),
+    .m_chunk_last(walk_chunk_last), .m_chunk_valid(chunk_wr_en), .m_chunk_ready(!chunk_full),
+    .m_done_status(walk_done_status), .m_done_short(),
+    .m_done_sge(), .m_done_off(), .m_done_valid(walk_done_valid),
+    .m_done_ready(state_reg == S_WALK)
+);
+
+assign chunk_wr_data = {walk_chunk_last, walk_chunk_len, walk_chunk_iova};
+
 always @* begin
     state_next = state_reg;
     desc_next = desc_reg;
     pkt_next = pkt_reg;
     va_next = va_reg;
     left_next = left_reg;
-    bad_next = bad_reg;
     stat_tx_ack_next = 1'b0;
     stat_tx_nak_next = 1'b0;
     stat_read_abort_next = 1'b0;
 
-    chunk_wr_en = 1'b0;
-    chunk_wr_data = {s_mr_resp_last, s_mr_resp_len[12:0], s_mr_resp_iova};
+    walk_cmd_valid = 1'b0;
     chunk_commit = 1'b0;
     chunk_discard = 1'b0;
     hdr_in_data = reply_hdr(rd_opcode, d_psn + pkt_reg[23:0], pkt_len);
@@ -257,42 +287,30 @@ always @* begin
          * A READ, packet by packet: each starts when there is room for it
          */
         S_PKT: begin
-            bad_next = 1'b0;
             if (!hold && hdr_count < 5'd7 && chunk_room) begin
-                state_next = pkt_len == 13'd0 ? S_COMMIT : S_XL_REQ;
+                walk_cmd_valid = pkt_len != 13'd0;
+                state_next = pkt_len == 13'd0 ? S_COMMIT : S_WALK;
             end
         end
-        S_XL_REQ: begin
-            if (m_mr_req_ready) begin
-                state_next = S_XL_RESP;
-            end
-        end
-        S_XL_RESP: begin
-            if (s_mr_resp_valid && !chunk_full) begin
-                if (s_mr_resp_status != `HROCE_MR_XLATE_OK) begin
-                    bad_next = 1'b1;
-                end else if (s_mr_resp_len != 16'd0) begin
-                    chunk_wr_en = 1'b1;
-                end
-                if (s_mr_resp_last) begin
+        S_WALK: begin
+            if (walk_done_valid) begin
+                if (walk_done_status != `HROCE_MR_XLATE_OK) begin
+                    // nothing of this packet goes, nor the rest of the READ
+                    chunk_discard = 1'b1;
+                    stat_read_abort_next = 1'b1;
+                    state_next = S_IDLE;
+                end else begin
                     state_next = S_COMMIT;
                 end
             end
         end
         S_COMMIT: begin
-            if (bad_reg) begin
-                // nothing of this packet goes, nor the rest of the READ
-                chunk_discard = 1'b1;
-                stat_read_abort_next = 1'b1;
-                state_next = S_IDLE;
-            end else begin
-                chunk_commit = 1'b1;
-                hdr_in_valid = 1'b1;
-                pkt_next = pkt_reg + 25'd1;
-                va_next = va_reg + {51'd0, pkt_len};
-                left_next = left_reg - {19'd0, pkt_len};
-                state_next = pkt_last ? S_IDLE : S_PKT;
-            end
+            chunk_commit = 1'b1;
+            hdr_in_valid = 1'b1;
+            pkt_next = pkt_reg + 25'd1;
+            va_next = va_reg + {51'd0, pkt_len};
+            left_next = left_reg - {19'd0, pkt_len};
+            state_next = pkt_last ? S_IDLE : S_PKT;
         end
         default: state_next = S_IDLE;
     endcase
@@ -304,7 +322,6 @@ always @(posedge clk) begin
     pkt_reg <= pkt_next;
     va_reg <= va_next;
     left_reg <= left_next;
-    bad_reg <= bad_next;
     stat_tx_ack_reg <= stat_tx_ack_next;
     stat_tx_nak_reg <= stat_tx_nak_next;
     stat_read_abort_reg <= stat_read_abort_next;
@@ -318,16 +335,9 @@ always @(posedge clk) begin
 end
 
 // a translation under way is the only thing a command must wait for
-assign idle = state_reg != S_XL_REQ && state_reg != S_XL_RESP;
+assign idle = !walk_busy;
 assign s_desc_ready = state_reg == S_IDLE && !hold;
 
-assign m_mr_req_key = desc_reg[`HROCE_RESP_DESC_RKEY];
-assign m_mr_req_pd = desc_reg[`HROCE_RESP_DESC_PD];
-assign m_mr_req_va = va_reg;
-assign m_mr_req_len = {19'd0, pkt_len};
-assign m_mr_req_access = `HROCE_PERM_REMOTE_READ;
-assign m_mr_req_valid = state_reg == S_XL_REQ;
-assign s_mr_resp_ready = state_reg == S_XL_RESP && !chunk_full;
 
 assign m_pay_rd_req_addr = chunk_head[63:0];
 assign m_pay_rd_req_len = {3'd0, chunk_head[76:64]};

@@ -1,0 +1,9 @@
+# Benches of the transport's stages, each alone against a C model. Included by the top
+# Makefile. Their models are built from rtl/lib and the stage's own file, so that work on
+# the engines does not rebuild them.
+
+# sg_walk: the scatter-gather walker (SGE list -> MR translation -> DMA chunks)
+$(eval $(call model,sg_walk,sg_walk,,$(wildcard rtl/lib/*.v) rtl/transport/sg_walk.v))
+$(eval $(call program,test_sg_walk,testbench/transport/test_sg_walk.c $(BENCH_SRCS),sg_walk))
+BLOCK_TESTS += test_sg_walk
+CORE_LINT_TOPS += sg_walk
