@@ -321,16 +321,19 @@ reg [23:0] push_qpn_reg = 24'd0, push_qpn_next;
 reg [15:0] push_index_reg = 16'd0, push_index_next;
 reg [511:0] push_data_reg = 512'd0, push_data_next;
 
-// the current WQEs, up to 8 beats each (stride 512 bytes): the one being sent (beats 0-7)
-// and those responses complete (beats 8-15): one read brings up to 512 bytes of the ring
-// from SQ_CC on, the WQEs rxw_index .. rxw_index + rxw_count - 1 of QP rxw_qpn, so that
-// the responses of a READ, and an ACK that completes several WQEs, read the ring once. A
-// command may recreate a QP, so they are dropped whenever one runs (hold).
+// Two windows on a send queue, 512 bytes of the ring each (8 WQEs of 64 bytes, or one of
+// 512): window 0 from SQ_CI on, for sending (beats 0-7), window 1 from SQ_CC on, for the
+// responses (beats 8-15). One DMA read fills a window with the WQEs win_index ..
+// win_index + win_count - 1 of QP win_qpn: so a QP's turn sends every WQE its window holds
+// after one read, and the responses of a READ, or an ACK that completes several WQEs,
+// read the ring once. A pushed WQE fills window 0 with itself. The host writes a slot
+// again only once its WQE completed, which is behind SQ_CC: a window never holds a stale
+// WQE. A command may recreate a QP, so both are dropped whenever one runs (hold).
 reg [511:0] wqe_mem [0:15];
-reg rxw_valid_reg = 1'b0, rxw_valid_next;
-reg [23:0] rxw_qpn_reg = 24'd0, rxw_qpn_next;
-reg [15:0] rxw_index_reg = 16'd0, rxw_index_next;
-reg [3:0] rxw_count_reg = 4'd0, rxw_count_next;
+reg [1:0] win_valid_reg = 2'b00, win_valid_next;
+reg [47:0] win_qpn_reg = 48'd0, win_qpn_next;     // {window 1, window 0}
+reg [31:0] win_index_reg = 32'd0, win_index_next;
+reg [7:0] win_count_reg = 8'd0, win_count_next;
 reg [511:0] wqe_wr_data;
 reg [2:0] wqe_wr_addr;
 reg wqe_wr_en;
@@ -576,21 +579,27 @@ endfunction
 
 `include "wqe_addr.vh"
 
-// where the WQE at SQ_CC starts among the RX beats, and how many WQEs a read brings: up to
-// 512 bytes, not past the ring's end nor past SQ_CI (later slots may not be written yet)
-wire [15:0] rxw_k = sq_cc - rxw_index_reg;
-wire [2:0] rxw_k_beat = rxw_k[2:0] << sq_stride;
-wire [2:0] wqe_base = wqe_rx_reg ? rxw_k_beat : 3'd0;
-wire rxw_hit = rxw_valid_reg && rxw_qpn_reg == qpn_reg && rxw_k < {12'd0, rxw_count_reg};
-wire [15:0] sq_slots = 16'd1 << log_sq;
-wire [15:0] cc_to_end = sq_slots - (sq_cc & (sq_slots - 16'd1));
 // one past the last WQE with packets out: SQ_CI, or the WQE at SQ_CI too when it yielded
 // the link part of the way through (SQ_PKT)
 wire [15:0] sq_out_end = sq_ci + {15'd0, sq_pkt_ctx != 24'd0};
-wire [15:0] cc_posted = sq_out_end - sq_cc;
+// the window in use (wqe_rx_reg): where the WQE at its start (SQ_CI or SQ_CC) lies in it,
+// and how many WQEs a read brings: up to 512 bytes, not past the ring's end nor past the
+// last WQE posted (SQ_PI; for the responses, the last one out: later slots may not be
+// written yet)
+wire win = wqe_rx_reg;
+wire [15:0] win_start = win ? sq_cc : sq_ci;
+wire [15:0] win_k = win_start - (win ? win_index_reg[31:16] : win_index_reg[15:0]);
+wire win_hit = win_valid_reg[win] && qpn_reg == (win ? win_qpn_reg[47:24] : win_qpn_reg[23:0]) &&
+               win_k < {12'd0, win ? win_count_reg[7:4] : win_count_reg[3:0]};
+wire [2:0] wqe_base = win_k[2:0] << sq_stride;
+wire [15:0] sq_slots = 16'd1 << log_sq;
+wire [15:0] win_to_end = sq_slots - (win_start & (sq_slots - 16'd1));
+wire [15:0] win_posted = win ? sq_out_end - sq_cc : sq_pi - sq_ci;
 wire [15:0] blk_slots = 16'd8 >> sq_stride;
-wire [15:0] rx_slots_a = cc_to_end < blk_slots ? cc_to_end : blk_slots;
-wire [15:0] rx_slots = cc_posted < rx_slots_a ? cc_posted : rx_slots_a;
+wire [15:0] win_slots_a = win_to_end < blk_slots ? win_to_end : blk_slots;
+wire [15:0] win_slots = win_posted < win_slots_a ? win_posted : win_slots_a;
+// the WQE after the one at SQ_CI is in window 0 too (a turn goes on with it)
+wire win_next = !win && win_valid_reg[0] && win_k + 16'd1 < {12'd0, win_count_reg[3:0]};
 wire [511:0] wqe0 = wqe_mem[{wqe_rx_reg, wqe_base}];
 wire [7:0] wqe_opcode = wqe0[`HROCE_SQ_WQE_OPCODE];
 wire [7:0] wqe_flags = wqe0[`HROCE_SQ_WQE_FLAGS];
@@ -705,8 +714,8 @@ always @* begin
 end
 
 // inline payload beat k: WQE bytes 32 + 64 k .. 95 + 64 k
-wire [511:0] inline_lo = wqe_mem[{1'b0, inline_beat_reg}];
-wire [511:0] inline_hi = wqe_mem[{1'b0, inline_beat_reg + 3'd1}];
+wire [511:0] inline_lo = wqe_mem[{1'b0, wqe_base + inline_beat_reg}];
+wire [511:0] inline_hi = wqe_mem[{1'b0, wqe_base + inline_beat_reg + 3'd1}];
 wire [511:0] inline_data = {inline_hi[255:0], inline_lo[511:256]};
 wire [12:0] inline_done = {4'd0, inline_beat_reg, 6'd0};  // bytes before this beat
 wire inline_last = {19'd0, inline_done} + 32'd64 >= wqe_len;
@@ -887,10 +896,10 @@ always @* begin
     wqe_beat_next = wqe_beat_reg;
     wqe_error_next = wqe_error_reg;
     wqe_rx_next = wqe_rx_reg;
-    rxw_valid_next = rxw_valid_reg && !hold;
-    rxw_qpn_next = rxw_qpn_reg;
-    rxw_index_next = rxw_index_reg;
-    rxw_count_next = rxw_count_reg;
+    win_valid_next = hold ? 2'b00 : win_valid_reg;
+    win_qpn_next = win_qpn_reg;
+    win_index_next = win_index_reg;
+    win_count_next = win_count_reg;
     rd_req_valid_next = rd_req_valid_reg && !m_wqe_rd_req_ready;
     msg_left_next = msg_left_reg;
     pkt_next = pkt_reg;
@@ -1051,19 +1060,23 @@ always @* begin
         S_FETCH: begin
             wqe_beat_next = 3'd0;
             wqe_error_next = 1'b0;
-            if (wqe_rx_reg && rxw_hit) begin
-                // the responses' WQE is still here
-                state_next = S_RX_EVAL;
+            if (win_hit && !hold) begin
+                // the WQE is in its window already
+                state_next = wqe_rx_reg ? S_RX_EVAL : S_PARSE;
             end else if (!wqe_rx_reg && push_valid_reg && push_qpn_reg == qpn_reg &&
                          push_index_reg == sq_ci) begin
-                // the WQE came with its doorbell
+                // the WQE came with its doorbell: window 0 holds it alone
                 wqe_wr_en = 1'b1;
                 wqe_wr_addr = 3'd0;
                 wqe_wr_data = push_data_reg;
                 push_valid_next = 1'b0;
+                win_valid_next[0] = !hold;
+                win_qpn_next[23:0] = qpn_reg;
+                win_index_next[15:0] = sq_ci;
+                win_count_next[3:0] = 4'd1;
                 state_next = S_PARSE;
             end else begin
-                rxw_valid_next = rxw_valid_reg && !hold && !wqe_rx_reg;
+                win_valid_next[win] = 1'b0;
                 rd_req_valid_next = 1'b1;
                 state_next = S_FETCH_DATA;
             end
@@ -1076,11 +1089,15 @@ always @* begin
                 wqe_beat_next = wqe_beat_reg + 3'd1;
                 if (s_wqe_rd_axis_tlast) begin
                     wqe_error_next = s_wqe_rd_axis_tuser;
+                    win_valid_next[win] = !s_wqe_rd_axis_tuser && !hold;
                     if (wqe_rx_reg) begin
-                        rxw_valid_next = !s_wqe_rd_axis_tuser && !hold;
-                        rxw_qpn_next = qpn_reg;
-                        rxw_index_next = sq_cc;
-                        rxw_count_next = rx_slots[3:0];
+                        win_qpn_next[47:24] = qpn_reg;
+                        win_index_next[31:16] = sq_cc;
+                        win_count_next[7:4] = win_slots[3:0];
+                    end else begin
+                        win_qpn_next[23:0] = qpn_reg;
+                        win_index_next[15:0] = sq_ci;
+                        win_count_next[3:0] = win_slots[3:0];
                     end
                     state_next = wqe_rx_reg ? S_RX_EVAL : S_PARSE;
                 end
@@ -1197,11 +1214,17 @@ always @* begin
                 tmr_in_deadline = ack_deadline_now;
                 tmr_in_valid = timeout != 5'd0;
             end
-            update_valid_next = 1'b1;
-            // one WQE per turn: the QP goes to the back of the line
-            work_in_valid = sq_ci + 16'd1 != sq_pi;
-            ctx_next[`HROCE_QPC_SCHEDULED] = sq_ci + 16'd1 != sq_pi;
-            state_next = S_UPDATE;
+            if (sq_ci + 16'd1 != sq_pi && win_next && !hold) begin
+                // a turn sends what the window holds: on with the next WQE (the context
+                // is written back when the turn ends)
+                state_next = S_FETCH;
+            end else begin
+                update_valid_next = 1'b1;
+                // the QP goes to the back of the line
+                work_in_valid = sq_ci + 16'd1 != sq_pi;
+                ctx_next[`HROCE_QPC_SCHEDULED] = sq_ci + 16'd1 != sq_pi;
+                state_next = S_UPDATE;
+            end
         end
 
         /*
@@ -1531,10 +1554,10 @@ always @(posedge clk) begin
     wqe_beat_reg <= wqe_beat_next;
     wqe_error_reg <= wqe_error_next;
     wqe_rx_reg <= wqe_rx_next;
-    rxw_valid_reg <= rxw_valid_next;
-    rxw_qpn_reg <= rxw_qpn_next;
-    rxw_index_reg <= rxw_index_next;
-    rxw_count_reg <= rxw_count_next;
+    win_valid_reg <= win_valid_next;
+    win_qpn_reg <= win_qpn_next;
+    win_index_reg <= win_index_next;
+    win_count_reg <= win_count_next;
     rd_req_valid_reg <= rd_req_valid_next;
     msg_left_reg <= msg_left_next;
     pkt_reg <= pkt_next;
@@ -1566,7 +1589,7 @@ always @(posedge clk) begin
         lookup_valid_reg <= 1'b0;
         update_valid_reg <= 1'b0;
         push_valid_reg <= 1'b0;
-        rxw_valid_reg <= 1'b0;
+        win_valid_reg <= 2'b00;
         rd_req_valid_reg <= 1'b0;
         cqe_valid_reg <= 1'b0;
         err_valid_reg <= 1'b0;
@@ -1598,7 +1621,7 @@ assign m_ctx_update_valid = update_valid_reg;
 
 assign m_wqe_rd_req_addr = wqe_addr(ctx_reg[`HROCE_QPC_SQ_BASE], wqe_rx_reg ? sq_cc : sq_ci,
                                     log_sq, sq_stride);
-assign m_wqe_rd_req_len = wqe_rx_reg ? rx_slots << (6 + sq_stride) : {6'd0, wqe_bytes};
+assign m_wqe_rd_req_len = win_slots << (6 + sq_stride);
 assign m_wqe_rd_req_valid = rd_req_valid_reg;
 assign s_wqe_rd_axis_tready = state_reg == S_FETCH_DATA;
 
