@@ -834,11 +834,13 @@ always @* begin
                     state_next = S_FETCH;
                 end
             end else begin
-                // RDMA WRITE or READ: check the whole range once, at its first packet
+                // RDMA WRITE or READ: check the whole range once, at its first packet (a
+                // WRITE of one packet is its range: the walk's translation checks it, with
+                // the same verdicts)
                 xl_remote_next = 1'b1;
                 xl_va_next = op_reth ? reth_va : wr_va;
                 xl_key_next = op_reth ? reth_rkey : wr_rkey;
-                if (op_reth && reth_len != 32'd0) begin
+                if (op_reth && reth_len != 32'd0 && !(op_write && op_only)) begin
                     state_next = S_CHECK;
                 end else if (op_read) begin
                     state_next = S_READ_WAIT;
