@@ -68,7 +68,9 @@ module req_engine #
     // a packet may take 60 chunks, and one starts only with room for them all)
     parameter RD_CHUNK_ADDR_WIDTH = 7,
     // log2 of the READ response chunks between translation and the DMA writer
-    parameter WR_CHUNK_ADDR_WIDTH = 6
+    parameter WR_CHUNK_ADDR_WIDTH = 6,
+    // log2 of the WQEs sent whose completion facts are kept on chip (transport/wqe_info)
+    parameter INFO_ADDR_WIDTH = 10
 )
 (
     input  wire                          clk,
@@ -340,6 +342,9 @@ reg wqe_wr_en;
 reg [2:0] wqe_beat_reg = 3'd0, wqe_beat_next;
 reg wqe_error_reg = 1'b0, wqe_error_next;
 reg wqe_rx_reg = 1'b0, wqe_rx_next;  // the WQE was fetched for a response (at SQ_CC)
+// the WQE at SQ_CC is known by its facts alone (wqe_info), not read from the ring
+reg use_info_reg = 1'b0, use_info_next;
+reg [47:0] info_reg = 48'd0, info_next;
 reg rd_req_valid_reg = 1'b0, rd_req_valid_next;
 
 // the current message
@@ -600,7 +605,34 @@ wire [15:0] win_slots_a = win_to_end < blk_slots ? win_to_end : blk_slots;
 wire [15:0] win_slots = win_posted < win_slots_a ? win_posted : win_slots_a;
 // the WQE after the one at SQ_CI is in window 0 too (a turn goes on with it)
 wire win_next = !win && win_valid_reg[0] && win_k + 16'd1 < {12'd0, win_count_reg[3:0]};
-wire [511:0] wqe0 = wqe_mem[{wqe_rx_reg, wqe_base}];
+// what completing a WQE takes, kept when it was sent: an ACK of a SEND or a WRITE sent
+// whole (before SQ_CI) needs no read of the ring (a READ does: its SGEs place the data)
+wire [47:0] info_data;
+wire info_hit;
+
+wqe_info #(.ADDR_WIDTH(INFO_ADDR_WIDTH), .INFO_WIDTH(48))
+info_inst (
+    .clk(clk),
+    .wr_qpn(qpn_reg), .wr_index(sq_ci),
+    .wr_info({wqe0[`HROCE_SQ_WQE_OPCODE], wqe0[`HROCE_SQ_WQE_FLAGS], wqe0[`HROCE_SQ_WQE_LENGTH]}),
+    .wr_en(state_reg == S_SQ_DONE),
+    .rd_qpn(qpn_next), .rd_index(ctx_next[`HROCE_QPC_SQ_CC]),
+    .m_info(info_data), .m_hit(info_hit)
+);
+
+wire info_usable = info_hit && sq_cc != sq_ci && info_data[47:40] != WR_READ;
+reg [511:0] info_wqe;
+
+always @* begin
+    info_wqe = 512'd0;
+    info_wqe[`HROCE_SQ_WQE_OPCODE] = info_reg[47:40];
+    info_wqe[`HROCE_SQ_WQE_FLAGS] = info_reg[39:32];
+    info_wqe[`HROCE_SQ_WQE_LENGTH] = info_reg[31:0];
+    info_wqe[`HROCE_SQ_WQE_QPN] = qpn_reg;
+end
+
+wire [511:0] wqe_mem0 = wqe_mem[{wqe_rx_reg, wqe_base}];
+wire [511:0] wqe0 = (wqe_rx_reg && use_info_reg) ? info_wqe : wqe_mem0;
 wire [7:0] wqe_opcode = wqe0[`HROCE_SQ_WQE_OPCODE];
 wire [7:0] wqe_flags = wqe0[`HROCE_SQ_WQE_FLAGS];
 wire [7:0] wqe_num_sge = wqe0[`HROCE_SQ_WQE_NUM_SGE];
@@ -896,6 +928,8 @@ always @* begin
     wqe_beat_next = wqe_beat_reg;
     wqe_error_next = wqe_error_reg;
     wqe_rx_next = wqe_rx_reg;
+    use_info_next = use_info_reg;
+    info_next = info_reg;
     win_valid_next = hold ? 2'b00 : win_valid_reg;
     win_qpn_next = win_qpn_reg;
     win_index_next = win_index_reg;
@@ -1060,7 +1094,13 @@ always @* begin
         S_FETCH: begin
             wqe_beat_next = 3'd0;
             wqe_error_next = 1'b0;
-            if (win_hit && !hold) begin
+            use_info_next = 1'b0;
+            if (wqe_rx_reg && info_usable) begin
+                // a response's WQE known by its facts: nothing to read
+                use_info_next = 1'b1;
+                info_next = info_data;
+                state_next = S_RX_EVAL;
+            end else if (win_hit && !hold) begin
                 // the WQE is in its window already
                 state_next = wqe_rx_reg ? S_RX_EVAL : S_PARSE;
             end else if (!wqe_rx_reg && push_valid_reg && push_qpn_reg == qpn_reg &&
@@ -1554,6 +1594,8 @@ always @(posedge clk) begin
     wqe_beat_reg <= wqe_beat_next;
     wqe_error_reg <= wqe_error_next;
     wqe_rx_reg <= wqe_rx_next;
+    use_info_reg <= use_info_next;
+    info_reg <= info_next;
     win_valid_reg <= win_valid_next;
     win_qpn_reg <= win_qpn_next;
     win_index_reg <= win_index_next;

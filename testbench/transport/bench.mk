@@ -7,3 +7,12 @@ $(eval $(call model,sg_walk,sg_walk,,$(wildcard rtl/lib/*.v) rtl/transport/sg_wa
 $(eval $(call program,test_sg_walk,testbench/transport/test_sg_walk.c $(BENCH_SRCS),sg_walk))
 BLOCK_TESTS += test_sg_walk
 CORE_LINT_TOPS += sg_walk
+
+# wqe_info: the requester's facts of the WQEs it sent, at the core's size and tiny (16
+# entries: lines taken by other WQEs all the time)
+$(eval $(call model,wqe_info,wqe_info,,rtl/transport/wqe_info.v))
+$(eval $(call model,wqe_info_tiny,wqe_info,-GADDR_WIDTH=4,rtl/transport/wqe_info.v))
+$(eval $(call program,test_wqe_info,testbench/transport/test_wqe_info.c $(BENCH_SRCS),\
+	wqe_info wqe_info_tiny))
+BLOCK_TESTS += test_wqe_info
+CORE_LINT_TOPS += wqe_info
