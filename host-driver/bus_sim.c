@@ -124,8 +124,7 @@ static uint64_t sim_mmio_read64(struct hroce_bus *bus, uint64_t offset)
 	return hroce_sim_mmio_read64(to_sim(bus)->sim, offset);
 }
 
-static void sim_mmio_write_wc(struct hroce_bus *bus, uint64_t offset, const void *data,
-			      size_t len)
+static void sim_mmio_write_wc(struct hroce_bus *bus, uint64_t offset, const void *data, size_t len)
 {
 	hroce_sim_db_write(to_sim(bus)->sim, offset, data, len);
 }

@@ -1000,8 +1000,7 @@ static void vfio_mmio_write(struct hroce_bus *bus, uint64_t offset, const void *
 	hroce_vfio_bar_write(&to_vfio(bus)->bar0, offset, data, len);
 }
 
-static void vfio_mmio_write_wc(struct hroce_bus *bus, uint64_t offset, const void *data,
-			       size_t len)
+static void vfio_mmio_write_wc(struct hroce_bus *bus, uint64_t offset, const void *data, size_t len)
 {
 	struct vfio_bus *vb = to_vfio(bus);
 

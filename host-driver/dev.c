@@ -120,8 +120,8 @@ uint64_t hroce_mmio_read64(struct hroce_dev *dev, uint64_t offset)
 
 void hroce_doorbell(struct hroce_dev *dev, uint64_t reg, uint32_t num, uint16_t index)
 {
-	uint64_t v = (uint64_t)num << HROCE_DOORBELL_NUM_LSB |
-		     (uint64_t)index << HROCE_DOORBELL_INDEX_LSB;
+	uint64_t v = (uint64_t)num << HROCE_DOORBELL_NUM_LSB | (uint64_t)index
+								       << HROCE_DOORBELL_INDEX_LSB;
 
 	/* what the device will read (WQEs, ring entries) is in memory before it learns of it */
 	atomic_thread_fence(memory_order_release);

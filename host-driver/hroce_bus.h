@@ -33,8 +33,7 @@ struct hroce_bus_ops {
 	 * writes nothing; a simulated NIC's carries any write of 1 to 64 bytes inside one
 	 * line as it is (what a broken writer would send: the tests' malformed writes).
 	 */
-	void (*mmio_write_wc)(struct hroce_bus *bus, uint64_t offset, const void *data,
-			      size_t len);
+	void (*mmio_write_wc)(struct hroce_bus *bus, uint64_t offset, const void *data, size_t len);
 	uint64_t (*mmio_read64)(struct hroce_bus *bus, uint64_t offset);
 	/*
 	 * BAR0 4 bytes at a time, offset 4-byte aligned: registers behind a 32-bit bus (the

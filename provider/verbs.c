@@ -745,8 +745,8 @@ static int post_send(struct ibv_qp *qp, struct ibv_send_wr *wr, struct ibv_send_
 		};
 
 		if (wr->opcode > IBV_WR_RDMA_READ ||
-		    (wr->send_flags & ~(IBV_SEND_FENCE | IBV_SEND_SIGNALED | IBV_SEND_SOLICITED |
-					IBV_SEND_INLINE)))
+		    (wr->send_flags &
+		     ~(IBV_SEND_FENCE | IBV_SEND_SIGNALED | IBV_SEND_SOLICITED | IBV_SEND_INLINE)))
 			err = EINVAL;
 		else
 			err = hroce_sq_build(vqp->qp, wr->wr_id, &req);

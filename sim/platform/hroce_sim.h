@@ -167,8 +167,9 @@ uint64_t hroce_sim_faults(const struct hroce_sim *s, struct hroce_sim_fault *las
 
 /*
  * BAR0. Writes are posted: they reach the core write_latency_ns later, in order, and the
- * call returns at once (len: 8, or up to 64 bytes in 8-byte words). A read steps the world until its answer is back (a round trip); in a world its
- * thread runs, it waits for that thread to get the answer back.
+ * call returns at once (len: 8, or up to 64 bytes in 8-byte words). A read steps the
+ * world until its answer is back (a round trip); in a world its thread runs, it waits for
+ * that thread to get the answer back.
  */
 void hroce_sim_mmio_write(struct hroce_sim *s, uint64_t offset, const void *data, size_t len);
 void hroce_sim_mmio_write64(struct hroce_sim *s, uint64_t offset, uint64_t value);

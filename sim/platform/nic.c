@@ -481,42 +481,37 @@ uint64_t hroce_sim_faults(const struct hroce_sim *s, struct hroce_sim_fault *las
 	return faults;
 }
 
-void hroce_sim_mmio_write(struct hroce_sim *s, uint64_t offset, const void *data, size_t len)
+/* A posted write of the host: to BAR0, or (db) to the doorbell pages. */
+static void post_write(struct hroce_sim *s, bool db, uint64_t offset, const void *data, size_t len)
 {
 	uint64_t now;
 	int err;
 
 	sim_world_lock(s->w);
 	now = s->w->cycle;
-	err = sim_mmio_write(&s->mmio, now + s->write_latency, offset, data, len);
+	err = db ? sim_mmio_write_db(&s->mmio, now + s->write_latency, offset, data, len)
+		 : sim_mmio_write(&s->mmio, now + s->write_latency, offset, data, len);
 	if (err) {
 		sim_world_unlock(s->w);
-		sim_log(HROCE_SIM_LOG_ERR, "%s: MMIO write of %zu bytes at 0x%llx: %s", s->name,
-			len, (unsigned long long)offset, strerror(err));
+		sim_log(HROCE_SIM_LOG_ERR, "%s: %s write of %zu bytes at 0x%llx: %s", s->name,
+			db ? "doorbell page" : "MMIO", len, (unsigned long long)offset,
+			strerror(err));
 		return;
 	}
-	sim_nic_event(s, HROCE_SIM_MMIO_WRITE, now, offset, len);
+	sim_nic_event(s, HROCE_SIM_MMIO_WRITE, now, (db ? HROCE_SIM_DB_EVENT_BASE : 0) + offset,
+		      len);
 	sim_world_kick(s->w);
 	sim_world_unlock(s->w);
 }
 
+void hroce_sim_mmio_write(struct hroce_sim *s, uint64_t offset, const void *data, size_t len)
+{
+	post_write(s, false, offset, data, len);
+}
+
 void hroce_sim_db_write(struct hroce_sim *s, uint64_t offset, const void *data, size_t len)
 {
-	uint64_t now;
-	int err;
-
-	sim_world_lock(s->w);
-	now = s->w->cycle;
-	err = sim_mmio_write_db(&s->mmio, now + s->write_latency, offset, data, len);
-	if (err) {
-		sim_world_unlock(s->w);
-		sim_log(HROCE_SIM_LOG_ERR, "%s: doorbell page write of %zu bytes at 0x%llx: %s",
-			s->name, len, (unsigned long long)offset, strerror(err));
-		return;
-	}
-	sim_nic_event(s, HROCE_SIM_MMIO_WRITE, now, HROCE_SIM_DB_EVENT_BASE + offset, len);
-	sim_world_kick(s->w);
-	sim_world_unlock(s->w);
+	post_write(s, true, offset, data, len);
 }
 
 void hroce_sim_mmio_write64(struct hroce_sim *s, uint64_t offset, uint64_t value)

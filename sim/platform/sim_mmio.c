@@ -130,8 +130,11 @@ int sim_mmio_write_db(struct sim_mmio *m, uint64_t arrive, uint64_t offset, cons
 	op = push(m);
 	if (!op)
 		return ENOMEM;
-	*op = (struct sim_mmio_op){ .arrive = arrive, .addr = (uint32_t)offset, .db = true,
-				    .end = true, .call_off = (uint32_t)offset,
+	*op = (struct sim_mmio_op){ .arrive = arrive,
+				    .addr = (uint32_t)offset,
+				    .db = true,
+				    .end = true,
+				    .call_off = (uint32_t)offset,
 				    .call_len = (uint16_t)len };
 	memcpy(op->line + first, data, len);
 	op->strb_line = (len == 64 ? ~UINT64_C(0) : ((UINT64_C(1) << len) - 1)) << first;

@@ -57,7 +57,7 @@ struct sim_mmio_hooks {
 struct sim_mmio {
 	struct sim_axil_bus bus;
 	struct sim_axil32_bus bus32;
-	bool narrow;	   /* on bus32 */
+	bool narrow; /* on bus32 */
 	struct sim_axi_db_bus db;
 	bool has_db;	   /* the doorbell pages are attached */
 	bool db_busy;	   /* a write of them is on the bus */

@@ -119,8 +119,8 @@ static void work_chains(struct worker *w)
 			wr[k].wr.rdma.rkey = w->dst_mr->rkey;
 		}
 		if (ibv_post_send(w->a, wr, &bad)) {
-			snprintf(w->why, sizeof(w->why), "post_send of a chain of %u failed at %u", n,
-				 it);
+			snprintf(w->why, sizeof(w->why), "post_send of a chain of %u failed at %u",
+				 n, it);
 			w->ok = false;
 			break;
 		}
@@ -237,8 +237,7 @@ static void teardown(struct worker *w, bool own_cq)
 	free(w->dst);
 }
 
-static void run(const char *name, struct vp_dev *da, struct vp_dev *db, bool shared,
-		bool chains)
+static void run(const char *name, struct vp_dev *da, struct vp_dev *db, bool shared, bool chains)
 {
 	struct worker w[THREADS] = { 0 };
 	pthread_t t[THREADS];

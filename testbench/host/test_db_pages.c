@@ -110,7 +110,8 @@ static void sample(void *ctx)
 	}
 	if (vport_get(e->wvalid) && vport_get(e->wready)) {
 		if (vport_get(e->hold))
-			fail(e, "%s: a beat taken while hold was up (write %zu)", "hold", e->w_head);
+			fail(e, "%s: a beat taken while hold was up (write %zu)", "hold",
+			     e->w_head);
 		e->w_offer = false;
 		e->dut.transfers++;
 		if (++e->w_beat > e->w[e->w_head].len) {
@@ -247,9 +248,10 @@ static uint64_t run(struct env *e, const char *name)
 		snprintf(e->why, sizeof(e->why), "%llu of %zu B, %zu of %zu doorbells",
 			 (unsigned long long)e->bs, e->n, e->db_seen, e->good);
 	if (!e->why[0] && (e->pushes != e->good || e->bad != bad))
-		snprintf(e->why, sizeof(e->why), "pushed pulses %llu (want %zu), malformed %llu "
-			 "(want %zu)", (unsigned long long)e->pushes, e->good,
-			 (unsigned long long)e->bad, bad);
+		snprintf(e->why, sizeof(e->why),
+			 "pushed pulses %llu (want %zu), malformed %llu "
+			 "(want %zu)",
+			 (unsigned long long)e->pushes, e->good, (unsigned long long)e->bad, bad);
 	cycles = e->dut.cycle;
 	bench_log(e->b, "%s: %zu writes (%zu doorbells) in %llu cycles", name, e->n, e->good,
 		  (unsigned long long)cycles);
@@ -296,8 +298,10 @@ static void test_full_rate(struct bench *b)
 		add(&e, GOOD);
 	end = run(&e, "db_pages_full_rate");
 	/* the run's end includes dut_run's settle cycles: the figure is a bound from below */
-	bench_log(b, "db_pages: %u doorbells without idle or back-pressure: %.2f per cycle "
-		  "(at least)", writes, (double)writes / (double)(end - start));
+	bench_log(b,
+		  "db_pages: %u doorbells without idle or back-pressure: %.2f per cycle "
+		  "(at least)",
+		  writes, (double)writes / (double)(end - start));
 }
 
 int main(int argc, char **argv)

@@ -331,9 +331,9 @@ static void push_observer(void *ctx, const struct hroce_sim *s, const struct hro
 
 /*
  * A small inline SEND from the shell NIC: its WQE goes to the doorbell pages (BAR4, one
- * 64-byte write on the bridge's wide master); the receive side is armed, and its completion is found on
- * the interrupt of the core NIC's receive CQ; then the other way, the shell NIC's
- * receive CQ's interrupt coming as an MSI-X message.
+ * 64-byte write on the bridge's wide master); the receive side is armed, and its completion is
+ * found on the interrupt of the core NIC's receive CQ; then the other way, the shell NIC's receive
+ * CQ's interrupt coming as an MSI-X message.
  */
 static void test_push_irq(struct bench *b, struct env *e)
 {

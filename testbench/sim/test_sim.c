@@ -1618,8 +1618,8 @@ static void test_core_mmio(struct bench *b)
 	hroce_sim_set_observer(s, observe, &o);
 	{
 		uint8_t wqe[HROCE_DB_PUSH_BYTES];
-		uint64_t bad0 = hroce_sim_mmio_read64(s, HROCE_REG_CORE_COUNTERS +
-							      8 * HROCE_CORE_COUNTER_DB_MALFORMED);
+		uint64_t bad0 = hroce_sim_mmio_read64(
+			s, HROCE_REG_CORE_COUNTERS + 8 * HROCE_CORE_COUNTER_DB_MALFORMED);
 
 		bench_fill(b, wqe, sizeof(wqe));
 		HROCE_SQ_WQE_SET(wqe, QPN, 1);
@@ -1627,9 +1627,9 @@ static void test_core_mmio(struct bench *b)
 		hroce_sim_db_write(s, 0, wqe, sizeof(wqe));
 		hroce_sim_world_step(w, (wl + 200) * MHZ / 1000);
 		bench_result(b, "core_db_malformed_counted",
-			     hroce_sim_mmio_read64(s, HROCE_REG_CORE_COUNTERS +
-							  8 * HROCE_CORE_COUNTER_DB_MALFORMED) ==
-				     bad0 + 1,
+			     hroce_sim_mmio_read64(
+				     s, HROCE_REG_CORE_COUNTERS +
+						8 * HROCE_CORE_COUNTER_DB_MALFORMED) == bad0 + 1,
 			     "DB_MALFORMED did not count the write");
 	}
 	bench_result(b, "core_mmio_events",
