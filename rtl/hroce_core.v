@@ -241,7 +241,13 @@ wire pushed_valid, pushed_ready, pushed_busy;
 wire reg_sq_db = db_valid && db_kind == 2'd0;
 wire [23:0] sq_db_qpn = reg_sq_db ? db_value[`HROCE_DOORBELL_NUM] : pushed_qpn;
 wire [15:0] sq_db_index = reg_sq_db ? db_value[`HROCE_DOORBELL_INDEX] : pushed_index;
-wire sq_db_valid = reg_sq_db || pushed_valid;
+// The requester takes a doorbell before anything else in each of its idle cycles, which
+// was harmless while a doorbell took nine register writes; the doorbell pages deliver one
+// a cycle, and a stream of them would starve the ACKs and the queued work (and replace
+// the one pushed WQE the requester holds before it is used). So after each SQ doorbell the
+// next waits until the requester has been idle once without one on offer.
+reg sq_db_gap_reg = 1'b0;
+wire sq_db_valid = (reg_sq_db || pushed_valid) && !sq_db_gap_reg;
 
 wire [`HROCE_ROCE_RX_DROP_COUNT*32-1:0] rx_stat_count;
 wire [`HROCE_ROCE_RX_DROP_COUNT*64-1:0] rx_counters;
@@ -410,6 +416,17 @@ db_pages_inst (
 assign db_ready = db_kind == 2'd0 ? req_db_ready : db_kind == 2'd1 ? resp_db_ready :
                   db_kind == 2'd2 ? cq_db_ready : 1'b1;
 assign pushed_ready = req_db_ready && !reg_sq_db;
+
+always @(posedge clk) begin
+    if (sq_db_valid && req_db_ready) begin
+        sq_db_gap_reg <= 1'b1;
+    end else if (req_idle) begin
+        sq_db_gap_reg <= 1'b0;
+    end
+    if (rst) begin
+        sq_db_gap_reg <= 1'b0;
+    end
+end
 
 wire [1:0] inval_kind;
 wire [23:0] inval_num;
