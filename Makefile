@@ -225,6 +225,13 @@ $(eval $(call program,test_mr,testbench/mem/test_mr.c testbench/lib/bench.c \
 BLOCK_TESTS += test_mr
 CORE_LINT_TOPS += mr_translate
 
+# @@db_pages@@
+# the doorbell pages: pushed WQEs, malformed writes, back-pressure and hold
+$(eval $(call model,db_pages,db_pages,,$(wildcard rtl/lib/*.v) rtl/host/db_pages.v))
+$(eval $(call program,test_db_pages,testbench/host/test_db_pages.c $(BENCH_SRCS),db_pages))
+BLOCK_TESTS += test_db_pages
+CORE_LINT_TOPS += db_pages
+
 # @@ctx@@
 
 # @@transport@@ the transport's stages alone

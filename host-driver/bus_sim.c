@@ -124,6 +124,11 @@ static uint64_t sim_mmio_read64(struct hroce_bus *bus, uint64_t offset)
 	return hroce_sim_mmio_read64(to_sim(bus)->sim, offset);
 }
 
+static void sim_mmio_write_wc(struct hroce_bus *bus, uint64_t offset, const void *data, size_t len)
+{
+	hroce_sim_db_write(to_sim(bus)->sim, offset, data, len);
+}
+
 static void sim_mmio_write32(struct hroce_bus *bus, uint64_t offset, uint32_t value)
 {
 	uint32_t le = htole32(value);
@@ -289,6 +294,7 @@ static const struct hroce_bus_ops sim_bus_ops = {
 	.name = "sim",
 	.close = sim_close,
 	.mmio_write = sim_mmio_write,
+	.mmio_write_wc = sim_mmio_write_wc,
 	.mmio_read64 = sim_mmio_read64,
 	.mmio_write32 = sim_mmio_write32,
 	.mmio_read32 = sim_mmio_read32,
@@ -474,6 +480,7 @@ int hroce_bus_sim_open(const char *arg, struct hroce_bus **bus)
 		}
 	}
 	sb->bus.ops = &sim_bus_ops;
+	sb->bus.db_size = UINT64_C(1) << HROCE_DB_ADDR_WIDTH;
 	sb->owner = getpid();
 	snprintf(sb->bus.name, sizeof(sb->bus.name), "sim:%s", arg);
 	sb->sim = sim;

@@ -25,6 +25,10 @@
 
 #include <linux/pci_regs.h>
 #include <linux/vfio.h>
+#if defined(__x86_64__)
+#include <cpuid.h>
+#include <immintrin.h>
+#endif
 
 #include "bus_vfio.h"
 #include "hroce_priv.h"
@@ -42,6 +46,8 @@ struct vfio_bus {
 	int container, group, device;
 	int iommu_type;
 	struct hroce_vfio_bar bar0;
+	struct hroce_vfio_bar db; /* the doorbell pages, if mapped (base NULL: not) */
+	enum hroce_vfio_wc db_store;
 	uint64_t config_offset; /* of the config space region in the device fd */
 	uint16_t command;	/* the PCI command register as we found it */
 	struct hroce_vfio_irqs irqs;
@@ -574,6 +580,50 @@ static void vfio_unmap_bar0(struct vfio_bus *vb)
 	munmap((void *)vb->bar0.base, vb->bar0.size);
 }
 
+/*
+ * The doorbell pages, if the board has them and this CPU can write them: VFIO maps a BAR
+ * uncached, where only MOVDIR64B makes one TLP of 64 bytes. Without either, SQ doorbells
+ * go through BAR0 and no WQE is pushed (not an error).
+ */
+static void vfio_map_db(struct vfio_bus *vb)
+{
+	struct vfio_region_info r;
+	enum hroce_vfio_wc how = hroce_vfio_wc_best(false);
+	void *p;
+
+	if (region_info(vb, VFIO_PCI_BAR0_REGION_INDEX + HROCE_DB_BAR, &r) ||
+	    r.size < (UINT64_C(1) << HROCE_DB_ADDR_WIDTH) ||
+	    !(r.flags & VFIO_REGION_INFO_FLAG_MMAP)) {
+		hroce_log(HROCE_LOG_INFO, "%s: no doorbell pages (BAR%u): WQEs are not pushed",
+			  vb->bus.name, HROCE_DB_BAR);
+		return;
+	}
+	if (how == HROCE_VFIO_WC_NONE) {
+		hroce_log(HROCE_LOG_INFO,
+			  "%s: the CPU has no MOVDIR64B for the uncached doorbell pages: WQEs "
+			  "are not pushed",
+			  vb->bus.name);
+		return;
+	}
+	p = mmap(NULL, r.size, PROT_WRITE, MAP_SHARED, vb->device, (off_t)r.offset);
+	if (p == MAP_FAILED) {
+		hroce_log(HROCE_LOG_WARN, "%s: mapping the doorbell pages: %s", vb->bus.name,
+			  strerror(errno));
+		return;
+	}
+	vb->db = (struct hroce_vfio_bar){ .base = p, .size = r.size, .name = vb->bus.name };
+	vb->db_store = how;
+	vb->bus.db_size = r.size;
+}
+
+static void vfio_unmap_db(struct vfio_bus *vb)
+{
+	if (vb->db.base)
+		munmap((void *)vb->db.base, vb->db.size);
+	vb->db.base = NULL;
+	vb->bus.db_size = 0;
+}
+
 /* Config space is little-endian; a short transfer is EIO. */
 static int config_read16(struct vfio_bus *vb, unsigned int reg, uint16_t *value)
 {
@@ -774,6 +824,7 @@ static void vfio_close(struct hroce_bus *bus)
 
 	vfio_free_irqs(vb);
 	vfio_disable_device(vb);
+	vfio_unmap_db(vb);
 	vfio_unmap_bar0(vb);
 	close(vb->device);
 	vfio_detach(vb);
@@ -792,12 +843,12 @@ void hroce_vfio_bar_write(const struct hroce_vfio_bar *bar, uint64_t offset, con
 {
 	const uint8_t *src = data;
 
-	if ((offset | len) & 7 || !len || len > HROCE_WQE_PUSH_BYTES || offset >= bar->size ||
+	if ((offset | len) & 7 || !len || len > HROCE_DB_PUSH_BYTES || offset >= bar->size ||
 	    len > bar->size - offset) {
 		hroce_log(HROCE_LOG_ERR,
 			  "%s: MMIO write of %zu bytes at 0x%llx: not 8-byte words "
 			  "inside BAR0, up to %u bytes",
-			  bar->name, len, (unsigned long long)offset, HROCE_WQE_PUSH_BYTES);
+			  bar->name, len, (unsigned long long)offset, HROCE_DB_PUSH_BYTES);
 		return;
 	}
 	mmio_before_writes();
@@ -808,6 +859,97 @@ void hroce_vfio_bar_write(const struct hroce_vfio_bar *bar, uint64_t offset, con
 		/* the bytes in memory order, as the device (little-endian) sees them */
 		*(volatile uint64_t *)(bar->base + offset + i) = word;
 	}
+	mmio_flush_writes();
+}
+
+bool hroce_vfio_wc_supported(enum hroce_vfio_wc how)
+{
+#if defined(__x86_64__)
+	unsigned int eax, ebx, ecx, edx;
+
+	switch (how) {
+	case HROCE_VFIO_WC_SSE:
+		return true; /* SSE2 is x86-64's baseline */
+	case HROCE_VFIO_WC_AVX:
+		return __builtin_cpu_supports("avx");
+	case HROCE_VFIO_WC_MOVDIR64B:
+		/* CPUID.(EAX=7,ECX=0):ECX bit 28 */
+		return __get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx) && (ecx >> 28 & 1);
+	default:
+		return false;
+	}
+#else
+	(void)how;
+	return false;
+#endif
+}
+
+enum hroce_vfio_wc hroce_vfio_wc_best(bool wc_mapping)
+{
+	if (hroce_vfio_wc_supported(HROCE_VFIO_WC_MOVDIR64B))
+		return HROCE_VFIO_WC_MOVDIR64B;
+	if (!wc_mapping)
+		return HROCE_VFIO_WC_NONE;
+	if (hroce_vfio_wc_supported(HROCE_VFIO_WC_AVX))
+		return HROCE_VFIO_WC_AVX;
+	return hroce_vfio_wc_supported(HROCE_VFIO_WC_SSE) ? HROCE_VFIO_WC_SSE : HROCE_VFIO_WC_NONE;
+}
+
+#if defined(__x86_64__)
+static void store64_sse(volatile uint8_t *dst, const void *src)
+{
+	const __m128i *s = src;
+	__m128i a = _mm_loadu_si128(s), b = _mm_loadu_si128(s + 1);
+	__m128i c = _mm_loadu_si128(s + 2), d = _mm_loadu_si128(s + 3);
+
+	/* the line in address order, so that the WC buffer fills and nothing splits it */
+	_mm_store_si128((__m128i *)dst, a);
+	_mm_store_si128((__m128i *)(dst + 16), b);
+	_mm_store_si128((__m128i *)(dst + 32), c);
+	_mm_store_si128((__m128i *)(dst + 48), d);
+}
+
+__attribute__((target("avx"))) static void store64_avx(volatile uint8_t *dst, const void *src)
+{
+	const __m256i *s = src;
+	__m256i a = _mm256_loadu_si256(s), b = _mm256_loadu_si256(s + 1);
+
+	_mm256_store_si256((__m256i *)dst, a);
+	_mm256_store_si256((__m256i *)(dst + 32), b);
+}
+
+static void store64_movdir64b(volatile uint8_t *dst, const void *src)
+{
+	/* MOVDIR64B (%rdx) to [%rax]: older assemblers do not know the mnemonic */
+	__asm__ volatile(".byte 0x66, 0x0f, 0x38, 0xf8, 0x02"
+			 :
+			 : "a"(dst), "d"(src), "m"(*(const uint8_t(*)[64])src)
+			 : "memory");
+}
+#endif
+
+void hroce_vfio_bar_write_wc(const struct hroce_vfio_bar *bar, enum hroce_vfio_wc how,
+			     uint64_t offset, const void *data, size_t len)
+{
+	if (len != HROCE_DB_PUSH_BYTES || offset % HROCE_DB_PUSH_BYTES || offset >= bar->size ||
+	    len > bar->size - offset || !hroce_vfio_wc_supported(how)) {
+		hroce_log(HROCE_LOG_ERR,
+			  "%s: doorbell page write of %zu bytes at 0x%llx (store %d): not one "
+			  "aligned %u-byte line inside the pages, or a store this CPU lacks",
+			  bar->name, len, (unsigned long long)offset, (int)how,
+			  HROCE_DB_PUSH_BYTES);
+		return;
+	}
+	mmio_before_writes();
+#if defined(__x86_64__)
+	if (how == HROCE_VFIO_WC_MOVDIR64B)
+		store64_movdir64b(bar->base + offset, data);
+	else if (how == HROCE_VFIO_WC_AVX)
+		store64_avx(bar->base + offset, data);
+	else
+		store64_sse(bar->base + offset, data);
+#endif
+	/* the WC buffer (or the direct store) leaves now, before any later doorbell */
 	mmio_flush_writes();
 }
 
@@ -856,6 +998,17 @@ uint32_t hroce_vfio_bar_read32(const struct hroce_vfio_bar *bar, uint64_t offset
 static void vfio_mmio_write(struct hroce_bus *bus, uint64_t offset, const void *data, size_t len)
 {
 	hroce_vfio_bar_write(&to_vfio(bus)->bar0, offset, data, len);
+}
+
+static void vfio_mmio_write_wc(struct hroce_bus *bus, uint64_t offset, const void *data, size_t len)
+{
+	struct vfio_bus *vb = to_vfio(bus);
+
+	if (!vb->db.base) {
+		hroce_log(HROCE_LOG_ERR, "%s: no doorbell pages", bus->name);
+		return;
+	}
+	hroce_vfio_bar_write_wc(&vb->db, vb->db_store, offset, data, len);
 }
 
 static uint64_t vfio_mmio_read64(struct hroce_bus *bus, uint64_t offset)
@@ -945,6 +1098,7 @@ static const struct hroce_bus_ops vfio_bus_ops = {
 	.name = "vfio",
 	.close = vfio_close,
 	.mmio_write = vfio_mmio_write,
+	.mmio_write_wc = vfio_mmio_write_wc,
 	.mmio_read64 = vfio_mmio_read64,
 	.mmio_write32 = vfio_mmio_write32,
 	.mmio_read32 = vfio_mmio_read32,
@@ -999,6 +1153,7 @@ int hroce_bus_vfio_open_at(const char *sysfs_root, const char *vfio_dir, const c
 	err = vfio_setup_irqs(vb);
 	if (err)
 		goto err_disable;
+	vfio_map_db(vb);
 	hroce_log(HROCE_LOG_INFO, "%s: IOMMU group %u, BAR0 %llu bytes, %u MSI-X vectors",
 		  vb->bus.name, group, (unsigned long long)vb->bar0.size, vb->irqs.n);
 	*bus = &vb->bus;

@@ -21,6 +21,7 @@
 #ifndef HROCE_BUS_VFIO_H
 #define HROCE_BUS_VFIO_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -93,7 +94,7 @@ uint64_t hroce_vfio_irqs_take(struct hroce_vfio_irqs *irqs);
 
 /*
  * BAR0 as the process maps it (VFIO's region mmap), and the bus's MMIO on it: a write of
- * 8-byte words (up to the WQE push window) or of one 4-byte word, a read of one 8-byte or
+ * 8-byte words (up to 64 bytes) or of one 4-byte word, a read of one 8-byte or
  * 4-byte word, each a single store or load of that width in the device's byte order
  * (little-endian), offsets aligned to it. An access outside the mapping or misaligned is
  * logged with name and not made; such a read returns all ones. Any mapping will do: the
@@ -110,6 +111,31 @@ void hroce_vfio_bar_write(const struct hroce_vfio_bar *bar, uint64_t offset, con
 uint64_t hroce_vfio_bar_read64(const struct hroce_vfio_bar *bar, uint64_t offset);
 void hroce_vfio_bar_write32(const struct hroce_vfio_bar *bar, uint64_t offset, uint32_t value);
 uint32_t hroce_vfio_bar_read32(const struct hroce_vfio_bar *bar, uint64_t offset);
+
+/*
+ * The doorbell pages (BAR HROCE_DB_BAR, when the board has it): a pushed WQE is one write of
+ * HROCE_DB_PUSH_BYTES that must leave the CPU as one PCIe TLP. How this CPU can store it:
+ * MOVDIR64B is one 64-byte direct store on any mapping (VFIO maps a BAR uncached, where
+ * only it will do); on a write-combining mapping, two 32-byte AVX or four 16-byte SSE
+ * stores fill one WC buffer, which the store fence after them sends as one TLP. NONE: no
+ * way here; the driver then rings 8-byte doorbells and pushes nothing.
+ */
+enum hroce_vfio_wc {
+	HROCE_VFIO_WC_NONE,
+	HROCE_VFIO_WC_SSE,
+	HROCE_VFIO_WC_AVX,
+	HROCE_VFIO_WC_MOVDIR64B,
+};
+/* Whether this CPU has the store; the best it has for a mapping write-combining or not. */
+bool hroce_vfio_wc_supported(enum hroce_vfio_wc how);
+enum hroce_vfio_wc hroce_vfio_wc_best(bool wc_mapping);
+/*
+ * One write of len bytes (HROCE_DB_PUSH_BYTES) at offset (aligned to len, inside the
+ * mapping) with the store how (one this CPU has), then a store fence; anything else is
+ * logged with the bar's name and not made.
+ */
+void hroce_vfio_bar_write_wc(const struct hroce_vfio_bar *bar, enum hroce_vfio_wc how,
+			     uint64_t offset, const void *data, size_t len);
 
 /* hroce_bus_vfio_open() with another sysfs root and VFIO directory. */
 int hroce_bus_vfio_open_at(const char *sysfs_root, const char *vfio_dir, const char *arg,

@@ -118,13 +118,10 @@ uint64_t hroce_mmio_read64(struct hroce_dev *dev, uint64_t offset)
 	return dev->bus->ops->mmio_read64(dev->bus, offset);
 }
 
-void hroce_doorbell(struct hroce_dev *dev, uint64_t reg, uint32_t num, uint16_t index, bool push,
-		    bool solicited)
+void hroce_doorbell(struct hroce_dev *dev, uint64_t reg, uint32_t num, uint16_t index)
 {
-	uint64_t v = (uint64_t)num << HROCE_DOORBELL_NUM_LSB |
-		     (uint64_t)push << HROCE_DOORBELL_PUSH_LSB |
-		     (uint64_t)solicited << HROCE_DOORBELL_SOLICITED_LSB |
-		     (uint64_t)index << HROCE_DOORBELL_INDEX_LSB;
+	uint64_t v = (uint64_t)num << HROCE_DOORBELL_NUM_LSB | (uint64_t)index
+								       << HROCE_DOORBELL_INDEX_LSB;
 
 	/* what the device will read (WQEs, ring entries) is in memory before it learns of it */
 	atomic_thread_fence(memory_order_release);
@@ -381,7 +378,6 @@ static struct hroce_dev *open_device(const char *spec, const struct hroce_dev_pa
 	dev->next_pdn = 1;
 	dev->owner = getpid();
 	pthread_mutex_init(&dev->lock, NULL);
-	pthread_mutex_init(&dev->push_lock, NULL);
 	err = config_addresses(dev, spec);
 	err = err ?: check_ipv6(dev, spec);
 	err = err ?: hroce_bus_open(spec, &dev->bus);
@@ -449,7 +445,6 @@ err_bus:
 	dev->bus->ops->close(dev->bus);
 err_free:
 	pthread_mutex_destroy(&dev->lock);
-	pthread_mutex_destroy(&dev->push_lock);
 	free(dev);
 	errno = err;
 	return NULL;
@@ -490,7 +485,6 @@ void hroce_close(struct hroce_dev *dev)
 	free_tables(dev);
 	dev->bus->ops->close(dev->bus);
 	pthread_mutex_destroy(&dev->lock);
-	pthread_mutex_destroy(&dev->push_lock);
 	free(dev);
 }
 

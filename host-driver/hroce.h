@@ -429,6 +429,28 @@ struct hroce_recv_wr {
 
 /* Posts a chain of work requests; on an error *bad is the first one not posted. */
 int hroce_post_send(struct hroce_qp *qp, struct hroce_send_wr *wr, struct hroce_send_wr **bad);
+
+/*
+ * Posting straight into the send ring, as rdma-core's providers post: the caller holds its
+ * own lock of this QP's send queue across both calls, and nothing else is locked, so that
+ * threads posting to different QPs never wait on each other. hroce_sq_build writes the
+ * WQE of one request into the next free slot (EINVAL: the QP is not in RTS, SQD or ERR, or
+ * the request is bad; ENOMEM: the ring is full; nothing is posted then); hroce_sq_ring
+ * tells the core of every WQE built since the last ring with one doorbell (none if there
+ * is none): the last WQE itself, written whole to the doorbell pages, when it fits in
+ * HROCE_DB_PUSH_BYTES and the bus has the pages, else an 8-byte doorbell.
+ */
+struct hroce_send_req {
+	enum hroce_wr_opcode opcode;
+	unsigned int send_flags;
+	const struct hroce_sge *sg_list;
+	int num_sge;
+	uint32_t imm_data; /* network byte order */
+	uint64_t remote_addr;
+	uint32_t rkey;
+};
+int hroce_sq_build(struct hroce_qp *qp, uint64_t wr_id, const struct hroce_send_req *req);
+void hroce_sq_ring(struct hroce_qp *qp);
 int hroce_post_recv(struct hroce_qp *qp, struct hroce_recv_wr *wr, struct hroce_recv_wr **bad);
 
 #endif /* HROCE_H */

@@ -20,11 +20,20 @@ struct hroce_bus_ops {
 	const char *name;
 	void (*close)(struct hroce_bus *bus);
 	/*
-	 * BAR0: posted writes of 8 bytes, or up to 64 bytes in 8-byte words (the WQE push
-	 * window), reaching the device in the order they were issued; a read returns once
-	 * the device answered.
+	 * BAR0: posted writes of 8 bytes, or up to 64 bytes in 8-byte words, reaching the
+	 * device in the order they were issued; a read returns once the device answered.
 	 */
 	void (*mmio_write)(struct hroce_bus *bus, uint64_t offset, const void *data, size_t len);
+	/*
+	 * The doorbell pages (the contract's DB_*), when the bus has them (db_size): one
+	 * posted write of len bytes (HROCE_DB_PUSH_BYTES) at offset (aligned to len) that
+	 * reaches the device as one PCIe TLP, as a write-combining mapping gives it (a
+	 * 64-byte store sequence, then a store fence), in order with the BAR0 writes before
+	 * and after it. Threads may call it at once. A board's bus logs anything else and
+	 * writes nothing; a simulated NIC's carries any write of 1 to 64 bytes inside one
+	 * line as it is (what a broken writer would send: the tests' malformed writes).
+	 */
+	void (*mmio_write_wc)(struct hroce_bus *bus, uint64_t offset, const void *data, size_t len);
 	uint64_t (*mmio_read64)(struct hroce_bus *bus, uint64_t offset);
 	/*
 	 * BAR0 4 bytes at a time, offset 4-byte aligned: registers behind a 32-bit bus (the
@@ -74,6 +83,8 @@ struct hroce_bus_ops {
 struct hroce_bus {
 	const struct hroce_bus_ops *ops;
 	char name[64];
+	/* bytes of the doorbell pages; 0: none (mmio_write_wc must not be called) */
+	uint64_t db_size;
 };
 
 /*

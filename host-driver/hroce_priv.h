@@ -38,11 +38,6 @@ struct hroce_dev {
 	unsigned int opens;
 	struct hroce_dev *next_open; /* the process's open devices */
 	pthread_mutex_t lock;
-	/*
-	 * The WQE push window is one per device: a push and the doorbell that takes it must
-	 * not interleave with another QP's (posts are under their queue's lock only)
-	 */
-	pthread_mutex_t push_lock;
 	char name[64];
 	struct hroce_dev_params params;
 	uint64_t caps;
@@ -89,7 +84,10 @@ struct hroce_cq {
 struct hroce_wq {
 	struct hroce_dma ring;
 	unsigned int log_size, log_stride;
-	uint16_t pi; /* posted */
+	uint16_t pi;   /* posted */
+	uint16_t rung; /* SQ: pi as the last doorbell told it */
+	/* SQ: bytes the last WQE built uses (a WQE of up to HROCE_DB_PUSH_BYTES is pushed) */
+	unsigned int last_used;
 	/*
 	 * completed (SQ: up to the last CQE's WQE; RQ: CQEs taken): written by whoever polls
 	 * the CQ, read by whoever posts, each under its own lock
@@ -128,9 +126,8 @@ void hroce_mmio_write64(struct hroce_dev *dev, uint64_t offset, uint64_t value);
 uint64_t hroce_mmio_read64(struct hroce_dev *dev, uint64_t offset);
 /* A wait that found nothing many times: the device runs about ns without the CPU. */
 void hroce_pause(struct hroce_dev *dev, uint64_t ns);
-/* A doorbell (REG_DB_*): the object's number and the ring counter. */
-void hroce_doorbell(struct hroce_dev *dev, uint64_t reg, uint32_t num, uint16_t index, bool push,
-		    bool solicited);
+/* A doorbell of a work queue (REG_DB_SQ or REG_DB_RQ): the QPN and the producer counter. */
+void hroce_doorbell(struct hroce_dev *dev, uint64_t reg, uint32_t num, uint16_t index);
 
 /*
  * Runs a command: in (up to 128 bytes) into the mailbox's input half, out (up to 128

@@ -3,9 +3,12 @@
  * RC queue pairs: the context's static beat (written through MODIFY_QP commands), the send
  * and receive rings, and the posting of work requests.
  *
- * A send WQE that fits in 64 bytes also travels inside its doorbell (the push window), so
- * the core need not read it from memory before sending; it is in the ring all the same,
- * because the core reads it again when the WQE's acknowledgement comes back.
+ * Posting writes each WQE straight into its ring slot (hroce_sq_build), under the caller's
+ * lock of that queue only, and rings once per batch (hroce_sq_ring). When the batch's last
+ * WQE fits in 64 bytes, the doorbell is that WQE, written whole to the QP's slot of the
+ * doorbell pages (one write-combined TLP on a board): the core need not read it from memory
+ * before sending. It is in the ring all the same, because the core reads it again when the
+ * WQE's acknowledgement comes back; its DB_INDEX says which producer counter it rings.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -328,12 +331,12 @@ int hroce_modify_qp(struct hroce_qp *qp, const struct hroce_qp_attr *attr, unsig
 	memcpy(qp->ctx, ctx, sizeof(ctx));
 	qp->state = next;
 	if (next == HROCE_QPS_RESET) {
-		qp->sq.pi = qp->sq.cc = 0;
+		qp->sq.pi = qp->sq.cc = qp->sq.rung = 0;
 		qp->rq.pi = qp->rq.cc = 0;
 	} else if (next == HROCE_QPS_ERR) {
 		/* the engines flush what is posted when they next look at the QP */
-		hroce_doorbell(qp->dev, HROCE_REG_DB_SQ, qp->qpn, qp->sq.pi, false, false);
-		hroce_doorbell(qp->dev, HROCE_REG_DB_RQ, qp->qpn, qp->rq.pi, false, false);
+		hroce_doorbell(qp->dev, HROCE_REG_DB_SQ, qp->qpn, qp->sq.pi);
+		hroce_doorbell(qp->dev, HROCE_REG_DB_RQ, qp->qpn, qp->rq.pi);
 	}
 	return 0;
 }
@@ -377,103 +380,124 @@ int hroce_query_qp(struct hroce_qp *qp, struct hroce_qp_attr *attr)
 	return 0;
 }
 
-/* The send WQE of wr into slot; its bytes in use (at most the stride). */
-static int build_send_wqe(struct hroce_qp *qp, const struct hroce_send_wr *wr, uint8_t *wqe,
-			  unsigned int *used)
+/* The send WQE of a request into slot; its bytes in use (at most the stride). */
+static int build_send_wqe(struct hroce_qp *qp, const struct hroce_send_req *req, uint8_t *wqe,
+			  uint16_t index, unsigned int *used)
 {
 	unsigned int flags = 0, stride = 64u << qp->sq.log_stride;
-	bool inl = (wr->send_flags & HROCE_SEND_INLINE) && wr->opcode != HROCE_WR_RDMA_READ;
+	bool inl = (req->send_flags & HROCE_SEND_INLINE) && req->opcode != HROCE_WR_RDMA_READ;
 	uint64_t length = 0;
 
 	/* the SGE count first: the list is read only as far as a WQE can take it */
-	if (wr->opcode > HROCE_WR_RDMA_READ || wr->num_sge < 0 ||
-	    (!inl && (unsigned int)wr->num_sge > qp->cap.max_send_sge))
+	if (req->opcode > HROCE_WR_RDMA_READ || req->num_sge < 0 ||
+	    (!inl && (unsigned int)req->num_sge > qp->cap.max_send_sge))
 		return EINVAL;
-	for (int i = 0; i < wr->num_sge && length <= UINT32_C(1) << 31; i++)
-		length += wr->sg_list[i].length;
+	for (int i = 0; i < req->num_sge && length <= UINT32_C(1) << 31; i++)
+		length += req->sg_list[i].length;
 	if (length > UINT32_C(1) << 31)
 		return EINVAL;
-	if ((wr->send_flags & HROCE_SEND_SIGNALED) || qp->sq_sig_all)
+	if ((req->send_flags & HROCE_SEND_SIGNALED) || qp->sq_sig_all)
 		flags |= HROCE_WR_SIGNALED;
-	if (wr->send_flags & HROCE_SEND_SOLICITED)
+	if (req->send_flags & HROCE_SEND_SOLICITED)
 		flags |= HROCE_WR_SOLICITED;
-	if (wr->send_flags & HROCE_SEND_FENCE)
+	if (req->send_flags & HROCE_SEND_FENCE)
 		flags |= HROCE_WR_FENCE;
+	if (inl && length > qp->cap.max_inline_data)
+		return EINVAL;
 	memset(wqe, 0, stride);
 	if (inl) {
 		uint8_t *p = wqe + SQ_HDR_BYTES;
 
-		if (length > qp->cap.max_inline_data)
-			return EINVAL;
 		flags |= HROCE_WR_INLINE;
-		for (int i = 0; i < wr->num_sge; i++) {
-			memcpy(p, (const void *)(uintptr_t)wr->sg_list[i].addr,
-			       wr->sg_list[i].length);
-			p += wr->sg_list[i].length;
+		for (int i = 0; i < req->num_sge; i++) {
+			memcpy(p, (const void *)(uintptr_t)req->sg_list[i].addr,
+			       req->sg_list[i].length);
+			p += req->sg_list[i].length;
 		}
 		*used = SQ_HDR_BYTES + (unsigned int)length;
 	} else {
-		for (int i = 0; i < wr->num_sge; i++) {
+		for (int i = 0; i < req->num_sge; i++) {
 			uint8_t *sge = wqe + SQ_HDR_BYTES + HROCE_SGE_BYTES * i;
 
-			HROCE_SGE_SET(sge, ADDR, wr->sg_list[i].addr);
-			HROCE_SGE_SET(sge, LENGTH, wr->sg_list[i].length);
-			HROCE_SGE_SET(sge, LKEY, wr->sg_list[i].lkey);
+			HROCE_SGE_SET(sge, ADDR, req->sg_list[i].addr);
+			HROCE_SGE_SET(sge, LENGTH, req->sg_list[i].length);
+			HROCE_SGE_SET(sge, LKEY, req->sg_list[i].lkey);
 		}
-		HROCE_SQ_WQE_SET(wqe, NUM_SGE, wr->num_sge);
-		*used = SQ_HDR_BYTES + HROCE_SGE_BYTES * wr->num_sge;
+		HROCE_SQ_WQE_SET(wqe, NUM_SGE, req->num_sge);
+		*used = SQ_HDR_BYTES + HROCE_SGE_BYTES * req->num_sge;
 	}
 	/* the core's WR_OPCODE numbering is libibverbs' for these five */
-	HROCE_SQ_WQE_SET(wqe, OPCODE, wr->opcode);
+	HROCE_SQ_WQE_SET(wqe, OPCODE, req->opcode);
 	HROCE_SQ_WQE_SET(wqe, FLAGS, flags);
 	HROCE_SQ_WQE_SET(wqe, LENGTH, length);
-	HROCE_SQ_WQE_SET(wqe, IMM, be32toh(wr->imm_data));
+	HROCE_SQ_WQE_SET(wqe, IMM, be32toh(req->imm_data));
 	HROCE_SQ_WQE_SET(wqe, QPN, qp->qpn);
-	HROCE_SQ_WQE_SET(wqe, RADDR, wr->remote_addr);
-	HROCE_SQ_WQE_SET(wqe, RKEY, wr->rkey);
+	HROCE_SQ_WQE_SET(wqe, RADDR, req->remote_addr);
+	HROCE_SQ_WQE_SET(wqe, RKEY, req->rkey);
+	HROCE_SQ_WQE_SET(wqe, DB_INDEX, (uint16_t)(index + 1));
 	return 0;
+}
+
+int hroce_sq_build(struct hroce_qp *qp, uint64_t wr_id, const struct hroce_send_req *req)
+{
+	enum hroce_qp_state state = qp->state;
+	uint16_t index = qp->sq.pi;
+	unsigned int used;
+	int err;
+
+	if (state != HROCE_QPS_RTS && state != HROCE_QPS_SQD && state != HROCE_QPS_ERR)
+		return EINVAL;
+	if (!wq_room(&qp->sq))
+		return ENOMEM;
+	err = build_send_wqe(qp, req, wq_slot(&qp->sq, index), index, &used);
+	if (err)
+		return err;
+	qp->sq.wr_id[index & ((1u << qp->sq.log_size) - 1)] = wr_id;
+	qp->sq.last_used = used;
+	qp->sq.pi = (uint16_t)(index + 1);
+	return 0;
+}
+
+void hroce_sq_ring(struct hroce_qp *qp)
+{
+	struct hroce_bus *bus = qp->dev->bus;
+	uint16_t pi = qp->sq.pi;
+
+	if (pi == qp->sq.rung)
+		return;
+	qp->sq.rung = pi;
+	if (qp->sq.last_used > HROCE_DB_PUSH_BYTES || !bus->db_size) {
+		hroce_doorbell(qp->dev, HROCE_REG_DB_SQ, qp->qpn, pi);
+		return;
+	}
+	/* the WQEs before it are in memory before the core learns of them */
+	atomic_thread_fence(memory_order_release);
+	bus->ops->mmio_write_wc(bus, (uint64_t)(qp->qpn % HROCE_DB_SLOTS) * HROCE_DB_PUSH_BYTES,
+				wq_slot(&qp->sq, (uint16_t)(pi - 1)), HROCE_DB_PUSH_BYTES);
 }
 
 int hroce_post_send(struct hroce_qp *qp, struct hroce_send_wr *wr, struct hroce_send_wr **bad)
 {
-	const uint8_t *last = NULL;
-	unsigned int used = 0;
 	int err = 0;
 
-	if (qp->state != HROCE_QPS_RTS && qp->state != HROCE_QPS_SQD &&
-	    qp->state != HROCE_QPS_ERR) {
-		*bad = wr;
-		return EINVAL;
-	}
 	for (; wr; wr = wr->next) {
-		uint8_t *wqe = wq_slot(&qp->sq, qp->sq.pi);
+		const struct hroce_send_req req = {
+			.opcode = wr->opcode,
+			.send_flags = wr->send_flags,
+			.sg_list = wr->sg_list,
+			.num_sge = wr->num_sge,
+			.imm_data = wr->imm_data,
+			.remote_addr = wr->remote_addr,
+			.rkey = wr->rkey,
+		};
 
-		if (!wq_room(&qp->sq)) {
-			err = ENOMEM;
+		err = hroce_sq_build(qp, wr->wr_id, &req);
+		if (err) {
+			*bad = wr;
 			break;
 		}
-		err = build_send_wqe(qp, wr, wqe, &used);
-		if (err)
-			break;
-		qp->sq.wr_id[qp->sq.pi & ((1u << qp->sq.log_size) - 1)] = wr->wr_id;
-		qp->sq.pi++;
-		last = wqe;
 	}
-	if (err)
-		*bad = wr;
-	if (last) {
-		bool push = used <= HROCE_WQE_PUSH_BYTES;
-
-		if (push) {
-			pthread_mutex_lock(&qp->dev->push_lock);
-			atomic_thread_fence(memory_order_release);
-			qp->dev->bus->ops->mmio_write(qp->dev->bus, HROCE_REG_WQE_PUSH, last,
-						      HROCE_WQE_PUSH_BYTES);
-		}
-		hroce_doorbell(qp->dev, HROCE_REG_DB_SQ, qp->qpn, qp->sq.pi, push, false);
-		if (push)
-			pthread_mutex_unlock(&qp->dev->push_lock);
-	}
+	hroce_sq_ring(qp);
 	return err;
 }
 
@@ -513,6 +537,6 @@ int hroce_post_recv(struct hroce_qp *qp, struct hroce_recv_wr *wr, struct hroce_
 	if (err)
 		*bad = wr;
 	if (posted)
-		hroce_doorbell(qp->dev, HROCE_REG_DB_RQ, qp->qpn, qp->rq.pi, false, false);
+		hroce_doorbell(qp->dev, HROCE_REG_DB_RQ, qp->qpn, qp->rq.pi);
 	return err;
 }

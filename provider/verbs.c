@@ -721,57 +721,42 @@ static int query_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int mask,
  * Posting
  */
 
+/*
+ * Each request's WQE is built straight into its ring slot under the QP's own send lock
+ * (no lock of the context: threads posting to different QPs do not meet), and the chain
+ * rings the core once, after its last WQE (or before the first bad one: those before it
+ * are posted, as ibv_post_send says).
+ */
 static int post_send(struct ibv_qp *qp, struct ibv_send_wr *wr, struct ibv_send_wr **bad_wr)
 {
 	struct hroce_vqp *vqp = to_hqp(qp);
-	struct hroce_send_wr hw[POST_BATCH], *hbad;
-	struct ibv_send_wr *first = wr;
 	int err = 0;
 
 	pthread_mutex_lock(&vqp->sq_lock);
-	while (wr && !err) {
-		int n = 0;
+	for (; wr; wr = wr->next) {
+		struct hroce_send_req req = {
+			.opcode = (enum hroce_wr_opcode)wr->opcode,
+			.send_flags = wr->send_flags,
+			.sg_list = (const struct hroce_sge *)wr->sg_list,
+			.num_sge = wr->num_sge,
+			.imm_data = wr->imm_data,
+			.remote_addr = wr->wr.rdma.remote_addr,
+			.rkey = wr->wr.rdma.rkey,
+		};
 
-		first = wr;
-		for (; wr && n < POST_BATCH; wr = wr->next, n++) {
-			if (wr->opcode > IBV_WR_RDMA_READ || wr->num_sge < 0 ||
-			    (wr->send_flags & ~(IBV_SEND_FENCE | IBV_SEND_SIGNALED |
-						IBV_SEND_SOLICITED | IBV_SEND_INLINE))) {
-				err = EINVAL;
-				break;
-			}
-			hw[n] = (struct hroce_send_wr){
-				.wr_id = wr->wr_id,
-				.next = NULL,
-				.sg_list = (struct hroce_sge *)wr->sg_list,
-				.num_sge = wr->num_sge,
-				.opcode = (enum hroce_wr_opcode)wr->opcode,
-				.send_flags = wr->send_flags,
-				.imm_data = wr->imm_data,
-				.remote_addr = wr->wr.rdma.remote_addr,
-				.rkey = wr->wr.rdma.rkey,
-			};
-			if (n)
-				hw[n - 1].next = &hw[n];
+		if (wr->opcode > IBV_WR_RDMA_READ ||
+		    (wr->send_flags &
+		     ~(IBV_SEND_FENCE | IBV_SEND_SIGNALED | IBV_SEND_SOLICITED | IBV_SEND_INLINE)))
+			err = EINVAL;
+		else
+			err = hroce_sq_build(vqp->qp, wr->wr_id, &req);
+		if (err) {
+			*bad_wr = wr;
+			break;
 		}
-		if (n) {
-			int perr = hroce_post_send(vqp->qp, hw, &hbad);
-
-			if (perr) {
-				/* the first one not posted */
-				for (struct hroce_send_wr *h = hw; h != hbad; h = h->next)
-					first = first->next;
-				wr = first;
-				err = perr;
-				break;
-			}
-		}
-		if (err)
-			first = wr;
 	}
+	hroce_sq_ring(vqp->qp);
 	pthread_mutex_unlock(&vqp->sq_lock);
-	if (err)
-		*bad_wr = first;
 	return err;
 }
 

@@ -9,6 +9,7 @@ HardRoCE core: a RoCEv2 RC transport NIC between an Ethernet MAC and a host bus.
     net/arp (replies, requests), net/icmp_echo (echo replies),                 |
     net/nd_neigh (advertisements, solicitations) ------------------------------+
     AXI4-Lite   -> host/host_regs (registers, doorbells, commands)
+    AXI4 (wo)   -> host/db_pages (WQEs pushed with their doorbell) -> the requester
     AXI4 master <- every host access: WQEs, payload, CQEs, contexts, translation tables
     irq         <- host/ (completion interrupts)
 
@@ -16,6 +17,8 @@ Interfaces (all synchronous to clk, reset active high):
 - Ethernet: AXI-Stream frames without FCS, DATA_WIDTH bits; tuser on RX marks a frame the
   MAC found bad, on TX asks the MAC to abort the frame.
 - Registers: AXI4-Lite slave, 64-bit data, offsets from the contract (REG_*).
+- Doorbell pages: AXI4 slave, write only, DATA_WIDTH data, DB_ADDR_WIDTH address bits: a
+  64-byte WQE written as one beat is its SQ's doorbell (contract: DB_*).
 - Host memory: AXI4 master, 64-bit addresses, DATA_WIDTH data, INCR bursts that never
   cross 4 KiB, many reads in flight (one ID per internal client).
 - Interrupts: m_irq_vector with a valid/ready handshake, one per completion event.
@@ -97,6 +100,23 @@ module hroce_core #
     output wire [1:0]                    s_axil_rresp,
     output wire                          s_axil_rvalid,
     input  wire                          s_axil_rready,
+
+    /*
+     * AXI4 slave, write only: the doorbell pages (pushed WQEs)
+     */
+    input  wire [`HROCE_DB_ADDR_WIDTH-1:0] s_axi_db_awaddr,
+    input  wire [7:0]                    s_axi_db_awlen,
+    input  wire [2:0]                    s_axi_db_awsize,
+    input  wire                          s_axi_db_awvalid,
+    output wire                          s_axi_db_awready,
+    input  wire [DATA_WIDTH-1:0]         s_axi_db_wdata,
+    input  wire [KEEP_WIDTH-1:0]         s_axi_db_wstrb,
+    input  wire                          s_axi_db_wlast,
+    input  wire                          s_axi_db_wvalid,
+    output wire                          s_axi_db_wready,
+    output wire [1:0]                    s_axi_db_bresp,
+    output wire                          s_axi_db_bvalid,
+    input  wire                          s_axi_db_bready,
 
     /*
      * AXI4 master: host memory
@@ -211,9 +231,23 @@ wire req_idle, resp_idle, resp_tx_idle, cq_idle;
 
 wire [1:0] db_kind;
 wire [63:0] db_value;
-wire [511:0] db_push_data;
 wire db_valid, db_ready;
 wire req_db_ready, resp_db_ready, cq_db_ready;
+// pushed doorbells from the doorbell pages, and the SQ doorbells the requester sees
+wire [23:0] pushed_qpn;
+wire [15:0] pushed_index;
+wire [`HROCE_SQ_WQE_BITS-1:0] pushed_wqe;
+wire pushed_valid, pushed_ready, pushed_busy;
+wire reg_sq_db = db_valid && db_kind == 2'd0;
+wire [23:0] sq_db_qpn = reg_sq_db ? db_value[`HROCE_DOORBELL_NUM] : pushed_qpn;
+wire [15:0] sq_db_index = reg_sq_db ? db_value[`HROCE_DOORBELL_INDEX] : pushed_index;
+// The requester takes a doorbell before anything else in each of its idle cycles, which
+// was harmless while a doorbell took nine register writes; the doorbell pages deliver one
+// a cycle, and a stream of them would starve the ACKs and the queued work (and replace
+// the one pushed WQE the requester holds before it is used). So after each SQ doorbell the
+// next waits until the requester has been idle once without one on offer.
+reg sq_db_gap_reg = 1'b0;
+wire sq_db_valid = (reg_sq_db || pushed_valid) && !sq_db_gap_reg;
 
 wire [`HROCE_ROCE_RX_DROP_COUNT*32-1:0] rx_stat_count;
 wire [`HROCE_ROCE_RX_DROP_COUNT*64-1:0] rx_counters;
@@ -317,9 +351,9 @@ regs_inst (
     .cmd_seq(cmd_seq),
     .m_db_kind(db_kind),
     .m_db_value(db_value),
-    .m_db_push_data(db_push_data),
     .m_db_valid(db_valid),
     .m_db_ready(db_ready),
+    .sq_hold(pushed_busy),
     .time_now(time_now),
     .rx_counters(rx_counters),
     .core_counters(core_counters),
@@ -346,9 +380,53 @@ net_counters_inst (
     .count(net_counters)
 );
 
-// doorbells by kind: SQ to the requester, RQ to the responder, CQ arming to the CQE writer
+db_pages #(
+    .DATA_WIDTH(DATA_WIDTH)
+)
+db_pages_inst (
+    .clk(clk),
+    .rst(rst),
+    .s_axi_db_awaddr(s_axi_db_awaddr),
+    .s_axi_db_awlen(s_axi_db_awlen),
+    .s_axi_db_awsize(s_axi_db_awsize),
+    .s_axi_db_awvalid(s_axi_db_awvalid),
+    .s_axi_db_awready(s_axi_db_awready),
+    .s_axi_db_wdata(s_axi_db_wdata),
+    .s_axi_db_wstrb(s_axi_db_wstrb),
+    .s_axi_db_wlast(s_axi_db_wlast),
+    .s_axi_db_wvalid(s_axi_db_wvalid),
+    .s_axi_db_wready(s_axi_db_wready),
+    .s_axi_db_bresp(s_axi_db_bresp),
+    .s_axi_db_bvalid(s_axi_db_bvalid),
+    .s_axi_db_bready(s_axi_db_bready),
+    .m_db_qpn(pushed_qpn),
+    .m_db_index(pushed_index),
+    .m_db_wqe(pushed_wqe),
+    .m_db_valid(pushed_valid),
+    .m_db_ready(pushed_ready),
+    .hold(reg_sq_db),
+    .db_busy(pushed_busy),
+    .stat_pushed(core_stat[`HROCE_CORE_COUNTER_DB_PUSHED]),
+    .stat_malformed(core_stat[`HROCE_CORE_COUNTER_DB_MALFORMED])
+);
+
+// doorbells by kind: SQ to the requester (a register file's first: the doorbell pages take
+// no beat while it waits, and it took none while one of theirs was on its way), RQ to the
+// responder, CQ arming to the CQE writer
 assign db_ready = db_kind == 2'd0 ? req_db_ready : db_kind == 2'd1 ? resp_db_ready :
                   db_kind == 2'd2 ? cq_db_ready : 1'b1;
+assign pushed_ready = req_db_ready && !reg_sq_db;
+
+always @(posedge clk) begin
+    if (sq_db_valid && req_db_ready) begin
+        sq_db_gap_reg <= 1'b1;
+    end else if (req_idle) begin
+        sq_db_gap_reg <= 1'b0;
+    end
+    if (rst) begin
+        sq_db_gap_reg <= 1'b0;
+    end
+end
 
 wire [1:0] inval_kind;
 wire [23:0] inval_num;
@@ -882,11 +960,11 @@ req_inst (
     .m_tmr_deadline(tmr_upd_deadline),
     .m_tmr_valid(tmr_upd_valid),
     .m_tmr_ready(tmr_upd_ready),
-    .s_db_qpn(db_value[`HROCE_DOORBELL_NUM]),
-    .s_db_index(db_value[`HROCE_DOORBELL_INDEX]),
-    .s_db_push(db_value[`HROCE_DOORBELL_PUSH]),
-    .s_db_push_data(db_push_data),
-    .s_db_valid(db_valid && db_kind == 2'd0),
+    .s_db_qpn(sq_db_qpn),
+    .s_db_index(sq_db_index),
+    .s_db_push(!reg_sq_db),
+    .s_db_push_data(pushed_wqe),
+    .s_db_valid(sq_db_valid),
     .s_db_ready(req_db_ready),
     .s_err_qpn(resp_err_qpn),
     .s_err_valid(resp_err_valid),

@@ -5,13 +5,12 @@ and to the board register block above it.
 
 The PCIe bridges of the board (AXI Bridge for PCIe / XDMA, PG194/PG195) give BAR0 as a
 32-bit AXI4-Lite master: a host's 64-bit write arrives as two 32-bit writes, low half
-first. The core takes only whole 64-bit writes outside its WQE push window, so a low half
-is held here and goes to the core together with the high half that follows it at once;
+first. The core takes only whole 64-bit writes, so a low half is held here and goes to the core together with the high half that follows it at once;
 a high half alone goes with only its strobes (and the core ignores it, as it ignores any
 partial write). A 64-bit read is one core read: the low half returns at once and the high
 half is kept for the read of the high half that follows it at once, so that a counter
-reads whole. In the push window every 32-bit write goes to the core on its own with its
-strobes, in the order it came: a 64-byte pushed WQE arrives whole and in order.
+reads whole. (Pushed WQEs do not come this way: they have a BAR of their own, the doorbell
+pages, which the shell gives the core as it comes from the PCIe bridge.)
 
 One transaction is served at a time, in the order they arrive; a write and a read offered
 together go write first (PCIe: a read never passes a posted write). Addresses at and above
@@ -30,10 +29,7 @@ module axil_reg_bridge #
     // the core's register address bits
     parameter CORE_ADDR_WIDTH = 16,
     // board register block address bits
-    parameter BOARD_ADDR_WIDTH = 8,
-    // the core's WQE push window: base and bytes (the contract's REG_WQE_PUSH)
-    parameter [CORE_ADDR_WIDTH-1:0] PUSH_BASE = 16'h1040,
-    parameter PUSH_BYTES = 64
+    parameter BOARD_ADDR_WIDTH = 8
 )
 (
     input  wire                          clk,
@@ -143,9 +139,8 @@ reg board_wr_reg = 1'b0, board_wr_next;
 
 wire aw_board = s_axil_awaddr[ADDR_WIDTH-1:CORE_ADDR_WIDTH] != 0;
 wire ar_board = s_axil_araddr[ADDR_WIDTH-1:CORE_ADDR_WIDTH] != 0;
-wire [CORE_ADDR_WIDTH-1:0] aw_core = s_axil_awaddr[CORE_ADDR_WIDTH-1:0];
+wire [CORE_ADDR_WIDTH-1:2] aw_core = s_axil_awaddr[CORE_ADDR_WIDTH-1:2];
 wire [CORE_ADDR_WIDTH-1:0] ar_core = s_axil_araddr[CORE_ADDR_WIDTH-1:0];
-wire aw_push = aw_core >= PUSH_BASE && aw_core < PUSH_BASE + PUSH_BYTES;
 
 always @* begin
     state_next = state_reg;
@@ -190,7 +185,7 @@ always @* begin
                     board_wstrb_next = s_axil_wstrb;
                     board_wr_next = 1'b1;
                     state_next = STATE_RESP_B;
-                end else if (!aw_push && !aw_core[2]) begin
+                end else if (!aw_core[2]) begin
                     // only a whole low half can make a whole 64-bit write
                     lo_valid_next = s_axil_wstrb == 4'hf;
                     lo_word_next = aw_core[CORE_ADDR_WIDTH-1:3];
@@ -200,11 +195,7 @@ always @* begin
                     core_addr_next = {aw_core[CORE_ADDR_WIDTH-1:3], 3'b000};
                     core_awvalid_next = 1'b1;
                     core_wvalid_next = 1'b1;
-                    if (aw_push) begin
-                        core_wdata_next = {s_axil_wdata, s_axil_wdata};
-                        core_wstrb_next = aw_core[2] ? {s_axil_wstrb, 4'd0}
-                                                     : {4'd0, s_axil_wstrb};
-                    end else if (lo_valid_reg && lo_word_reg == aw_core[CORE_ADDR_WIDTH-1:3]
+                    if (lo_valid_reg && lo_word_reg == aw_core[CORE_ADDR_WIDTH-1:3]
                                  && s_axil_wstrb == 4'hf) begin
                         core_wdata_next = {s_axil_wdata, lo_data_reg};
                         core_wstrb_next = 8'hff;

@@ -6,6 +6,7 @@ primitives to it).
 
     PCIe bridge BAR0 (32-bit AXI4-Lite) -> axil_reg_bridge -> core registers (64-bit)
                                                            -> board_regs (+ 0x10000)
+    PCIe bridge BAR4 (AXI4, DATA_WIDTH) -> core doorbell pages (pushed WQEs, write only)
     PCIe bridge BAR2 (32-bit AXI4-Lite) -> msix_table <- core interrupt requests
                                                       -> MSI-X messages to the bridge
     core AXI4 master (host memory)      -> the PCIe bridge's AXI slave, as it is
@@ -85,6 +86,25 @@ module hroce_shell #
     output wire [1:0]                    s_axil_rresp,
     output wire                          s_axil_rvalid,
     input  wire                          s_axil_rready,
+
+    /*
+     * BAR4 (the contract's DB_BAR) from the PCIe bridge: the doorbell pages, AXI4 write
+     * only, prefetchable so that the host may map it write-combining; one 64-byte TLP is
+     * one beat (the bridge's AXI master is as wide as the datapath)
+     */
+    input  wire [`HROCE_DB_ADDR_WIDTH-1:0] s_axi_db_awaddr,
+    input  wire [7:0]                    s_axi_db_awlen,
+    input  wire [2:0]                    s_axi_db_awsize,
+    input  wire                          s_axi_db_awvalid,
+    output wire                          s_axi_db_awready,
+    input  wire [DATA_WIDTH-1:0]         s_axi_db_wdata,
+    input  wire [KEEP_WIDTH-1:0]         s_axi_db_wstrb,
+    input  wire                          s_axi_db_wlast,
+    input  wire                          s_axi_db_wvalid,
+    output wire                          s_axi_db_wready,
+    output wire [1:0]                    s_axi_db_bresp,
+    output wire                          s_axi_db_bvalid,
+    input  wire                          s_axi_db_bready,
 
     /*
      * BAR2 from the PCIe bridge (32-bit AXI4-Lite): MSI-X table and PBA
@@ -213,9 +233,7 @@ wire [31:0] mac_rx_drop;
 axil_reg_bridge #(
     .ADDR_WIDTH(BAR0_ADDR_WIDTH),
     .CORE_ADDR_WIDTH(CORE_ADDR_WIDTH),
-    .BOARD_ADDR_WIDTH(8),
-    .PUSH_BASE(`HROCE_REG_WQE_PUSH),
-    .PUSH_BYTES(`HROCE_WQE_PUSH_BYTES)
+    .BOARD_ADDR_WIDTH(8)
 )
 axil_reg_bridge_inst (
     .clk(clk),
@@ -425,6 +443,19 @@ hroce_core_inst (
     .s_axil_rresp(core_rresp),
     .s_axil_rvalid(core_rvalid),
     .s_axil_rready(core_rready),
+    .s_axi_db_awaddr(s_axi_db_awaddr),
+    .s_axi_db_awlen(s_axi_db_awlen),
+    .s_axi_db_awsize(s_axi_db_awsize),
+    .s_axi_db_awvalid(s_axi_db_awvalid),
+    .s_axi_db_awready(s_axi_db_awready),
+    .s_axi_db_wdata(s_axi_db_wdata),
+    .s_axi_db_wstrb(s_axi_db_wstrb),
+    .s_axi_db_wlast(s_axi_db_wlast),
+    .s_axi_db_wvalid(s_axi_db_wvalid),
+    .s_axi_db_wready(s_axi_db_wready),
+    .s_axi_db_bresp(s_axi_db_bresp),
+    .s_axi_db_bvalid(s_axi_db_bvalid),
+    .s_axi_db_bready(s_axi_db_bready),
     .m_axi_awid(m_axi_awid),
     .m_axi_awaddr(m_axi_awaddr),
     .m_axi_awlen(m_axi_awlen),

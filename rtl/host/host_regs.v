@@ -4,15 +4,17 @@ Register file of BAR0: an AXI4-Lite slave with 64-bit registers.
 
 Configuration registers are held here and given to the core as plain outputs; commands
 leave as a one-cycle start pulse; doorbells leave as a stream (a doorbell write waits,
-with its B response, until the stream takes it, so that no doorbell is ever lost). The
-WQE push window is eight 64-bit words that an SQ doorbell with PUSH set carries along.
-A write of REG_ARP_LOOKUP leaves as a one-cycle pulse with the address; REG_ARP_RESULT
-reads what the ARP block says; REG_ND_LOOKUP_HI holds an IPv6 address's first half, a
-write of REG_ND_LOOKUP leaves as a pulse with the whole address, REG_ND_RESULT reads what
-the ND block says. A write of REG_EQ_CONFIG also leaves as a one-cycle pulse
-(eq_restart): the event queue starts again at its first entry. Reads of counters come from flat vectors of 64-bit
-counters. Every register offset comes
-from the contract (build/gen/hroce_contract.vh).
+with its B response, until the stream takes it, so that no doorbell is ever lost); an SQ
+doorbell also waits while sq_hold says that one of the doorbell pages (host/db_pages) is on
+its way, so that SQ doorbells reach the requester in the order they came, and its PUSH bit
+is cleared (a pushed WQE comes only through the doorbell pages). A write of
+REG_ARP_LOOKUP leaves as a one-cycle pulse with the address; REG_ARP_RESULT reads what the
+ARP block says; REG_ND_LOOKUP_HI holds an IPv6 address's first half, a write of
+REG_ND_LOOKUP leaves as a pulse with the whole address, REG_ND_RESULT reads what the ND
+block says. A write of REG_EQ_CONFIG also leaves as a one-cycle pulse (eq_restart): the
+event queue starts again at its first entry. Reads of counters come from flat vectors of
+64-bit counters. Every register offset comes from the contract
+(build/gen/hroce_contract.vh).
 
 */
 
@@ -112,14 +114,14 @@ module host_regs #
     input  wire [15:0]                   cmd_seq,
 
     /*
-     * Doorbells: kind 0 = SQ, 1 = RQ, 2 = CQ; value is a DOORBELL bus; push_data is the
-     * push window (valid with an SQ doorbell that has PUSH set)
+     * Doorbells: kind 0 = SQ, 1 = RQ, 2 = CQ; value is a DOORBELL bus (PUSH clear);
+     * sq_hold: SQ doorbell writes wait
      */
     output wire [1:0]                    m_db_kind,
     output wire [63:0]                   m_db_value,
-    output wire [511:0]                  m_db_push_data,
     output wire                          m_db_valid,
     input  wire                          m_db_ready,
+    input  wire                          sq_hold,
 
     /*
      * Status
@@ -129,8 +131,6 @@ module host_regs #
     input  wire [CORE_COUNTERS*64-1:0]   core_counters,
     input  wire [NET_COUNTERS*64-1:0]    net_counters
 );
-
-localparam [AXIL_ADDR_WIDTH-1:0] PUSH_BASE = `HROCE_REG_WQE_PUSH;
 
 reg [47:0] mac_reg = 48'd0, mac_next;
 reg [31:0] ipv4_reg = 32'd0, ipv4_next;
@@ -161,7 +161,6 @@ reg arp_lookup_valid_reg = 1'b0, arp_lookup_valid_next;
 reg cmd_start_reg = 1'b0, cmd_start_next;
 reg [7:0] cmd_op_reg = 8'd0, cmd_op_next;
 reg [23:0] cmd_num_reg = 24'd0, cmd_num_next;
-reg [511:0] push_reg = 512'd0, push_next;
 
 reg [1:0] db_kind_reg = 2'd0, db_kind_next;
 reg [63:0] db_value_reg = 64'd0, db_value_next;
@@ -171,18 +170,15 @@ reg bvalid_reg = 1'b0, bvalid_next;
 reg rvalid_reg = 1'b0, rvalid_next;
 reg [63:0] rdata_reg = 64'd0, rdata_next;
 
-// a write completes when both halves are here, no response is waiting, and the doorbell
-// stream has room (a doorbell write holds its B response until the doorbell is taken)
-wire write = s_axil_awvalid && s_axil_wvalid && !bvalid_reg && !db_valid_reg;
-wire read = s_axil_arvalid && !rvalid_reg;
-
 wire [AXIL_ADDR_WIDTH-1:0] waddr = {s_axil_awaddr[AXIL_ADDR_WIDTH-1:3], 3'b000};
 wire [AXIL_ADDR_WIDTH-1:0] raddr = {s_axil_araddr[AXIL_ADDR_WIDTH-1:3], 3'b000};
 wire full_word = &s_axil_wstrb;
 
-// the push window accepts any byte strobes; everything else only whole 64-bit writes
-wire in_push = waddr >= PUSH_BASE && waddr < PUSH_BASE + `HROCE_WQE_PUSH_BYTES;
-wire [2:0] push_word = waddr[5:3] - PUSH_BASE[5:3];
+// a write completes when both halves are here, no response is waiting, and the doorbell
+// stream has room (a doorbell write holds its B response until the doorbell is taken)
+wire write = s_axil_awvalid && s_axil_wvalid && !bvalid_reg && !db_valid_reg &&
+             !(sq_hold && waddr == `HROCE_REG_DB_SQ);
+wire read = s_axil_arvalid && !rvalid_reg;
 
 // counter number of a read address, as a 32-bit value to compare with a loop index
 wire [AXIL_ADDR_WIDTH-1:0] rx_off = raddr - `HROCE_REG_RX_COUNTERS;
@@ -227,7 +223,7 @@ always @* begin
     retry_timer_value[`HROCE_RETRY_TIMER_RNR_UNIT] = rnr_unit_reg;
 end
 
-integer i, w;
+integer w;
 
 always @* begin
     mac_next = mac_reg;
@@ -259,7 +255,6 @@ always @* begin
     cmd_start_next = 1'b0;
     cmd_op_next = cmd_op_reg;
     cmd_num_next = cmd_num_reg;
-    push_next = push_reg;
     db_kind_next = db_kind_reg;
     db_value_next = db_value_reg;
     db_valid_next = db_valid_reg && !m_db_ready;
@@ -269,16 +264,7 @@ always @* begin
 
     if (write) begin
         bvalid_next = 1'b1;
-        if (in_push) begin
-            // constant indices: a decoder per byte lane, not a shifter across 512 bits
-            for (w = 0; w < 8; w = w + 1) begin
-                for (i = 0; i < 8; i = i + 1) begin
-                    if ({29'd0, push_word} == w && s_axil_wstrb[i]) begin
-                        push_next[w*64 + i*8 +: 8] = s_axil_wdata[i*8 +: 8];
-                    end
-                end
-            end
-        end else if (full_word && in_ip6_w) begin
+        if (full_word && in_ip6_w) begin
             // word 2k (the first half) is the high 64 bits of address k
             for (w = 0; w < IP6_WORDS; w = w + 1) begin
                 if (ip6_wword == w) begin
@@ -334,6 +320,7 @@ always @* begin
                 `HROCE_REG_DB_SQ: begin
                     db_kind_next = 2'd0;
                     db_value_next = s_axil_wdata;
+                    db_value_next[`HROCE_DOORBELL_PUSH] = 1'b0;
                     db_valid_next = 1'b1;
                 end
                 `HROCE_REG_DB_RQ: begin
@@ -448,7 +435,6 @@ always @(posedge clk) begin
     cmd_start_reg <= cmd_start_next;
     cmd_op_reg <= cmd_op_next;
     cmd_num_reg <= cmd_num_next;
-    push_reg <= push_next;
     db_kind_reg <= db_kind_next;
     db_value_reg <= db_value_next;
     db_valid_reg <= db_valid_next;
@@ -525,7 +511,6 @@ assign cmd_arg = cmd_arg_reg;
 
 assign m_db_kind = db_kind_reg;
 assign m_db_value = db_value_reg;
-assign m_db_push_data = push_reg;
 assign m_db_valid = db_valid_reg;
 
 endmodule

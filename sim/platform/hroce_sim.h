@@ -167,12 +167,21 @@ uint64_t hroce_sim_faults(const struct hroce_sim *s, struct hroce_sim_fault *las
 
 /*
  * BAR0. Writes are posted: they reach the core write_latency_ns later, in order, and the
- * call returns at once (len: 8, or up to 64 bytes for the WQE push window, in 8-byte
- * words). A read steps the world until its answer is back (a round trip); in a world its
- * thread runs, it waits for that thread to get the answer back.
+ * call returns at once (len: 8, or up to 64 bytes in 8-byte words). A read steps the
+ * world until its answer is back (a round trip); in a world its thread runs, it waits for
+ * that thread to get the answer back.
  */
 void hroce_sim_mmio_write(struct hroce_sim *s, uint64_t offset, const void *data, size_t len);
 void hroce_sim_mmio_write64(struct hroce_sim *s, uint64_t offset, uint64_t value);
+/*
+ * The doorbell pages (the contract's DB_*: a BAR of their own on a board, mapped
+ * write-combining): a posted write of 1 to 64 bytes inside one 64-byte line, carried as
+ * one TLP and played to the core as one beat, write_latency_ns later, in order with the
+ * BAR0 accesses. Outside the pages or across a line: logged, nothing written. Its MMIO
+ * events have addr HROCE_SIM_DB_EVENT_BASE + offset.
+ */
+#define HROCE_SIM_DB_EVENT_BASE (UINT64_C(1) << 32)
+void hroce_sim_db_write(struct hroce_sim *s, uint64_t offset, const void *data, size_t len);
 uint64_t hroce_sim_mmio_read64(struct hroce_sim *s, uint64_t offset);
 /*
  * A SHELL NIC's BAR0 is 32-bit: a 32-bit read alone (offset 4-byte aligned), as the board

@@ -166,7 +166,8 @@ static int bind_ports(struct hroce_sim *s)
 	if (sim_axi_bus_bind(&s->axi, &s->vm, "m_axi_") ||
 	    sim_axis_bus_bind(&s->tx, &s->vm, "m_axis_tx_", true) ||
 	    sim_axis_bus_bind(&s->rx, &s->vm, "s_axis_rx_", false) ||
-	    sim_axil_bus_bind(&s->axil, &s->vm, "s_axil_")) {
+	    sim_axil_bus_bind(&s->axil, &s->vm, "s_axil_") ||
+	    sim_axi_db_bus_bind(&s->db, &s->vm, "s_axi_db_")) {
 		sim_log(HROCE_SIM_LOG_ERR, "%s: the core's buses are not the ones expected",
 			s->name);
 		return EINVAL;
@@ -305,6 +306,7 @@ struct hroce_sim *hroce_sim_create(struct hroce_sim_world *w, const struct hroce
 		      : sim_mmio_init(&s->mmio, &s->axil, &mmio_hooks);
 	if (err)
 		goto err_pcie;
+	sim_mmio_attach_db(&s->mmio, &s->db);
 	err = reset(s) ?: open_trace(s, p->trace_path);
 	if (err)
 		goto err_mmio;
@@ -479,23 +481,37 @@ uint64_t hroce_sim_faults(const struct hroce_sim *s, struct hroce_sim_fault *las
 	return faults;
 }
 
-void hroce_sim_mmio_write(struct hroce_sim *s, uint64_t offset, const void *data, size_t len)
+/* A posted write of the host: to BAR0, or (db) to the doorbell pages. */
+static void post_write(struct hroce_sim *s, bool db, uint64_t offset, const void *data, size_t len)
 {
 	uint64_t now;
 	int err;
 
 	sim_world_lock(s->w);
 	now = s->w->cycle;
-	err = sim_mmio_write(&s->mmio, now + s->write_latency, offset, data, len);
+	err = db ? sim_mmio_write_db(&s->mmio, now + s->write_latency, offset, data, len)
+		 : sim_mmio_write(&s->mmio, now + s->write_latency, offset, data, len);
 	if (err) {
 		sim_world_unlock(s->w);
-		sim_log(HROCE_SIM_LOG_ERR, "%s: MMIO write of %zu bytes at 0x%llx: %s", s->name,
-			len, (unsigned long long)offset, strerror(err));
+		sim_log(HROCE_SIM_LOG_ERR, "%s: %s write of %zu bytes at 0x%llx: %s", s->name,
+			db ? "doorbell page" : "MMIO", len, (unsigned long long)offset,
+			strerror(err));
 		return;
 	}
-	sim_nic_event(s, HROCE_SIM_MMIO_WRITE, now, offset, len);
+	sim_nic_event(s, HROCE_SIM_MMIO_WRITE, now, (db ? HROCE_SIM_DB_EVENT_BASE : 0) + offset,
+		      len);
 	sim_world_kick(s->w);
 	sim_world_unlock(s->w);
+}
+
+void hroce_sim_mmio_write(struct hroce_sim *s, uint64_t offset, const void *data, size_t len)
+{
+	post_write(s, false, offset, data, len);
+}
+
+void hroce_sim_db_write(struct hroce_sim *s, uint64_t offset, const void *data, size_t len)
+{
+	post_write(s, true, offset, data, len);
 }
 
 void hroce_sim_mmio_write64(struct hroce_sim *s, uint64_t offset, uint64_t value)

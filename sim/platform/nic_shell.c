@@ -8,7 +8,8 @@
  *   CORE NIC's, and MSI-X messages (m_msix_*) are the posted writes that become the
  *   vectors' interrupts. The NIC plays the host's kernel once, after reset: MSI-X enabled,
  *   the function unmasked, every vector of the table (BAR2) given HROCE_SIM_MSIX_ADDR and
- *   its own number as data, and unmasked.
+ *   its own number as data, and unmasked. The doorbell pages (BAR4, s_axi_db_*) are the
+ *   bridge's 512-bit AXI4 master as the shell takes it: one write a beat.
  * - MAC: the shell's MAC-side streams, clocked with the core's clock (the FIFOs still cross
  *   their clock domains as on the board); RX has no back-pressure.
  * - STARTUPE3 and ICAPE3: the flash pins on the MT25QU01G model, the ICAP on its model.
@@ -57,7 +58,8 @@ static int bind_ports(struct hroce_sim *s)
 	if (sim_axi_bus_bind(&s->axi, &s->vm, "m_axi_") ||
 	    sim_axis_bus_bind(&s->tx, &s->vm, "m_axis_mac_tx_", true) ||
 	    sim_axis_bus_bind_unready(&s->rx, &s->vm, "s_axis_mac_rx_", &sh->rx_ready) ||
-	    sim_axil32_bus_bind(&sh->bar0, &s->vm, "s_axil_", SHELL_BAR0_ADDR_BITS)) {
+	    sim_axil32_bus_bind(&sh->bar0, &s->vm, "s_axil_", SHELL_BAR0_ADDR_BITS) ||
+	    sim_axi_db_bus_bind(&s->db, &s->vm, "s_axi_db_")) {
 		sim_log(HROCE_SIM_LOG_ERR, "%s: the shell's buses are not the ones expected",
 			s->name);
 		return EINVAL;

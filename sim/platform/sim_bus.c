@@ -133,6 +133,19 @@ int sim_axil_bus_bind(struct sim_axil_bus *bus, const struct vmodel *vm, const c
 	return bind(vm, prefix, sigs, sizeof(sigs) / sizeof(sigs[0]));
 }
 
+int sim_axi_db_bus_bind(struct sim_axi_db_bus *bus, const struct vmodel *vm, const char *prefix)
+{
+	const struct sig sigs[] = {
+		SIG(bus, awaddr, 16, true), SIG(bus, awlen, 8, true),	 SIG(bus, awsize, 3, true),
+		SIG(bus, awvalid, 1, true), SIG(bus, awready, 1, false), SIG(bus, wdata, 512, true),
+		SIG(bus, wstrb, 64, true),  SIG(bus, wlast, 1, true),	 SIG(bus, wvalid, 1, true),
+		SIG(bus, wready, 1, false), SIG(bus, bresp, 2, false),	 SIG(bus, bvalid, 1, false),
+		SIG(bus, bready, 1, true),
+	};
+
+	return bind(vm, prefix, sigs, sizeof(sigs) / sizeof(sigs[0]));
+}
+
 int sim_axil32_bus_bind(struct sim_axil32_bus *bus, const struct vmodel *vm, const char *prefix,
 			unsigned int addr_width)
 {

@@ -69,6 +69,18 @@ struct sim_axil32_bus {
 	uint32_t *wdata, *rdata;
 };
 
+/*
+ * AXI4 write only, 16-bit addresses, 512-bit data: the core's doorbell pages (s_axi_db_*),
+ * as the PCIe bridge's BAR master gives them.
+ */
+struct sim_axi_db_bus {
+	uint16_t *awaddr;
+	uint8_t *awlen, *awsize, *awvalid, *awready;
+	uint32_t *wdata;
+	uint64_t *wstrb;
+	uint8_t *wlast, *wvalid, *wready, *bresp, *bvalid, *bready;
+};
+
 /* Storage for a bus that is not a model's: what a test drives. */
 struct sim_axi_wires {
 	uint8_t arid, arlen, arsize, arburst, arvalid, arready;
@@ -101,6 +113,7 @@ int sim_axi_bus_bind(struct sim_axi_bus *bus, const struct vmodel *vm, const cha
 int sim_axis_bus_bind(struct sim_axis_bus *bus, const struct vmodel *vm, const char *prefix,
 		      bool master);
 int sim_axil_bus_bind(struct sim_axil_bus *bus, const struct vmodel *vm, const char *prefix);
+int sim_axi_db_bus_bind(struct sim_axi_db_bus *bus, const struct vmodel *vm, const char *prefix);
 /* addr_width: of its addresses (17 to 32 bits). */
 int sim_axil32_bus_bind(struct sim_axil32_bus *bus, const struct vmodel *vm, const char *prefix,
 			unsigned int addr_width);

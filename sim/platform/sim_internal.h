@@ -72,7 +72,8 @@ struct hroce_sim {
 	struct sim_axi_bus axi;
 	struct sim_axis_bus tx, rx;
 	struct sim_axil_bus axil;
-	struct sim_shell *shell; /* a SHELL NIC's own parts (nic_shell.c); NULL: the core */
+	struct sim_axi_db_bus db; /* the doorbell pages (the core's, or the shell's BAR4) */
+	struct sim_shell *shell;  /* a SHELL NIC's own parts (nic_shell.c); NULL: the core */
 	struct sim_iommu iommu;
 	struct sim_pcie pcie;
 	struct sim_mmio mmio;

@@ -47,6 +47,15 @@ int sim_mmio_init32(struct sim_mmio *m, const struct sim_axil32_bus *bus, uint32
 	return init(m, hooks);
 }
 
+void sim_mmio_attach_db(struct sim_mmio *m, const struct sim_axi_db_bus *bus)
+{
+	m->db = *bus;
+	m->has_db = true;
+	*bus->awvalid = 0;
+	*bus->wvalid = 0;
+	*bus->bready = 1;
+}
+
 void sim_mmio_fini(struct sim_mmio *m)
 {
 	free(m->ops);
@@ -109,6 +118,29 @@ int sim_mmio_write(struct sim_mmio *m, uint64_t arrive, uint64_t offset, const v
 	return 0;
 }
 
+int sim_mmio_write_db(struct sim_mmio *m, uint64_t arrive, uint64_t offset, const void *data,
+		      size_t len)
+{
+	uint64_t first = offset & (SIM_MMIO_DB_LINE - 1);
+	struct sim_mmio_op *op;
+
+	if (!m->has_db || !len || len > SIM_MMIO_DB_LINE || offset >= SIM_MMIO_DB_SIZE ||
+	    first + len > SIM_MMIO_DB_LINE)
+		return EINVAL;
+	op = push(m);
+	if (!op)
+		return ENOMEM;
+	*op = (struct sim_mmio_op){ .arrive = arrive,
+				    .addr = (uint32_t)offset,
+				    .db = true,
+				    .end = true,
+				    .call_off = (uint32_t)offset,
+				    .call_len = (uint16_t)len };
+	memcpy(op->line + first, data, len);
+	op->strb_line = (len == 64 ? ~UINT64_C(0) : ((UINT64_C(1) << len) - 1)) << first;
+	return 0;
+}
+
 int sim_mmio_read(struct sim_mmio *m, uint64_t arrive, uint64_t offset, unsigned int size)
 {
 	struct sim_mmio_op *op;
@@ -155,18 +187,38 @@ void sim_mmio_drive(struct sim_mmio *m, uint64_t now)
 	 * A handshake sampled last cycle ends only now: the core takes the request at the
 	 * clock edge that follows sim_mmio_sample(), and must still see it valid then.
 	 */
-	if (m->aw_done)
-		SIG(m, awvalid) = 0;
-	if (m->w_done)
-		SIG(m, wvalid) = 0;
-	if (!m->driving)
+	if (m->db_busy) {
+		if (m->aw_done)
+			*m->db.awvalid = 0;
+		if (m->w_done)
+			*m->db.wvalid = 0;
+	} else {
+		if (m->aw_done)
+			SIG(m, awvalid) = 0;
+		if (m->w_done)
+			SIG(m, wvalid) = 0;
+	}
+	if (!m->driving) {
 		SIG(m, arvalid) = 0;
+		m->db_busy = false;
+	}
 	if (m->driving || m->head == m->tail)
 		return;
 	op = &m->ops[m->head & (m->cap - 1)];
 	if (op->arrive > now)
 		return;
-	if (op->read) {
+	if (op->db) {
+		*m->db.awaddr = (uint16_t)op->addr;
+		*m->db.awlen = 0;
+		*m->db.awsize = 6; /* log2 of the 64-byte beat */
+		memcpy(m->db.wdata, op->line, SIM_MMIO_DB_LINE);
+		*m->db.wstrb = op->strb_line;
+		*m->db.wlast = 1;
+		*m->db.awvalid = 1;
+		*m->db.wvalid = 1;
+		m->aw_done = m->w_done = false;
+		m->db_busy = true;
+	} else if (op->read) {
 		if (m->read_busy)
 			return;
 		if (m->narrow)
@@ -223,9 +275,27 @@ void sim_mmio_sample(struct sim_mmio *m, uint64_t now)
 	}
 	if (SIG(m, rvalid) && m->read_busy)
 		read_answer(m, now);
+	if (m->has_db && *m->db.bvalid && *m->db.bresp != SIM_AXI_OKAY) {
+		m->write_errors++;
+		sim_log(HROCE_SIM_LOG_WARN, "cycle %llu: doorbell page write answered with %u",
+			(unsigned long long)now, *m->db.bresp);
+	}
 	if (!m->driving)
 		return;
-	if (SIG(m, arvalid)) {
+	if (m->db_busy) {
+		const struct sim_mmio_op *op = &m->ops[m->head & (m->cap - 1)];
+
+		if (*m->db.awvalid && *m->db.awready)
+			m->aw_done = true;
+		if (*m->db.wvalid && *m->db.wready)
+			m->w_done = true;
+		if (!m->aw_done || !m->w_done)
+			return;
+		m->db_writes++;
+		if (m->hooks.event)
+			m->hooks.event(m->hooks.ctx, HROCE_SIM_MMIO_ARRIVE, now,
+				       HROCE_SIM_DB_EVENT_BASE + op->call_off, op->call_len);
+	} else if (SIG(m, arvalid)) {
 		if (!SIG(m, arready))
 			return;
 		m->read_busy = true;

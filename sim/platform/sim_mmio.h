@@ -11,6 +11,11 @@
  * sixteen 32-bit writes in order; a 64-bit read is a read of the low half (the bridge reads
  * the core's whole register and keeps its high half) then of the high half (answered from
  * what it kept), nothing between them.
+ *
+ * And the doorbell pages (sim_mmio_attach_db: the core's s_axi_db_*, write only, 512 bits):
+ * a host write there of up to 64 bytes inside one 64-byte line is one posted TLP, played as
+ * one AXI4 burst of one beat (AWADDR the write's first byte, AWSIZE 64 bytes, the bytes
+ * written strobed), in the same order as the BAR0 accesses around it.
  */
 #ifndef HROCE_SIM_MMIO_H
 #define HROCE_SIM_MMIO_H
@@ -24,10 +29,14 @@
 
 #define SIM_MMIO_BAR_SIZE 0x10000u
 #define SIM_MMIO_MAX_WRITE 64
+#define SIM_MMIO_DB_SIZE 0x10000u /* the doorbell pages: 16-bit addresses */
+#define SIM_MMIO_DB_LINE 64	  /* a TLP of the doorbell pages stays inside one line */
 
 struct sim_mmio_op {
 	uint64_t arrive; /* the cycle it reaches the core */
 	uint64_t data;
+	uint8_t line[SIM_MMIO_DB_LINE]; /* db: the line, bytes outside strb_line zero */
+	uint64_t strb_line;
 	uint32_t addr;	   /* of the word, 8-byte aligned */
 	uint32_t call_off; /* the host call it ends (end set): its offset and length */
 	uint16_t call_len;
@@ -36,6 +45,7 @@ struct sim_mmio_op {
 	bool end;
 	bool low;    /* a 32-bit bus: the low half of a 64-bit read (its answer is kept) */
 	bool single; /* a 32-bit bus: a 32-bit read alone */
+	bool db;     /* a write to the doorbell pages */
 };
 
 struct sim_mmio_hooks {
@@ -47,7 +57,10 @@ struct sim_mmio_hooks {
 struct sim_mmio {
 	struct sim_axil_bus bus;
 	struct sim_axil32_bus bus32;
-	bool narrow;	   /* on bus32 */
+	bool narrow; /* on bus32 */
+	struct sim_axi_db_bus db;
+	bool has_db;	   /* the doorbell pages are attached */
+	bool db_busy;	   /* a write of them is on the bus */
 	uint32_t bar_size; /* bytes */
 	struct sim_mmio_hooks hooks;
 	struct sim_mmio_op *ops; /* a ring: [head, tail) */
@@ -65,6 +78,7 @@ struct sim_mmio {
 	uint64_t read_cycle; /* the cycle R was taken */
 	uint8_t read_resp;
 	uint64_t write_errors; /* B other than OKAY */
+	uint64_t db_writes;    /* writes of the doorbell pages played */
 };
 
 int sim_mmio_init(struct sim_mmio *m, const struct sim_axil_bus *bus,
@@ -73,6 +87,15 @@ int sim_mmio_init(struct sim_mmio *m, const struct sim_axil_bus *bus,
 int sim_mmio_init32(struct sim_mmio *m, const struct sim_axil32_bus *bus, uint32_t bar_size,
 		    const struct sim_mmio_hooks *hooks);
 void sim_mmio_fini(struct sim_mmio *m);
+/* The model's doorbell pages, played by the same queue as BAR0 (valids cleared, B taken). */
+void sim_mmio_attach_db(struct sim_mmio *m, const struct sim_axi_db_bus *bus);
+/*
+ * Queues a host write of len bytes (1 to SIM_MMIO_DB_LINE, inside one line) at offset of
+ * the doorbell pages, reaching the core at cycle arrive as one beat. EINVAL outside the
+ * pages, across a line, or without pages attached; ENOMEM.
+ */
+int sim_mmio_write_db(struct sim_mmio *m, uint64_t arrive, uint64_t offset, const void *data,
+		      size_t len);
 /*
  * Queues a host write of len bytes (1 to SIM_MMIO_MAX_WRITE) at offset as 64-bit words
  * that reach the core at cycle arrive (halves of them on a 32-bit bus). EINVAL outside

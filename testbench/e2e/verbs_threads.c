@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: MIT
 /*
  * Threads posting at once, each on its own QP and CQs (the provider locks per queue, not
- * per context): every thread WRITEs random lengths, inline (a WQE pushed with its
- * doorbell, the push window being one per device) or from an MR, and checks every byte
- * and the guard bytes behind them after each completion. Then the same with every thread
- * on one shared send CQ, each polling it and handing completions to their owner.
+ * per context, and pushes WQEs on the QP's own slot of the doorbell pages): every thread
+ * WRITEs random lengths, inline (a WQE pushed as its doorbell) or from an MR, and checks
+ * every byte and the guard bytes behind them after each completion. Then the same with
+ * every thread on one shared send CQ, each polling it and handing completions to their
+ * owner; then every thread posting chains of 1 to 8 WRITEs at once (one doorbell a chain,
+ * the last WQE pushed when it fits), each to its own part of the target, every completion
+ * and every byte checked.
  * Run under hroce-run by test_verbs_threads (verbs_run.c).
  */
 #include <pthread.h>
@@ -21,6 +24,8 @@
 #define BUF 4096
 #define GUARD 64
 #define WAIT_MS 20000
+#define CHAIN_MAX 8
+#define CHAIN_SLOT (BUF / CHAIN_MAX) /* each WRITE of a chain has its own part of dst */
 
 struct worker {
 	unsigned int id;
@@ -30,7 +35,7 @@ struct worker {
 	struct ibv_mr *src_mr, *dst_mr;
 	uint8_t *src, *dst;
 	unsigned int seed;
-	bool shared;
+	bool shared, chains;
 	_Atomic unsigned int *mailbox; /* shared CQ: completions by owner */
 	char why[256];
 	bool ok;
@@ -84,11 +89,69 @@ static bool wait_completion(struct worker *w, uint64_t wr_id)
 	return false;
 }
 
+/* Chains of WRITEs, each WR to its own slot of dst, checked once all completed. */
+static void work_chains(struct worker *w)
+{
+	for (unsigned int it = 0; it < ITERS / 4 && w->ok; it++) {
+		unsigned int n = 1 + (unsigned int)rand_r(&w->seed) % CHAIN_MAX;
+		struct ibv_sge sge[CHAIN_MAX];
+		struct ibv_send_wr wr[CHAIN_MAX], *bad;
+		uint32_t len[CHAIN_MAX];
+		uint8_t fill = (uint8_t)(w->id * 53 + it);
+
+		memset(w->dst, 0, BUF + GUARD);
+		memset(wr, 0, sizeof(wr));
+		for (unsigned int k = 0; k < n; k++) {
+			bool inl = rand_r(&w->seed) % 2;
+			uint8_t *src = w->src + k * CHAIN_SLOT;
+
+			len[k] = 1 + (uint32_t)rand_r(&w->seed) % (inl ? 48 : CHAIN_SLOT - GUARD);
+			for (uint32_t i = 0; i < len[k]; i++)
+				src[i] = (uint8_t)(fill + k + i);
+			sge[k] = (struct ibv_sge){ (uintptr_t)src, len[k], w->src_mr->lkey };
+			wr[k].wr_id = (uint64_t)w->id << 32 | (it * CHAIN_MAX + k);
+			wr[k].next = k + 1 < n ? &wr[k + 1] : NULL;
+			wr[k].sg_list = &sge[k];
+			wr[k].num_sge = 1;
+			wr[k].opcode = IBV_WR_RDMA_WRITE;
+			wr[k].send_flags = IBV_SEND_SIGNALED | (inl ? IBV_SEND_INLINE : 0);
+			wr[k].wr.rdma.remote_addr = (uintptr_t)(w->dst + k * CHAIN_SLOT);
+			wr[k].wr.rdma.rkey = w->dst_mr->rkey;
+		}
+		if (ibv_post_send(w->a, wr, &bad)) {
+			snprintf(w->why, sizeof(w->why), "post_send of a chain of %u failed at %u",
+				 n, it);
+			w->ok = false;
+			break;
+		}
+		for (unsigned int k = 0; k < n && w->ok; k++)
+			w->ok = wait_completion(w, wr[k].wr_id);
+		for (unsigned int k = 0; k < n && w->ok; k++) {
+			for (uint32_t i = 0; i < CHAIN_SLOT && w->ok; i++) {
+				uint8_t want = i < len[k] ? (uint8_t)(fill + k + i) : 0;
+				uint8_t got = w->dst[k * CHAIN_SLOT + i];
+
+				if (got != want) {
+					snprintf(w->why, sizeof(w->why),
+						 "chain %u, WRITE %u of %u (%u bytes): byte %u is "
+						 "0x%02x, not 0x%02x",
+						 it, k, n, len[k], i, got, want);
+					w->ok = false;
+				}
+			}
+		}
+	}
+}
+
 static void *work(void *arg)
 {
 	struct worker *w = arg;
 
 	w->ok = true;
+	if (w->chains) {
+		work_chains(w);
+		return NULL;
+	}
 	for (unsigned int it = 0; it < ITERS && w->ok; it++) {
 		uint32_t len = 1 + (uint32_t)rand_r(&w->seed) % BUF;
 		bool inl = rand_r(&w->seed) % 2;
@@ -174,7 +237,7 @@ static void teardown(struct worker *w, bool own_cq)
 	free(w->dst);
 }
 
-static void run(const char *name, struct vp_dev *da, struct vp_dev *db, bool shared)
+static void run(const char *name, struct vp_dev *da, struct vp_dev *db, bool shared, bool chains)
 {
 	struct worker w[THREADS] = { 0 };
 	pthread_t t[THREADS];
@@ -187,6 +250,7 @@ static void run(const char *name, struct vp_dev *da, struct vp_dev *db, bool sha
 		w[i].id = i;
 		w[i].seed = 1234 + i;
 		w[i].shared = shared;
+		w[i].chains = chains;
 		w[i].mailbox = mailbox;
 		ok = setup(&w[i], da, db, cq);
 		if (!ok)
@@ -215,8 +279,9 @@ int main(void)
 
 	if (!vp_open(&da, "hroce0") || !vp_open(&db, "hroce1"))
 		return vp_finish();
-	run("threads_own_cqs", &da, &db, false);
-	run("threads_shared_cq", &da, &db, true);
+	run("threads_own_cqs", &da, &db, false, false);
+	run("threads_shared_cq", &da, &db, true, false);
+	run("threads_chains", &da, &db, false, true);
 	vp_fresh_pair_check("threads_after", &da, &db);
 	vp_close(&da);
 	vp_close(&db);

@@ -38,7 +38,12 @@ $(OBJ)/c/testbench/firmware/test_fw_shell.o: CFLAGS += -Isim/platform
 $(eval $(call program,test_fw_shell,testbench/firmware/test_fw_shell.c \
 	testbench/firmware/fw_axil.c $(FW_SIM_SRCS) $(DMA_SIM_SRCS) $(BENCH_SRCS),fw_shell fw_bridge))
 
-FW_TESTS := test_fw_board test_fw_mac_fifo test_fw_msix test_fw_shell
+# the board top's split of the bridge's BAR master: register path and doorbell pages
+$(eval $(call model,fw_db_split,axi_db_split,$(FW_VLT),$(FW_BLOCK_SRCS)))
+$(eval $(call program,test_fw_db_split,testbench/firmware/test_fw_db_split.c $(BENCH_SRCS),\
+	fw_db_split))
+
+FW_TESTS := test_fw_board test_fw_mac_fifo test_fw_msix test_fw_shell test_fw_db_split
 
 # The flash tool: libpci for boards, libhroce's bus (VFIO, or a simulated NIC: libhroce-sim,
 # which also holds the flash and ICAP models), the board block's model for sim: devices
@@ -57,7 +62,7 @@ FW_TESTS += test_fw_tool
 # Lint of the shell's RTL (every block, and the shell with the core) and of the tool's C;
 # sim/firmware and testbench/firmware are in the top lint's C files already
 FW_LINT_TOPS := axil_reg_bridge board_regs spi_flash_ctrl icap_reload axis_async_frame_fifo \
-	msix_table axil_bar_split
+	msix_table axil_bar_split axi_db_split
 FW_C_LINT := $(wildcard firmware/tool/*.[ch])
 .PHONY: lint-firmware
 lint: lint-firmware

@@ -31,6 +31,7 @@
 #include "bus_vfio.h"
 #include "hroce.h"
 #include "hroce_bar.h"
+#include "hroce_contract.h"
 
 /* ---------------------------------------------------------------------------------------
  * What the library logged since the last reset
@@ -883,6 +884,95 @@ static void test_bar(struct bench *b)
 	free(e.model);
 }
 
+/*
+ * The doorbell pages' 64-byte store, with every way this CPU has (SSE and AVX stores for a
+ * write-combining mapping, MOVDIR64B for any): random lines on memory that stands for the
+ * pages, checked against a model; misaligned, short, outside and lacking ones refused.
+ */
+#define DB_BYTES (UINT64_C(1) << HROCE_DB_ADDR_WIDTH)
+
+static void test_bar_wc(struct bench *b)
+{
+	static const char *const names[] = { "none", "sse", "avx", "movdir64b" };
+	unsigned int rounds = b->quick ? 500 : 5000;
+	struct hroce_vfio_bar bar;
+	uint8_t *model = malloc(DB_BYTES), *dev;
+	uint8_t line[HROCE_DB_PUSH_BYTES + 1];
+	char name[64];
+	void *cpu;
+	int fd = memfd_create("db", 0);
+
+	if (fd < 0 || ftruncate(fd, (off_t)DB_BYTES) || !model)
+		die("memfd");
+	cpu = mmap(NULL, DB_BYTES, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	dev = mmap(NULL, DB_BYTES, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	close(fd);
+	if (cpu == MAP_FAILED || dev == MAP_FAILED)
+		die("mmap");
+	bar = (struct hroce_vfio_bar){ .base = cpu, .size = DB_BYTES, .name = "vfio:db" };
+	bench_fill(b, dev, DB_BYTES);
+	memcpy(model, dev, DB_BYTES);
+
+	bench_result(b, "wc_best",
+		     hroce_vfio_wc_supported(hroce_vfio_wc_best(true)) &&
+			     (hroce_vfio_wc_best(false) == HROCE_VFIO_WC_NONE ||
+			      hroce_vfio_wc_best(false) == HROCE_VFIO_WC_MOVDIR64B),
+		     "best stores: %s on a WC mapping, %s on an uncached one",
+		     names[hroce_vfio_wc_best(true)], names[hroce_vfio_wc_best(false)]);
+	for (int how = HROCE_VFIO_WC_SSE; how <= HROCE_VFIO_WC_MOVDIR64B; how++) {
+		bool have = hroce_vfio_wc_supported((enum hroce_vfio_wc)how);
+		unsigned int bad = 0;
+
+		bench_log(b, "doorbell page store %s: %s on this CPU", names[how],
+			  have ? "present" : "absent");
+		snprintf(name, sizeof(name), "wc_%s_%s", names[how], have ? "lines" : "refused");
+		for (unsigned int r = 0; r < (have ? rounds : 1); r++) {
+			/* a source not aligned to anything, as a WQE copy may be */
+			uint8_t *src = line + (r & 1);
+			uint64_t off = bench_range(b, 0, DB_BYTES / HROCE_DB_PUSH_BYTES - 1) *
+				       HROCE_DB_PUSH_BYTES;
+
+			bench_fill(b, src, HROCE_DB_PUSH_BYTES);
+			logged[0] = 0;
+			hroce_vfio_bar_write_wc(&bar, (enum hroce_vfio_wc)how, off, src,
+						HROCE_DB_PUSH_BYTES);
+			if (have)
+				memcpy(model + off, src, HROCE_DB_PUSH_BYTES);
+			else if (!strstr(logged, "vfio:db: doorbell page write"))
+				bad++;
+			if (memcmp(dev, model, DB_BYTES))
+				bad++;
+		}
+		bench_result(b, name, !bad, "%u of the writes wrong", bad);
+	}
+	{
+		static const struct {
+			const char *name;
+			uint64_t off;
+			size_t len;
+		} refused[] = {
+			{ "wc_misaligned", 32, HROCE_DB_PUSH_BYTES },
+			{ "wc_short", 0, 32 },
+			{ "wc_long", 0, HROCE_DB_PUSH_BYTES + 1 },
+			{ "wc_past_end", DB_BYTES, HROCE_DB_PUSH_BYTES },
+			{ "wc_wraps", UINT64_MAX - 63, HROCE_DB_PUSH_BYTES },
+		};
+		enum hroce_vfio_wc how = hroce_vfio_wc_best(true);
+
+		for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+			logged[0] = 0;
+			hroce_vfio_bar_write_wc(&bar, how, refused[i].off, line, refused[i].len);
+			bench_result(b, refused[i].name,
+				     strstr(logged, "vfio:db: doorbell page write") &&
+					     !memcmp(dev, model, DB_BYTES),
+				     "logged \"%s\", or the pages changed", logged);
+		}
+	}
+	munmap(cpu, DB_BYTES);
+	munmap(dev, DB_BYTES);
+	free(model);
+}
+
 /* ---------------------------------------------------------------------------------------
  * Opening: the whole path, failing at each step this machine can reach
  */
@@ -1005,6 +1095,7 @@ int main(int argc, char **argv)
 	test_hints(&b);
 	test_irqs(&b);
 	test_bar(&b);
+	test_bar_wc(&b);
 	test_open_at(&b, tmp);
 	test_hroce_open(&b);
 

@@ -323,17 +323,17 @@ static void push_observer(void *ctx, const struct hroce_sim *s, const struct hro
 	struct push_obs *o = ctx;
 
 	(void)s;
-	if (ev->kind == HROCE_SIM_MMIO_ARRIVE && ev->addr == HROCE_REG_WQE_PUSH) {
+	if (ev->kind == HROCE_SIM_MMIO_ARRIVE && ev->addr >= HROCE_SIM_DB_EVENT_BASE) {
 		o->pushes++;
 		o->push_bytes += ev->len;
 	}
 }
 
 /*
- * A small inline SEND from the shell NIC: its WQE goes in the push window (sixteen 32-bit
- * writes through the bridge); the receive side is armed, and its completion is found on
- * the interrupt of the core NIC's receive CQ; then the other way, the shell NIC's
- * receive CQ's interrupt coming as an MSI-X message.
+ * A small inline SEND from the shell NIC: its WQE goes to the doorbell pages (BAR4, one
+ * 64-byte write on the bridge's wide master); the receive side is armed, and its completion is
+ * found on the interrupt of the core NIC's receive CQ; then the other way, the shell NIC's receive
+ * CQ's interrupt coming as an MSI-X message.
  */
 static void test_push_irq(struct bench *b, struct env *e)
 {

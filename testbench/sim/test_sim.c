@@ -1611,23 +1611,34 @@ static void test_core_mmio(struct bench *b)
 		     "REG_TIME %llu, read between cycles %llu and %llu",
 		     (unsigned long long)time_reg, (unsigned long long)t0, (unsigned long long)t1);
 
-	/* events: a write issued, then arriving write_latency later */
+	/*
+	 * events: a write of the doorbell pages issued, then arriving write_latency later as
+	 * one beat; its WQE names QP 1 at QP 0's slot, so the core counts it malformed
+	 */
 	hroce_sim_set_observer(s, observe, &o);
 	{
-		uint8_t wqe[64];
+		uint8_t wqe[HROCE_DB_PUSH_BYTES];
+		uint64_t bad0 = hroce_sim_mmio_read64(
+			s, HROCE_REG_CORE_COUNTERS + 8 * HROCE_CORE_COUNTER_DB_MALFORMED);
 
 		bench_fill(b, wqe, sizeof(wqe));
+		HROCE_SQ_WQE_SET(wqe, QPN, 1);
 		t0 = hroce_sim_world_ns(w);
-		hroce_sim_mmio_write(s, HROCE_REG_WQE_PUSH, wqe, sizeof(wqe));
+		hroce_sim_db_write(s, 0, wqe, sizeof(wqe));
 		hroce_sim_world_step(w, (wl + 200) * MHZ / 1000);
+		bench_result(b, "core_db_malformed_counted",
+			     hroce_sim_mmio_read64(
+				     s, HROCE_REG_CORE_COUNTERS +
+						8 * HROCE_CORE_COUNTER_DB_MALFORMED) == bad0 + 1,
+			     "DB_MALFORMED did not count the write");
 	}
 	bench_result(b, "core_mmio_events",
 		     o.count[HROCE_SIM_MMIO_WRITE] == 1 && o.count[HROCE_SIM_MMIO_ARRIVE] == 1 &&
 			     o.last[HROCE_SIM_MMIO_WRITE].time_ns == t0 &&
 			     o.last[HROCE_SIM_MMIO_WRITE].len == 64 &&
-			     o.last[HROCE_SIM_MMIO_ARRIVE].addr == HROCE_REG_WQE_PUSH &&
+			     o.last[HROCE_SIM_MMIO_ARRIVE].addr == HROCE_SIM_DB_EVENT_BASE &&
 			     o.last[HROCE_SIM_MMIO_ARRIVE].time_ns >= t0 + wl &&
-			     o.last[HROCE_SIM_MMIO_ARRIVE].time_ns <= t0 + wl + 16 * 4,
+			     o.last[HROCE_SIM_MMIO_ARRIVE].time_ns <= t0 + wl + 2 * 4,
 		     "%llu writes, %llu arrivals, written at %llu ns, arrived at %llu ns",
 		     (unsigned long long)o.count[HROCE_SIM_MMIO_WRITE],
 		     (unsigned long long)o.count[HROCE_SIM_MMIO_ARRIVE], (unsigned long long)t0,

@@ -1236,6 +1236,16 @@ static void check_counters(struct bench *b, struct env *e)
 			     "%llu frames dropped by the RX path, %llu good",
 			     (unsigned long long)bad,
 			     (unsigned long long)hroce_rx_counter(dev, HROCE_ROCE_RX_DROP_OK));
+		/* both nodes posted small WQEs: pushed on the doorbell pages, every one well formed
+		 */
+		bench_result(
+			b, i ? "doorbell_pages_b" : "doorbell_pages_a",
+			hroce_core_counter(dev, HROCE_CORE_COUNTER_DB_PUSHED) > 0 &&
+				hroce_core_counter(dev, HROCE_CORE_COUNTER_DB_MALFORMED) == 0,
+			"%llu WQEs pushed, %llu malformed writes",
+			(unsigned long long)hroce_core_counter(dev, HROCE_CORE_COUNTER_DB_PUSHED),
+			(unsigned long long)hroce_core_counter(dev,
+							       HROCE_CORE_COUNTER_DB_MALFORMED));
 	}
 }
 

@@ -5,7 +5,8 @@ configuration flash (Alveo U200 first; the U250 and VCU1525 differ only by part 
 given by their board folder). It connects the vendor blocks to the shell:
 
     PCIe (pcie_bridge: XDMA in AXI Bridge mode, Gen3 x16, 512-bit AXI at 250 MHz)
-        m_axib (BARs) -> bar_dwidth (512 -> 32) -> bar_lite (AXI4 -> AXI4-Lite)
+        m_axib (BARs) -> axi_db_split -> shell BAR4 (the core's doorbell pages, 512-bit)
+                      -> bar_dwidth (512 -> 32) -> bar_lite (AXI4 -> AXI4-Lite)
                       -> axil_bar_split -> shell BAR0 (core and board registers)
                                         -> shell BAR2 (MSI-X table and PBA)
         s_axib <- the core's AXI4 master (host memory)
@@ -14,7 +15,8 @@ given by their board folder). It connects the vendor blocks to the shell:
     STARTUPE3 <-> the shell's SPI flash pins;  ICAPE3 (at clk/2) <- the shell's reload
 
 The AXI address map of the bridge (ip.tcl): BAR0 at AXI 0x00000000 (128 KiB), BAR2 at
-AXI 0x00100000 (4 KiB): address bit 20 tells them apart.
+AXI 0x00100000 (4 KiB): address bit 20 tells them apart; BAR4 (64 KiB, prefetchable, for a
+write-combining mapping) at AXI 0x00200000: bit 21.
 
 */
 
@@ -166,6 +168,26 @@ wire bar0_arvalid, bar0_arready, bar0_rvalid, bar0_rready;
 wire bar2_awvalid, bar2_awready, bar2_wvalid, bar2_wready, bar2_bvalid, bar2_bready;
 wire bar2_arvalid, bar2_arready, bar2_rvalid, bar2_rready;
 
+// the register path after the doorbell pages were split off (32-bit addresses)
+wire [BRIDGE_ID_WIDTH-1:0] rg_awid, rg_bid, rg_arid, rg_rid;
+wire [31:0] rg_awaddr, rg_araddr;
+wire [7:0] rg_awlen, rg_arlen;
+wire [2:0] rg_awsize, rg_arsize;
+wire [1:0] rg_awburst, rg_arburst, rg_bresp, rg_rresp;
+wire rg_awvalid, rg_awready, rg_wlast, rg_wvalid, rg_wready, rg_bvalid, rg_bready;
+wire rg_arvalid, rg_arready, rg_rlast, rg_rvalid, rg_rready;
+wire [DATA_WIDTH-1:0] rg_wdata, rg_rdata;
+wire [KEEP_WIDTH-1:0] rg_wstrb;
+
+// the shell's doorbell pages (BAR4)
+wire [15:0] db_awaddr;
+wire [7:0] db_awlen;
+wire [2:0] db_awsize;
+wire [DATA_WIDTH-1:0] db_wdata;
+wire [KEEP_WIDTH-1:0] db_wstrb;
+wire [1:0] db_bresp;
+wire db_awvalid, db_awready, db_wlast, db_wvalid, db_wready, db_bvalid, db_bready;
+
 wire [AXI_ID_WIDTH-1:0] dma_awid, dma_arid;
 wire [63:0] dma_awaddr, dma_araddr;
 wire [7:0] dma_awlen, dma_arlen;
@@ -269,9 +291,20 @@ pcie_bridge pcie_bridge_inst (
     .cfg_interrupt_msix_fail(msix_fail)
 );
 
-bar_dwidth bar_dwidth_inst (
-    .s_axi_aclk(clk),
-    .s_axi_aresetn(aresetn),
+/*
+ * BAR4 (AXI 0x00200000, address bit 21): the doorbell pages, 512 bits wide to the shell;
+ * BAR0 and BAR2 go on to the narrow register path
+ */
+axi_db_split #(
+    .DATA_WIDTH(DATA_WIDTH),
+    .ID_WIDTH(BRIDGE_ID_WIDTH),
+    .ADDR_WIDTH(32),
+    .SPLIT_BIT(21),
+    .DB_ADDR_WIDTH(16)
+)
+axi_db_split_inst (
+    .clk(clk),
+    .rst(rst_reg),
     .s_axi_awid(bar_awid),
     .s_axi_awaddr(bar_awaddr[31:0]),
     .s_axi_awlen(bar_awlen),
@@ -301,6 +334,82 @@ bar_dwidth bar_dwidth_inst (
     .s_axi_rlast(bar_rlast),
     .s_axi_rvalid(bar_rvalid),
     .s_axi_rready(bar_rready),
+    .m_axi_awid(rg_awid),
+    .m_axi_awaddr(rg_awaddr),
+    .m_axi_awlen(rg_awlen),
+    .m_axi_awsize(rg_awsize),
+    .m_axi_awburst(rg_awburst),
+    .m_axi_awvalid(rg_awvalid),
+    .m_axi_awready(rg_awready),
+    .m_axi_wdata(rg_wdata),
+    .m_axi_wstrb(rg_wstrb),
+    .m_axi_wlast(rg_wlast),
+    .m_axi_wvalid(rg_wvalid),
+    .m_axi_wready(rg_wready),
+    .m_axi_bid(rg_bid),
+    .m_axi_bresp(rg_bresp),
+    .m_axi_bvalid(rg_bvalid),
+    .m_axi_bready(rg_bready),
+    .m_axi_arid(rg_arid),
+    .m_axi_araddr(rg_araddr),
+    .m_axi_arlen(rg_arlen),
+    .m_axi_arsize(rg_arsize),
+    .m_axi_arburst(rg_arburst),
+    .m_axi_arvalid(rg_arvalid),
+    .m_axi_arready(rg_arready),
+    .m_axi_rid(rg_rid),
+    .m_axi_rdata(rg_rdata),
+    .m_axi_rresp(rg_rresp),
+    .m_axi_rlast(rg_rlast),
+    .m_axi_rvalid(rg_rvalid),
+    .m_axi_rready(rg_rready),
+    .m_axi_db_awaddr(db_awaddr),
+    .m_axi_db_awlen(db_awlen),
+    .m_axi_db_awsize(db_awsize),
+    .m_axi_db_awvalid(db_awvalid),
+    .m_axi_db_awready(db_awready),
+    .m_axi_db_wdata(db_wdata),
+    .m_axi_db_wstrb(db_wstrb),
+    .m_axi_db_wlast(db_wlast),
+    .m_axi_db_wvalid(db_wvalid),
+    .m_axi_db_wready(db_wready),
+    .m_axi_db_bresp(db_bresp),
+    .m_axi_db_bvalid(db_bvalid),
+    .m_axi_db_bready(db_bready)
+);
+
+bar_dwidth bar_dwidth_inst (
+    .s_axi_aclk(clk),
+    .s_axi_aresetn(aresetn),
+    .s_axi_awid(rg_awid),
+    .s_axi_awaddr(rg_awaddr),
+    .s_axi_awlen(rg_awlen),
+    .s_axi_awsize(rg_awsize),
+    .s_axi_awburst(rg_awburst),
+    .s_axi_awvalid(rg_awvalid),
+    .s_axi_awready(rg_awready),
+    .s_axi_wdata(rg_wdata),
+    .s_axi_wstrb(rg_wstrb),
+    .s_axi_wlast(rg_wlast),
+    .s_axi_wvalid(rg_wvalid),
+    .s_axi_wready(rg_wready),
+    .s_axi_bid(rg_bid),
+    .s_axi_bresp(rg_bresp),
+    .s_axi_bvalid(rg_bvalid),
+    .s_axi_bready(rg_bready),
+    .s_axi_arid(rg_arid),
+    .s_axi_araddr(rg_araddr),
+    .s_axi_arlen(rg_arlen),
+    .s_axi_arsize(rg_arsize),
+    .s_axi_arburst(rg_arburst),
+    .s_axi_arvalid(rg_arvalid),
+    .s_axi_arready(rg_arready),
+    .s_axi_rid(rg_rid),
+    .s_axi_rdata(rg_rdata),
+    .s_axi_rresp(rg_rresp),
+    .s_axi_rlast(rg_rlast),
+    .s_axi_rvalid(rg_rvalid),
+    .s_axi_rready(rg_rready),
     .m_axi_awaddr(n_awaddr),
     .m_axi_awlen(n_awlen),
     .m_axi_awsize(n_awsize),
@@ -601,6 +710,19 @@ hroce_shell_inst (
     .s_axil_rresp(bar0_rresp),
     .s_axil_rvalid(bar0_rvalid),
     .s_axil_rready(bar0_rready),
+    .s_axi_db_awaddr(db_awaddr),
+    .s_axi_db_awlen(db_awlen),
+    .s_axi_db_awsize(db_awsize),
+    .s_axi_db_awvalid(db_awvalid),
+    .s_axi_db_awready(db_awready),
+    .s_axi_db_wdata(db_wdata),
+    .s_axi_db_wstrb(db_wstrb),
+    .s_axi_db_wlast(db_wlast),
+    .s_axi_db_wvalid(db_wvalid),
+    .s_axi_db_wready(db_wready),
+    .s_axi_db_bresp(db_bresp),
+    .s_axi_db_bvalid(db_bvalid),
+    .s_axi_db_bready(db_bready),
     .s_axil_msix_awaddr(bar2_awaddr),
     .s_axil_msix_awvalid(bar2_awvalid),
     .s_axil_msix_awready(bar2_awready),

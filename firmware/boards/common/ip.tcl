@@ -4,7 +4,9 @@
 # Protocol Converter 2.1 (Vivado 2022.2 to 2024.2); not run on this machine (no Vivado).
 
 # PCIe: XDMA in AXI Bridge mode (PG194/PG195): BAR0 (128 KiB) at AXI 0x0, BAR2 (4 KiB,
-# the MSI-X table and PBA) at AXI 0x00100000, both through m_axib; the core's host-memory
+# the MSI-X table and PBA) at AXI 0x00100000, BAR4 (64 KiB, prefetchable: the doorbell
+# pages, which the host maps write-combining) at AXI 0x00200000, all through m_axib
+# (512 bits: a 64-byte TLP is one beat); the core's host-memory
 # master on s_axib; MSI-X with the table outside the IP (the shell's msix_table).
 create_ip -name xdma -vendor xilinx.com -library ip -module_name pcie_bridge
 set_property -dict [list \
@@ -31,6 +33,13 @@ set_property -dict [list \
     CONFIG.pf0_bar2_size {4} \
     CONFIG.pf0_bar2_scale {Kilobytes} \
     CONFIG.pciebar2axibar_2 {0x0000000000100000} \
+    CONFIG.pf0_bar4_enabled {true} \
+    CONFIG.pf0_bar4_type {Memory} \
+    CONFIG.pf0_bar4_size {64} \
+    CONFIG.pf0_bar4_scale {Kilobytes} \
+    CONFIG.pf0_bar4_64bit {false} \
+    CONFIG.pf0_bar4_prefetchable {true} \
+    CONFIG.pciebar2axibar_4 {0x0000000000200000} \
     CONFIG.pf0_msix_enabled {true} \
     CONFIG.pf0_msix_cap_table_size {03F} \
     CONFIG.pf0_msix_cap_table_bir {BAR_2} \
