@@ -254,6 +254,10 @@ localparam ACK_INTERVAL_LOG = 6;
 // chunks one packet may take: a piece per SGE (30 at most), each split once by a page
 // boundary (a packet is at most 4 KiB, a page at least 4 KiB)
 localparam PKT_CHUNKS = 64;
+// a WQE's facts in wqe_info: opcode, flags, length, SGE count (8 bits each but the length's
+// 32), and SGE 0, at byte 32 of the WQE
+localparam INFO_WIDTH = 8 + 8 + 32 + 8 + 128;
+localparam SGE0_BIT = 32 * 8;
 
 
 localparam [7:0]
@@ -344,7 +348,7 @@ reg wqe_error_reg = 1'b0, wqe_error_next;
 reg wqe_rx_reg = 1'b0, wqe_rx_next;  // the WQE was fetched for a response (at SQ_CC)
 // the WQE at SQ_CC is known by its facts alone (wqe_info), not read from the ring
 reg use_info_reg = 1'b0, use_info_next;
-reg [47:0] info_reg = 48'd0, info_next;
+reg [INFO_WIDTH-1:0] info_reg = {INFO_WIDTH{1'b0}}, info_next;
 reg rd_req_valid_reg = 1'b0, rd_req_valid_next;
 
 // the current message
@@ -605,29 +609,34 @@ wire [15:0] win_slots_a = win_to_end < blk_slots ? win_to_end : blk_slots;
 wire [15:0] win_slots = win_posted < win_slots_a ? win_posted : win_slots_a;
 // the WQE after the one at SQ_CI is in window 0 too (a turn goes on with it)
 wire win_next = !win && win_valid_reg[0] && win_k + 16'd1 < {12'd0, win_count_reg[3:0]};
-// what completing a WQE takes, kept when it was sent: an ACK of a SEND or a WRITE sent
-// whole (before SQ_CI) needs no read of the ring (a READ does: its SGEs place the data)
-wire [47:0] info_data;
+// what completing a WQE takes, kept when it was sent: {opcode, flags, length, SGE count,
+// SGE 0}. An ACK of a WQE sent whole (before SQ_CI), and the responses of a READ of one SGE,
+// need no read of the ring (a READ of more SGEs does: they place its data)
+wire [INFO_WIDTH-1:0] info_data;
 wire info_hit;
 
-wqe_info #(.ADDR_WIDTH(INFO_ADDR_WIDTH), .INFO_WIDTH(48))
+wqe_info #(.ADDR_WIDTH(INFO_ADDR_WIDTH), .INFO_WIDTH(INFO_WIDTH))
 info_inst (
     .clk(clk),
     .wr_qpn(qpn_reg), .wr_index(sq_ci),
-    .wr_info({wqe0[`HROCE_SQ_WQE_OPCODE], wqe0[`HROCE_SQ_WQE_FLAGS], wqe0[`HROCE_SQ_WQE_LENGTH]}),
+    .wr_info({wqe0[`HROCE_SQ_WQE_OPCODE], wqe0[`HROCE_SQ_WQE_FLAGS], wqe0[`HROCE_SQ_WQE_LENGTH],
+              wqe0[`HROCE_SQ_WQE_NUM_SGE], wqe0[SGE0_BIT +: 128]}),
     .wr_en(state_reg == S_SQ_DONE),
     .rd_qpn(qpn_next), .rd_index(ctx_next[`HROCE_QPC_SQ_CC]),
     .m_info(info_data), .m_hit(info_hit)
 );
 
-wire info_usable = info_hit && sq_cc != sq_ci && info_data[47:40] != WR_READ;
+wire info_usable = info_hit && sq_cc != sq_ci &&
+                   (info_data[183:176] != WR_READ || info_data[135:128] <= 8'd1);
 reg [511:0] info_wqe;
 
 always @* begin
     info_wqe = 512'd0;
-    info_wqe[`HROCE_SQ_WQE_OPCODE] = info_reg[47:40];
-    info_wqe[`HROCE_SQ_WQE_FLAGS] = info_reg[39:32];
-    info_wqe[`HROCE_SQ_WQE_LENGTH] = info_reg[31:0];
+    info_wqe[`HROCE_SQ_WQE_OPCODE] = info_reg[183:176];
+    info_wqe[`HROCE_SQ_WQE_FLAGS] = info_reg[175:168];
+    info_wqe[`HROCE_SQ_WQE_LENGTH] = info_reg[167:136];
+    info_wqe[`HROCE_SQ_WQE_NUM_SGE] = info_reg[135:128];
+    info_wqe[SGE0_BIT +: 128] = info_reg[127:0];
     info_wqe[`HROCE_SQ_WQE_QPN] = qpn_reg;
 end
 
@@ -660,7 +669,8 @@ wire [7:0] wqe_max_sge = (8'd4 << sq_stride) - 8'd2;
 // SGE i of the WQE (i: the walker's): byte 32 + 16 i
 wire [4:0] walk_sge_index;
 wire [8:0] sge_byte = 9'd32 + {walk_sge_index, 4'd0};
-wire [511:0] sge_beat = wqe_mem[{wqe_rx_reg, wqe_base + sge_byte[8:6]}];
+wire [511:0] sge_beat = (wqe_rx_reg && use_info_reg) ? info_wqe :
+                        wqe_mem[{wqe_rx_reg, wqe_base + sge_byte[8:6]}];
 wire [127:0] sge = sge_beat[{sge_byte[5:4], 7'd0} +: 128];
 wire [63:0] sge_addr = sge[`HROCE_SGE_ADDR];
 wire [31:0] sge_len = sge[`HROCE_SGE_LENGTH];

@@ -36,6 +36,27 @@
 #define LINK_GBPS 100u
 
 static const struct qp_caps bench_caps = { 256, 16, 4, 4, 128 };
+/* SENDs: the receiver keeps RECV_POSTED RECVs posted per QP */
+#define RECV_POSTED 200
+static const struct qp_caps send_caps = { 256, 256, 4, 4, 128 };
+
+/* RECVs of len bytes into buf on qp, n of them, wr_id (q << 32) | k from k on. */
+static bool post_recvs(struct hroce_qp *qp, int q, int k, int n, void *buf, uint32_t len,
+		       uint32_t lkey)
+{
+	for (int i = 0; i < n; i++) {
+		struct hroce_sge sge = { (uintptr_t)buf, len, lkey };
+		struct hroce_recv_wr wr = { ((uint64_t)q << 32) | (uint64_t)(k + i), NULL, &sge,
+					    1 };
+		struct hroce_recv_wr *bad;
+
+		if (hroce_post_recv(qp, &wr, &bad)) {
+			printf("not ok bench: post_recv: %s\n", strerror(errno));
+			return false;
+		}
+	}
+	return true;
+}
 
 /* What a CQ holds now, up to n; else the world runs until something comes (or limit_ns). */
 static int poll_some(struct env *e, struct hroce_cq *cq, int n, struct hroce_wc *wc,
@@ -80,6 +101,7 @@ struct stream_run {
 	bool inline_data;
 	int messages; /* per QP, after the warm-up */
 	bool read;    /* READs of node 1's memory instead of WRITEs to it */
+	bool send;    /* SENDs into RECVs node 1 keeps posted, instead of WRITEs */
 };
 
 struct stream_result {
@@ -118,15 +140,17 @@ static bool stream(struct env *e, const struct stream_run *r, struct stream_resu
 		return false;
 	}
 	for (int q = 0; q < r->nqps; q++)
-		if (qp_pair_open(e, &qp[q], r->mtu, &bench_caps,
+		if (qp_pair_open(e, &qp[q], r->mtu, r->send ? &send_caps : &bench_caps,
 				 HROCE_ACCESS_LOCAL_WRITE | HROCE_ACCESS_REMOTE_WRITE |
-					 HROCE_ACCESS_REMOTE_READ)) {
+					 HROCE_ACCESS_REMOTE_READ) ||
+		    (r->send && !post_recvs(qp[q].qp[1], q, 0, RECV_POSTED, dbuf, r->len,
+					    hroce_mr_lkey(dst)))) {
 			printf("not ok bench: QPs: %s\n", strerror(errno));
 			return false;
 		}
 	for (;;) {
 		bool all = true;
-		struct hroce_wc wc[64];
+		struct hroce_wc wc[64], rwc[64];
 		int got;
 
 		for (int q = 0; q < r->nqps; q++) {
@@ -138,8 +162,9 @@ static bool stream(struct env *e, const struct stream_run *r, struct stream_resu
 					.wr_id = ((uint64_t)q << 32) | (uint64_t)k,
 					.sg_list = &sge,
 					.num_sge = 1,
-					.opcode =
-						r->read ? HROCE_WR_RDMA_READ : HROCE_WR_RDMA_WRITE,
+					.opcode = r->read   ? HROCE_WR_RDMA_READ
+						  : r->send ? HROCE_WR_SEND
+							    : HROCE_WR_RDMA_WRITE,
 					.send_flags =
 						((k + 1) % r->signal_every == 0 || k == total - 1
 							 ? HROCE_SEND_SIGNALED
@@ -167,6 +192,18 @@ static bool stream(struct env *e, const struct stream_run *r, struct stream_resu
 			ok = false;
 			break;
 		}
+		/* the receiver posts a RECV again for each one consumed */
+		for (int n; ok && r->send && (n = hroce_poll_cq(e->n[1].rcq, 64, rwc)) > 0;)
+			for (int i = 0; i < n && ok; i++) {
+				int q = (int)(rwc[i].wr_id >> 32);
+
+				ok = rwc[i].status == HROCE_WC_SUCCESS &&
+				     post_recvs(qp[q].qp[1], q, 0, 1, dbuf, r->len,
+						hroce_mr_lkey(dst));
+				if (!ok)
+					printf("not ok bench: RECV completion status %d\n",
+					       rwc[i].status);
+			}
 		for (int i = 0; i < got; i++) {
 			int q = (int)(wc[i].wr_id >> 32), k = (int)(uint32_t)wc[i].wr_id;
 
@@ -379,6 +416,111 @@ static bool latency(struct env *e, bool fast, int n, struct lat *out)
 	return ok;
 }
 
+struct rd_lat {
+	double total, doorbell, request_tx, wire_out, responder, wire_back, requester_rx;
+};
+
+/*
+ * One 8 B READ at a time, n times, from the doorbell write to the data in the requester's
+ * memory: the average of each stage (the responder's includes its DMA read of the data).
+ */
+static bool read_latency(struct env *e, int n, struct rd_lat *out)
+{
+	struct qp_pair qp;
+	static struct ev_log logs[2];
+	struct ev_log *la = &logs[0], *lb = &logs[1];
+	uint8_t *lbuf = env_alloc(4096), *rbuf = env_alloc(4096);
+	struct hroce_mr *local, *remote;
+	uint64_t local_iova, local_len;
+	bool ok = true;
+
+	memset(out, 0, sizeof(*out));
+	memset(lbuf, 0, 4096);
+	memset(rbuf, 0x22, 4096);
+	local = hroce_reg_mr(e->n[0].pd, lbuf, 4096, HROCE_ACCESS_LOCAL_WRITE, 0);
+	remote = hroce_reg_mr(e->n[1].pd, rbuf, 4096,
+			      HROCE_ACCESS_LOCAL_WRITE | HROCE_ACCESS_REMOTE_READ, 0);
+	if (!local || !remote ||
+	    qp_pair_open(e, &qp, HROCE_MTU_4096, &bench_caps,
+			 HROCE_ACCESS_LOCAL_WRITE | HROCE_ACCESS_REMOTE_READ)) {
+		printf("not ok bench: READ latency setup: %s\n", strerror(errno));
+		return false;
+	}
+	hroce_mr_mapping(local, &local_iova, &local_len);
+	local_iova += (uintptr_t)lbuf & 4095;
+	hroce_sim_set_observer(e->n[0].sim, observe, la);
+	hroce_sim_set_observer(e->n[1].sim, observe, lb);
+	for (int it = 0; it < n + 4 && ok; it++) {
+		struct hroce_sge sge = { (uintptr_t)lbuf + 64, 8, hroce_mr_lkey(local) };
+		struct hroce_send_wr wr = {
+			.wr_id = (uint64_t)it,
+			.sg_list = &sge,
+			.num_sge = 1,
+			.opcode = HROCE_WR_RDMA_READ,
+			.send_flags = HROCE_SEND_SIGNALED,
+			.remote_addr = (uintptr_t)rbuf + 64,
+			.rkey = hroce_mr_rkey(remote),
+		};
+		struct hroce_send_wr *bad;
+		uint64_t t_db, t_arrive, t_tx, t_rx_b, t_tx_b, t_rx, t_done;
+
+		for (int i = 0; i < 200; i++)
+			env_idle(e);
+		la->n = lb->n = 0;
+		if (hroce_post_send(qp.qp[0], &wr, &bad)) {
+			printf("not ok bench: post_send: %s\n", strerror(errno));
+			ok = false;
+			break;
+		}
+		if (!wait_wcs(e, e->n[0].scq, 1, "READ latency"))
+			return false;
+		t_db = ev_find(la, HROCE_SIM_MMIO_WRITE, 0, ~0ull);
+		t_tx = ev_find(la, HROCE_SIM_TX_START, 0, ~0ull);
+		t_arrive = ev_last(la, HROCE_SIM_MMIO_ARRIVE, t_tx);
+		t_rx_b = ev_find(lb, HROCE_SIM_RX_START, 0, ~0ull);
+		t_tx_b = ev_find(lb, HROCE_SIM_TX_START, t_rx_b, ~0ull);
+		t_rx = ev_find(la, HROCE_SIM_RX_START, t_tx, ~0ull);
+		t_done = ev_find(la, HROCE_SIM_DMA_WRITE_DONE, t_rx, local_iova + 64);
+		if (!t_db || !t_arrive || !t_tx || !t_rx_b || !t_tx_b || !t_rx || !t_done) {
+			printf("not ok bench: READ latency: an event is missing\n");
+			ok = false;
+			break;
+		}
+		if (lbuf[64] != 0x22 || lbuf[71] != 0x22) {
+			printf("not ok bench: READ latency: the data did not arrive\n");
+			ok = false;
+			break;
+		}
+		memset(lbuf + 64, 0, 8);
+		if (it < 4)
+			continue;
+		out->total += (double)(t_done - t_db);
+		out->doorbell += (double)(t_arrive - t_db);
+		out->request_tx += (double)(t_tx - t_arrive);
+		out->wire_out += (double)(t_rx_b - t_tx);
+		out->responder += (double)(t_tx_b - t_rx_b);
+		out->wire_back += (double)(t_rx - t_tx_b);
+		out->requester_rx += (double)(t_done - t_rx);
+	}
+	hroce_sim_set_observer(e->n[0].sim, NULL, NULL);
+	hroce_sim_set_observer(e->n[1].sim, NULL, NULL);
+	if (ok) {
+		out->total /= n;
+		out->doorbell /= n;
+		out->request_tx /= n;
+		out->wire_out /= n;
+		out->responder /= n;
+		out->wire_back /= n;
+		out->requester_rx /= n;
+	}
+	qp_pair_close(&qp);
+	hroce_dereg_mr(local);
+	hroce_dereg_mr(remote);
+	free(lbuf);
+	free(rbuf);
+	return ok;
+}
+
 static void print_lat(const char *what, const struct lat *l)
 {
 	printf("  %-34s %6.0f ns = doorbell %.0f + WQE/payload DMA reads %.0f + TX pipeline %.0f"
@@ -409,8 +551,9 @@ static bool loss_sweep(struct env *e)
 	for (int rd = 0; rd < 2; rd++) {
 		for (int nq = 1; nq <= 8; nq += 7) {
 			for (size_t i = 0; i < sizeof(losses) / sizeof(losses[0]); i++) {
-				struct stream_run run = { nq, 65536, HROCE_MTU_4096,	 16,
-							  4,  false, nq == 1 ? 256 : 48, rd == 1 };
+				struct stream_run run = { nq,	65536, HROCE_MTU_4096,	   16,
+							  4,	false, nq == 1 ? 256 : 48, rd == 1,
+							  false };
 				struct hroce_sim_frame_faults f = { .seed = 1 + i,
 								    .drop = losses[i] };
 				struct hroce_sim_frame_fault_stats st;
@@ -557,8 +700,8 @@ static bool bridge_limits(struct bench *b, const struct env_params *base)
 	       "MTU 4096, 1 QP, 16 in flight; a board's bridge: %u):\n",
 	       HROCE_SIM_PCIE_BRIDGE_BURSTS);
 	for (size_t i = 0; i < sizeof(limits) / sizeof(limits[0]); i++) {
-		struct stream_run wr = { 1, 65536, HROCE_MTU_4096, 16, 4, false, 64, false };
-		struct stream_run rd = { 1, 65536, HROCE_MTU_4096, 16, 4, false, 64, true };
+		struct stream_run wr = { 1, 65536, HROCE_MTU_4096, 16, 4, false, 64, false, false };
+		struct stream_run rd = { 1, 65536, HROCE_MTU_4096, 16, 4, false, 64, true, false };
 		struct env_params p = *base;
 		struct stream_result rw, rr;
 		struct env e;
@@ -585,11 +728,13 @@ int main(int argc, char **argv)
 		.link_ns = LINK_NS,
 		.link_gbps = LINK_GBPS,
 	};
-	struct stream_run goodput = { 1, 65536, HROCE_MTU_4096, 16, 4, false, 64, false };
-	struct stream_run rate1 = { 1, 64, HROCE_MTU_4096, 64, 16, true, 2048, false };
-	struct stream_run rate8 = { 8, 64, HROCE_MTU_4096, 64, 16, true, 512, false };
-	struct stream_run rate1_push = { 1, 64, HROCE_MTU_4096, 64, 16, false, 2048, false };
-	struct stream_run rate8_push = { 8, 64, HROCE_MTU_4096, 64, 16, false, 512, false };
+	struct stream_run goodput = { 1, 65536, HROCE_MTU_4096, 16, 4, false, 64, false, false };
+	struct stream_run rate1 = { 1, 64, HROCE_MTU_4096, 64, 16, true, 2048, false, false };
+	struct stream_run rate8 = { 8, 64, HROCE_MTU_4096, 64, 16, true, 512, false, false };
+	struct stream_run rate1_push = { 1, 64, HROCE_MTU_4096, 64, 16, false, 2048, false, false };
+	struct stream_run rate8_push = { 8, 64, HROCE_MTU_4096, 64, 16, false, 512, false, false };
+	struct stream_run send8 = { 8, 64, HROCE_MTU_4096, 64, 16, false, 512, false, true };
+	struct rd_lat rd;
 	struct stream_result r;
 	struct lat fast, slow;
 	double mhz = ENV_MHZ;
@@ -631,6 +776,20 @@ int main(int argc, char **argv)
 	printf("64 B WRITE message rate (one SGE: the 48-byte WQE rides in its doorbell), 8 QPs, "
 	       "64 in flight each: %.2f Mpps (%" PRIu64 " messages in %.1f us)\n",
 	       (double)r.messages * 1000 / r.ns, r.messages, r.ns / 1000);
+
+	if (!stream(&e, &send8, &r))
+		return 1;
+	printf("64 B SEND message rate (the WQE in its doorbell; the receiver consumes a RECV each), "
+	       "8 QPs, 64 in flight each: %.2f Mpps (%" PRIu64 " messages in %.1f us)\n",
+	       (double)r.messages * 1000 / r.ns, r.messages, r.ns / 1000);
+
+	if (!read_latency(&e, 20, &rd))
+		return 1;
+	printf("8 B READ round trip, doorbell write to data in local memory (WQE pushed, average of "
+	       "20): %.0f ns = doorbell %.0f + request TX pipeline %.0f + wire %.0f + responder "
+	       "(with its DMA read) %.0f + wire %.0f + RX pipeline and DMA write %.0f\n",
+	       rd.total, rd.doorbell, rd.request_tx, rd.wire_out, rd.responder, rd.wire_back,
+	       rd.requester_rx);
 
 	if (!resend_times(&e) || !loss_sweep(&e))
 		return 1;
