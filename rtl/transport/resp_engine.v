@@ -279,7 +279,12 @@ reg [HDR_WIDTH-1:0] rxh_reg = {HDR_WIDTH{1'b0}}, rxh_next;
 reg dup_reg = 1'b0, dup_next;                 // a duplicate READ, executed again
 reg pay_done_reg = 1'b0, pay_done_next;       // its payload's fate is queued
 
-// the RECV WQE of the last SEND, kept for the next packet of the message
+// a window on a receive queue: one DMA read brings up to 512 bytes of the ring from RQ_CI
+// on (8 RECV WQEs of 64 bytes, or one of 512), the WQEs wqe_index .. wqe_index +
+// wqe_count - 1 of QP wqe_qpn, so that a run of SENDs reads the ring once per window. Only
+// posted WQEs are read (up to RQ_PI), and the host writes a slot again only once its WQE
+// completed (behind RQ_CI): a window never holds a stale WQE. Dropped whenever a command
+// runs (hold), as a command may recreate the QP.
 reg [511:0] wqe_mem [0:7];
 reg [511:0] wqe_wr_data;
 reg [2:0] wqe_wr_addr;
@@ -289,6 +294,7 @@ reg wqe_error_reg = 1'b0, wqe_error_next;
 reg wqe_valid_reg = 1'b0, wqe_valid_next;
 reg [23:0] wqe_qpn_reg = 24'd0, wqe_qpn_next;
 reg [15:0] wqe_index_reg = 16'd0, wqe_index_next;
+reg [3:0] wqe_count_reg = 4'd0, wqe_count_next;
 reg rd_req_valid_reg = 1'b0, rd_req_valid_next;
 
 // translation of the packet's data: through the RECV WQE's SGEs (local), or from a
@@ -441,7 +447,6 @@ wire [1:0] rq_stride = ctx_reg[`HROCE_QPC_LOG_RQ_STRIDE];
 wire [3:0] log_rq = ctx_reg[`HROCE_QPC_LOG_RQ_SIZE];
 wire [3:0] log_mtu = {1'b0, ctx_reg[`HROCE_QPC_PATH_MTU]} + 4'd7;
 wire [12:0] mtu = 13'd1 << log_mtu;
-wire [9:0] wqe_bytes = 10'd64 << rq_stride;
 wire [7:0] wqe_max_sge = (8'd4 << rq_stride) - 8'd1;
 
 wire [7:0] rx_op = rxh_reg[`HROCE_ROCE_HDR_BTH_OPCODE];
@@ -493,15 +498,24 @@ wire rq_empty = rq_ci == rq_pi;
 
 // the RECV WQE, and its SGE i (i: the walker's)
 wire [4:0] walk_sge_index;
-wire [511:0] wqe0 = wqe_mem[0];
+wire [15:0] wqe_k = rq_ci - wqe_index_reg;
+wire [2:0] wqe_base = wqe_k[2:0] << rq_stride;
+wire [15:0] rq_slots = 16'd1 << log_rq;
+wire [15:0] rq_to_end = rq_slots - (rq_ci & (rq_slots - 16'd1));
+wire [15:0] blk_slots = 16'd8 >> rq_stride;
+wire [15:0] win_slots_a = rq_to_end < blk_slots ? rq_to_end : blk_slots;
+// (one WQE at least, as a packet inside a message reads the one its first packet took)
+wire [15:0] rq_posted = rq_empty ? 16'd1 : rq_pi - rq_ci;
+wire [15:0] win_slots = rq_posted < win_slots_a ? rq_posted : win_slots_a;
+wire [511:0] wqe0 = wqe_mem[wqe_base];
 wire [7:0] wqe_num_sge = wqe0[`HROCE_RQ_WQE_NUM_SGE];
 wire [8:0] sge_byte = 9'd16 + {walk_sge_index, 4'd0};
-wire [511:0] sge_beat = wqe_mem[sge_byte[8:6]];
+wire [511:0] sge_beat = wqe_mem[wqe_base + sge_byte[8:6]];
 wire [127:0] sge = sge_beat[{sge_byte[5:4], 7'd0} +: 128];
 wire [63:0] sge_addr = sge[`HROCE_SGE_ADDR];
 wire [31:0] sge_len = sge[`HROCE_SGE_LENGTH];
 wire [31:0] sge_lkey = sge[`HROCE_SGE_LKEY];
-wire wqe_cached = wqe_valid_reg && wqe_qpn_reg == qpn_reg && wqe_index_reg == rq_ci;
+wire wqe_cached = wqe_valid_reg && wqe_qpn_reg == qpn_reg && wqe_k < {12'd0, wqe_count_reg};
 
 // the READ: the PSNs its responses take, and the MSN they carry (the READ counts as done)
 wire [31:0] rd_pkts_m1 = (reth_len - 32'd1) >> log_mtu;
@@ -672,6 +686,7 @@ always @* begin
     wqe_valid_next = wqe_valid_reg && !hold;
     wqe_qpn_next = wqe_qpn_reg;
     wqe_index_next = wqe_index_reg;
+    wqe_count_next = wqe_count_reg;
     rd_req_valid_next = rd_req_valid_reg && !m_wqe_rd_req_ready;
     xl_remote_next = xl_remote_reg;
     xl_va_next = xl_va_reg;
@@ -892,6 +907,7 @@ always @* begin
                     wqe_valid_next = !(wqe_error_reg || s_wqe_rd_axis_tuser);
                     wqe_qpn_next = qpn_reg;
                     wqe_index_next = rq_ci;
+                    wqe_count_next = win_slots[3:0];
                     state_next = S_WQE;
                 end
             end
@@ -989,7 +1005,6 @@ always @* begin
                 cqe_valid_next = 1'b1;
                 ctx_next[`HROCE_QPC_RQ_CI] = rq_ci + 16'd1;
                 ctx_next[`HROCE_QPC_RECV_OFFSET] = 32'd0;
-                wqe_valid_next = 1'b0;
                 state_next = S_FINISH;
             end
         end
@@ -1197,6 +1212,7 @@ always @(posedge clk) begin
     wqe_valid_reg <= wqe_valid_next;
     wqe_qpn_reg <= wqe_qpn_next;
     wqe_index_reg <= wqe_index_next;
+    wqe_count_reg <= wqe_count_next;
     rd_req_valid_reg <= rd_req_valid_next;
     xl_remote_reg <= xl_remote_next;
     xl_va_reg <= xl_va_next;
@@ -1282,7 +1298,7 @@ assign m_mr_req_valid = check || walk_mr_valid;
 assign s_mr_resp_ready = state_reg == S_CHECK_RESP || walk_resp_ready;
 
 assign m_wqe_rd_req_addr = wqe_addr(ctx_reg[`HROCE_QPC_RQ_BASE], rq_ci, log_rq, rq_stride);
-assign m_wqe_rd_req_len = {6'd0, wqe_bytes};
+assign m_wqe_rd_req_len = win_slots << (6 + rq_stride);
 assign m_wqe_rd_req_valid = rd_req_valid_reg;
 assign s_wqe_rd_axis_tready = state_reg == S_FETCH_DATA;
 
