@@ -305,61 +305,102 @@ struct lat {
 	double total, doorbell, fetch, pipeline_tx, wire, pipeline_rx, dma_write;
 };
 
-/* One 8 B WRITE at a time, n times: the average of each stage. */
-static bool latency(struct env *e, bool fast, int n, struct lat *out)
-{
+/* One operation at a time between a QP pair, watched through the NICs' events. */
+struct one_op {
 	struct qp_pair qp;
-	static struct ev_log logs[2];
-	struct ev_log *la = &logs[0], *lb = &logs[1];
-	uint8_t *sbuf = env_alloc(4096), *dbuf = env_alloc(4096);
-	struct hroce_mr *src, *dst;
-	uint64_t dst_iova, dst_len;
-	bool ok = true;
+	struct ev_log *la, *lb; /* node 0's events, node 1's */
+	uint8_t *buf[2];	/* 4 KiB on each node, registered */
+	struct hroce_mr *mr[2];
+	uint64_t iova[2]; /* where buf[i] is in its node's IOVA space */
+};
 
-	memset(out, 0, sizeof(*out));
-	memset(sbuf, 0x11, 4096);
-	memset(dbuf, 0, 4096);
-	src = hroce_reg_mr(e->n[0].pd, sbuf, 4096, HROCE_ACCESS_LOCAL_WRITE, 0);
-	dst = hroce_reg_mr(e->n[1].pd, dbuf, 4096,
-			   HROCE_ACCESS_LOCAL_WRITE | HROCE_ACCESS_REMOTE_WRITE, 0);
-	if (!src || !dst ||
-	    qp_pair_open(e, &qp, HROCE_MTU_4096, &bench_caps,
-			 HROCE_ACCESS_LOCAL_WRITE | HROCE_ACCESS_REMOTE_WRITE)) {
+/* Node 0's buffer of byte fill0 (local write), node 1's of fill1 (access remote too). */
+static bool one_open(struct env *e, struct one_op *o, unsigned int remote, int fill0, int fill1)
+{
+	static struct ev_log logs[2];
+	uint64_t len;
+
+	o->la = &logs[0];
+	o->lb = &logs[1];
+	for (int i = 0; i < 2; i++) {
+		o->buf[i] = env_alloc(4096);
+		memset(o->buf[i], i ? fill1 : fill0, 4096);
+		o->mr[i] = hroce_reg_mr(e->n[i].pd, o->buf[i], 4096,
+					HROCE_ACCESS_LOCAL_WRITE | (i ? remote : 0), 0);
+		if (!o->mr[i]) {
+			printf("not ok bench: latency setup: %s\n", strerror(errno));
+			return false;
+		}
+		hroce_mr_mapping(o->mr[i], &o->iova[i], &len);
+		o->iova[i] += (uintptr_t)o->buf[i] & 4095;
+	}
+	if (qp_pair_open(e, &o->qp, HROCE_MTU_4096, &bench_caps,
+			 HROCE_ACCESS_LOCAL_WRITE | remote)) {
 		printf("not ok bench: latency setup: %s\n", strerror(errno));
 		return false;
 	}
-	hroce_mr_mapping(dst, &dst_iova, &dst_len);
-	dst_iova += (uintptr_t)dbuf & 4095;
-	hroce_sim_set_observer(e->n[0].sim, observe, la);
-	hroce_sim_set_observer(e->n[1].sim, observe, lb);
+	hroce_sim_set_observer(e->n[0].sim, observe, o->la);
+	hroce_sim_set_observer(e->n[1].sim, observe, o->lb);
+	return true;
+}
+
+/* The NICs quiet (nothing of the last round in the logs), then wr and its completion. */
+static bool one_run(struct env *e, struct one_op *o, struct hroce_send_wr *wr, const char *what)
+{
+	struct hroce_send_wr *bad;
+
+	for (int i = 0; i < 200; i++)
+		env_idle(e);
+	o->la->n = o->lb->n = 0;
+	if (hroce_post_send(o->qp.qp[0], wr, &bad)) {
+		printf("not ok bench: post_send: %s\n", strerror(errno));
+		return false;
+	}
+	return wait_wcs(e, e->n[0].scq, 1, what);
+}
+
+static void one_close(struct env *e, struct one_op *o)
+{
+	hroce_sim_set_observer(e->n[0].sim, NULL, NULL);
+	hroce_sim_set_observer(e->n[1].sim, NULL, NULL);
+	qp_pair_close(&o->qp);
+	for (int i = 0; i < 2; i++) {
+		hroce_dereg_mr(o->mr[i]);
+		free(o->buf[i]);
+	}
+}
+
+/* One 8 B WRITE at a time, n times: the average of each stage. */
+static bool latency(struct env *e, bool fast, int n, struct lat *out)
+{
+	struct one_op o;
+	uint8_t *sbuf;
+	bool ok;
+
+	memset(out, 0, sizeof(*out));
+	ok = one_open(e, &o, HROCE_ACCESS_REMOTE_WRITE, 0x11, 0);
+	sbuf = o.buf[0];
 	for (int it = 0; it < n + 4 && ok; it++) {
+		struct ev_log *la = o.la, *lb = o.lb;
+		uint64_t dst_iova = o.iova[1];
+		uint32_t lkey = hroce_mr_lkey(o.mr[0]);
+
 		/* the slow path: the 8 bytes in 3 SGEs make an 80-byte WQE, too big to push */
-		struct hroce_sge sge[3] = { { (uintptr_t)sbuf + 64, fast ? 8 : 4,
-					      hroce_mr_lkey(src) },
-					    { (uintptr_t)sbuf + 68, 2, hroce_mr_lkey(src) },
-					    { (uintptr_t)sbuf + 70, 2, hroce_mr_lkey(src) } };
+		struct hroce_sge sge[3] = { { (uintptr_t)sbuf + 64, fast ? 8 : 4, lkey },
+					    { (uintptr_t)sbuf + 68, 2, lkey },
+					    { (uintptr_t)sbuf + 70, 2, lkey } };
 		struct hroce_send_wr wr = {
 			.wr_id = (uint64_t)it,
 			.sg_list = sge,
 			.num_sge = fast ? 1 : 3,
 			.opcode = HROCE_WR_RDMA_WRITE,
 			.send_flags = HROCE_SEND_SIGNALED | (fast ? HROCE_SEND_INLINE : 0),
-			.remote_addr = (uintptr_t)dbuf + 64,
-			.rkey = hroce_mr_rkey(dst),
+			.remote_addr = (uintptr_t)o.buf[1] + 64,
+			.rkey = hroce_mr_rkey(o.mr[1]),
 		};
-		struct hroce_send_wr *bad;
 		uint64_t t_db, t_arrive, t_tx, t_tx_end, t_rx, t_rx_end, t_aw, t_done, fetch;
 
-		/* the NICs quiet: nothing of the last round in the logs */
-		for (int i = 0; i < 200; i++)
-			env_idle(e);
-		la->n = lb->n = 0;
-		if (hroce_post_send(qp.qp[0], &wr, &bad)) {
-			printf("not ok bench: post_send: %s\n", strerror(errno));
-			ok = false;
-			break;
-		}
-		if (!wait_wcs(e, e->n[0].scq, 1, "latency"))
+		if (!one_run(e, &o, &wr, "latency"))
 			return false;
 		t_db = ev_find(la, HROCE_SIM_MMIO_WRITE, 0, ~0ull);
 		t_tx = ev_find(la, HROCE_SIM_TX_START, 0, ~0ull);
@@ -397,8 +438,6 @@ static bool latency(struct env *e, bool fast, int n, struct lat *out)
 		out->pipeline_rx += (double)(t_aw - t_rx);
 		out->dma_write += (double)(t_done - t_aw);
 	}
-	hroce_sim_set_observer(e->n[0].sim, NULL, NULL);
-	hroce_sim_set_observer(e->n[1].sim, NULL, NULL);
 	if (ok) {
 		out->total /= n;
 		out->doorbell /= n;
@@ -408,11 +447,7 @@ static bool latency(struct env *e, bool fast, int n, struct lat *out)
 		out->pipeline_rx /= n;
 		out->dma_write /= n;
 	}
-	qp_pair_close(&qp);
-	hroce_dereg_mr(src);
-	hroce_dereg_mr(dst);
-	free(sbuf);
-	free(dbuf);
+	one_close(e, &o);
 	return ok;
 }
 
@@ -426,53 +461,28 @@ struct rd_lat {
  */
 static bool read_latency(struct env *e, int n, struct rd_lat *out)
 {
-	struct qp_pair qp;
-	static struct ev_log logs[2];
-	struct ev_log *la = &logs[0], *lb = &logs[1];
-	uint8_t *lbuf = env_alloc(4096), *rbuf = env_alloc(4096);
-	struct hroce_mr *local, *remote;
-	uint64_t local_iova, local_len;
-	bool ok = true;
+	struct one_op o;
+	uint8_t *lbuf;
+	bool ok;
 
 	memset(out, 0, sizeof(*out));
-	memset(lbuf, 0, 4096);
-	memset(rbuf, 0x22, 4096);
-	local = hroce_reg_mr(e->n[0].pd, lbuf, 4096, HROCE_ACCESS_LOCAL_WRITE, 0);
-	remote = hroce_reg_mr(e->n[1].pd, rbuf, 4096,
-			      HROCE_ACCESS_LOCAL_WRITE | HROCE_ACCESS_REMOTE_READ, 0);
-	if (!local || !remote ||
-	    qp_pair_open(e, &qp, HROCE_MTU_4096, &bench_caps,
-			 HROCE_ACCESS_LOCAL_WRITE | HROCE_ACCESS_REMOTE_READ)) {
-		printf("not ok bench: READ latency setup: %s\n", strerror(errno));
-		return false;
-	}
-	hroce_mr_mapping(local, &local_iova, &local_len);
-	local_iova += (uintptr_t)lbuf & 4095;
-	hroce_sim_set_observer(e->n[0].sim, observe, la);
-	hroce_sim_set_observer(e->n[1].sim, observe, lb);
+	ok = one_open(e, &o, HROCE_ACCESS_REMOTE_READ, 0, 0x22);
+	lbuf = o.buf[0];
 	for (int it = 0; it < n + 4 && ok; it++) {
-		struct hroce_sge sge = { (uintptr_t)lbuf + 64, 8, hroce_mr_lkey(local) };
+		struct ev_log *la = o.la, *lb = o.lb;
+		struct hroce_sge sge = { (uintptr_t)lbuf + 64, 8, hroce_mr_lkey(o.mr[0]) };
 		struct hroce_send_wr wr = {
 			.wr_id = (uint64_t)it,
 			.sg_list = &sge,
 			.num_sge = 1,
 			.opcode = HROCE_WR_RDMA_READ,
 			.send_flags = HROCE_SEND_SIGNALED,
-			.remote_addr = (uintptr_t)rbuf + 64,
-			.rkey = hroce_mr_rkey(remote),
+			.remote_addr = (uintptr_t)o.buf[1] + 64,
+			.rkey = hroce_mr_rkey(o.mr[1]),
 		};
-		struct hroce_send_wr *bad;
 		uint64_t t_db, t_arrive, t_tx, t_rx_b, t_tx_b, t_rx, t_done;
 
-		for (int i = 0; i < 200; i++)
-			env_idle(e);
-		la->n = lb->n = 0;
-		if (hroce_post_send(qp.qp[0], &wr, &bad)) {
-			printf("not ok bench: post_send: %s\n", strerror(errno));
-			ok = false;
-			break;
-		}
-		if (!wait_wcs(e, e->n[0].scq, 1, "READ latency"))
+		if (!one_run(e, &o, &wr, "READ latency"))
 			return false;
 		t_db = ev_find(la, HROCE_SIM_MMIO_WRITE, 0, ~0ull);
 		t_tx = ev_find(la, HROCE_SIM_TX_START, 0, ~0ull);
@@ -480,7 +490,7 @@ static bool read_latency(struct env *e, int n, struct rd_lat *out)
 		t_rx_b = ev_find(lb, HROCE_SIM_RX_START, 0, ~0ull);
 		t_tx_b = ev_find(lb, HROCE_SIM_TX_START, t_rx_b, ~0ull);
 		t_rx = ev_find(la, HROCE_SIM_RX_START, t_tx, ~0ull);
-		t_done = ev_find(la, HROCE_SIM_DMA_WRITE_DONE, t_rx, local_iova + 64);
+		t_done = ev_find(la, HROCE_SIM_DMA_WRITE_DONE, t_rx, o.iova[0] + 64);
 		if (!t_db || !t_arrive || !t_tx || !t_rx_b || !t_tx_b || !t_rx || !t_done) {
 			printf("not ok bench: READ latency: an event is missing\n");
 			ok = false;
@@ -502,8 +512,6 @@ static bool read_latency(struct env *e, int n, struct rd_lat *out)
 		out->wire_back += (double)(t_rx - t_tx_b);
 		out->requester_rx += (double)(t_done - t_rx);
 	}
-	hroce_sim_set_observer(e->n[0].sim, NULL, NULL);
-	hroce_sim_set_observer(e->n[1].sim, NULL, NULL);
 	if (ok) {
 		out->total /= n;
 		out->doorbell /= n;
@@ -513,11 +521,7 @@ static bool read_latency(struct env *e, int n, struct rd_lat *out)
 		out->wire_back /= n;
 		out->requester_rx /= n;
 	}
-	qp_pair_close(&qp);
-	hroce_dereg_mr(local);
-	hroce_dereg_mr(remote);
-	free(lbuf);
-	free(rbuf);
+	one_close(e, &o);
 	return ok;
 }
 
