@@ -20,7 +20,8 @@
  *  - WRITE and READ goodput against the DMA bursts the PCIe bridge keeps in flight each
  *    way (pcie_reads, pcie_writes: 32 on a board, AMD's XDMA bridge);
  *  - 4 KiB WRITE goodput with 1, 1024 and 16382 QPs active, and the context caches' hits,
- *    misses and write-backs meanwhile (BENCH_MANY_QPS=1 in the environment: only that).
+ *    misses and write-backs meanwhile (BENCH_MANY_QPS=N in the environment: only that, up
+ *    to N QPs).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -574,10 +575,10 @@ static void cache_counts(const struct env *e, uint64_t c[3][3])
 /*
  * 4 KiB WRITEs on the first nqps of the QP pairs, posted round-robin (WRITE i on QP
  * i % nqps), MANY_WINDOW in flight in all, every one signaled; the goodput from the
- * completion of the first MANY_WINDOW to the last, and what the context caches of both
- * NICs counted meanwhile.
+ * completion of the first warm (a round over every QP, so that what is measured is the
+ * steady state) to the last, and what the context caches of both NICs counted meanwhile.
  */
-static bool many_run(struct env *e, struct qp_pair *qp, int nqps, int messages,
+static bool many_run(struct env *e, struct qp_pair *qp, int nqps, int warm, int messages,
 		     const struct buf *src, const struct buf *dst, double *gbps, uint64_t d[3][3])
 {
 	int posted = 0, done = 0;
@@ -619,7 +620,7 @@ static bool many_run(struct env *e, struct qp_pair *qp, int nqps, int messages,
 				       wc[i].status);
 				return false;
 			}
-		if (done < MANY_WINDOW && done + got >= MANY_WINDOW) {
+		if (done < warm && done + got >= warm) {
 			t0 = env_ns(e);
 			cache_counts(e, c0);
 		}
@@ -629,18 +630,19 @@ static bool many_run(struct env *e, struct qp_pair *qp, int nqps, int messages,
 	for (int k = 0; k < 3; k++)
 		for (int j = 0; j < 3; j++)
 			d[k][j] = c1[k][j] - c0[k][j];
-	*gbps = (double)(messages - MANY_WINDOW) * MANY_LEN * 8 / (double)(env_ns(e) - t0);
+	*gbps = (double)(done - warm) * MANY_LEN * 8 / (double)(env_ns(e) - t0);
 	return true;
 }
 
 /*
- * 4 KiB WRITE goodput with 1, 1024 and 16382 QPs active: a fresh pair of NICs with QP
- * tables of 2^14 entries, every QP pair opened first; each QP active takes at least two
- * WRITEs, so that every context is touched again after all the others.
+ * 4 KiB WRITE goodput with 1, 1024 and 16382 QPs active (or up to max): a fresh pair of
+ * NICs with QP tables of 2^14 entries, every QP pair opened first; after a round over
+ * every QP, each QP active takes two WRITEs more (2048 WRITEs at least), so that every
+ * context is touched again after all the others.
  */
-static bool many_qps(struct bench *b, const struct env_params *base)
+static bool many_qps(struct bench *b, const struct env_params *base, int max)
 {
-	static const int counts[] = { 1, 1024, MANY_MAX_QPS };
+	const int counts[] = { 1, 1024, max };
 	/* the first QP takes the whole window when it is alone; the others one at a time */
 	static const struct qp_caps caps = { 4, 1, 1, 1, 0 }, caps0 = { MANY_WINDOW, 1, 1, 1, 0 };
 	struct env_params p = *base;
@@ -657,11 +659,11 @@ static bool many_qps(struct bench *b, const struct env_params *base)
 	buf_open(&e, &dst, 1, (size_t)MANY_WINDOW * MANY_LEN,
 		 HROCE_ACCESS_LOCAL_WRITE | HROCE_ACCESS_REMOTE_WRITE, 0);
 	w0 = env_wall_s();
-	for (; qp && opened < MANY_MAX_QPS; opened++)
+	for (; qp && opened < max; opened++)
 		if (qp_pair_open(&e, &qp[opened], HROCE_MTU_4096, opened ? &caps : &caps0,
 				 HROCE_ACCESS_LOCAL_WRITE | HROCE_ACCESS_REMOTE_WRITE))
 			break;
-	if (opened < MANY_MAX_QPS) {
+	if (opened < max) {
 		printf("not ok bench: many QPs: %d QP pairs opened: %s\n", opened, strerror(errno));
 		ok = false;
 	} else {
@@ -671,23 +673,26 @@ static bool many_qps(struct bench *b, const struct env_params *base)
 		       MANY_WINDOW, MANY_LOG_QPS, opened, env_wall_s() - w0);
 	}
 	for (size_t i = 0; ok && i < sizeof(counts) / sizeof(counts[0]); i++) {
-		int n = counts[i], messages = 2 * n > 2048 ? 2 * n + MANY_WINDOW : 2048;
+		int n = counts[i], warm = n > MANY_WINDOW ? n : MANY_WINDOW;
+		int messages = warm + (2 * n > 2048 ? 2 * n : 2048);
 		uint64_t d[3][3];
 		double gbps;
 
 		w0 = env_wall_s();
-		ok = many_run(&e, qp, n, messages, &src, &dst, &gbps, d);
+		if (n > max || (i && n <= counts[i - 1]))
+			continue;
+		ok = many_run(&e, qp, n, warm, messages, &src, &dst, &gbps, d);
 		if (!ok)
 			break;
 		if (n == 1)
 			one = gbps;
-		printf("  %5d QP%s: %5.1f Gb/s (%3.0f %% of 1 QP; %d WRITEs, %.0f s); hits / misses "
-		       "/ write-backs: QPC requester %" PRIu64 " / %" PRIu64 " / %" PRIu64
+		printf("  %5d QP%s: %5.1f Gb/s (%3.0f %% of 1 QP; %d WRITEs after %d, %.0f s); hits / "
+		       "misses / write-backs: QPC requester %" PRIu64 " / %" PRIu64 " / %" PRIu64
 		       ", responder %" PRIu64 " / %" PRIu64 " / %" PRIu64 ", CQC %" PRIu64
 		       " / %" PRIu64 " / %" PRIu64 "\n",
-		       n, n > 1 ? "s" : " ", gbps, 100 * gbps / one, messages, env_wall_s() - w0,
-		       d[0][0], d[0][1], d[0][2], d[1][0], d[1][1], d[1][2], d[2][0], d[2][1],
-		       d[2][2]);
+		       n, n > 1 ? "s" : " ", gbps, 100 * gbps / one, messages - warm, warm,
+		       env_wall_s() - w0, d[0][0], d[0][1], d[0][2], d[1][0], d[1][1], d[1][2],
+		       d[2][0], d[2][1], d[2][2]);
 	}
 	for (int q = 0; q < opened; q++)
 		qp_pair_close(&qp[q]);
@@ -750,8 +755,16 @@ int main(int argc, char **argv)
 	double mhz = ENV_MHZ;
 
 	bench_init(&b, "bench_rc", argc, argv);
-	if (getenv("BENCH_MANY_QPS"))
-		return many_qps(&b, &p) ? 0 : 1;
+	if (getenv("BENCH_MANY_QPS")) {
+		int max = atoi(getenv("BENCH_MANY_QPS"));
+
+		if (max < 1 || max > MANY_MAX_QPS) {
+			fprintf(stderr, "bench_rc: BENCH_MANY_QPS is the most QPs, 1 to %d\n",
+				MANY_MAX_QPS);
+			return 2;
+		}
+		return many_qps(&b, &p, max) ? 0 : 1;
+	}
 	env_open(&e, &b, &p);
 	printf("# bench_rc: two NICs at %.0f MHz (512-bit datapath); PCIe %u ns one way, bus "
 	       "bandwidth, %u DMA bursts in flight each way; link %u Gb/s, %u ns\n",
@@ -801,5 +814,5 @@ int main(int argc, char **argv)
 	print_lat("WQE pushed in the doorbell, inline:", &fast);
 	print_lat("WQE (3 SGEs) and payload read by DMA:", &slow);
 	env_close(&e);
-	return bridge_limits(&b, &p) && many_qps(&b, &p) ? 0 : 1;
+	return bridge_limits(&b, &p) && many_qps(&b, &p, MANY_MAX_QPS) ? 0 : 1;
 }
