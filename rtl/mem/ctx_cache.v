@@ -264,6 +264,17 @@ wire [23:0] acc_index = s_inval_valid ? s_inval_num :
                         s_update_valid ? s_update_index : s_lookup_index;
 wire [SET_LOG-1:0] acc_set = acc_index[SET_LOG-1:0];
 wire [LRU_BITS-1:0] acc_lru = lru_mem[acc_set];
+// the tags of the set's ways, way 0 at the bottom
+wire [WAYS*24-1:0] acc_tags;
+genvar gw;
+generate
+    for (gw = 0; gw < WAYS; gw = gw + 1) begin : way_tag
+        assign acc_tags[gw*24 +: 24] = tag_mem[line_of(gw, acc_set)];
+    end
+endgenerate
+// the tag of the line an operation works on, and the LRU bits of its set
+wire [23:0] line_tag = tag_mem[line_reg];
+wire [LRU_BITS-1:0] line_lru = lru_mem[index_reg[SET_LOG-1:0]];
 
 reg acc_hit;
 reg [1:0] acc_hit_way;
@@ -276,8 +287,7 @@ always @* begin
     acc_free = 1'b0;
     acc_free_way = 2'd0;
     for (w = WAYS-1; w >= 0; w = w - 1) begin
-        if (valid_reg[line_of(w[1:0], acc_set)] &&
-                tag_mem[line_of(w[1:0], acc_set)] == acc_index) begin
+        if (valid_reg[line_of(w[1:0], acc_set)] && acc_tags[w*24 +: 24] == acc_index) begin
             acc_hit = 1'b1;
             acc_hit_way = w[1:0];
         end
@@ -395,7 +405,7 @@ always @* begin
             if (!wb_busy_reg) begin
                 wb_load = 1'b1;
                 wb_busy_next = 1'b1;
-                wb_index_next = tag_mem[line_reg];
+                wb_index_next = line_tag;
                 wr_req_valid_next = 1'b1;
                 wr_data_valid_next = 1'b1;
                 valid_next[line_reg] = 1'b0;
@@ -428,7 +438,7 @@ always @* begin
                         dirty_next[line_reg] = 1'b0;
                         lru_wr_en = 1'b1;
                         lru_wr_set = index_reg[SET_LOG-1:0];
-                        lru_wr_data = lru_touch(lru_mem[index_reg[SET_LOG-1:0]], way_reg);
+                        lru_wr_data = lru_touch(line_lru, way_reg);
                         state_next = STATE_FILLED;
                     end
                 end
