@@ -19,7 +19,6 @@
  * done only when the entry's owned bytes are in memory; and the hit, miss and write-back
  * pulses must match the lookups, the DMA reads and the DMA writes.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -105,18 +104,8 @@ struct ctx_env {
 	char error[512];
 };
 
-static void fail(struct ctx_env *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void fail(struct ctx_env *e, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (e->error[0])
-		return;
-	va_start(ap, fmt);
-	vsnprintf(e->error, sizeof(e->error), fmt, ap);
-	va_end(ap);
-}
+/* Keeps the first failure: the later ones usually follow from it. */
+#define fail(e, ...) bench_first_error((e)->error, sizeof((e)->error), __VA_ARGS__)
 
 static uint8_t *mem_of(const struct ctx_env *e, unsigned int index)
 {
