@@ -171,8 +171,13 @@ localparam [1:0] ST_OK = 2'd0, ST_DMA_ERROR = 2'd1, ST_NO_ENTRY = 2'd2;
 reg [LINE_WIDTH-1:0] line_mem [0:LINES-1];
 reg [23:0] tag_mem [0:LINES-1];
 reg [LRU_BITS-1:0] lru_mem [0:2**SET_LOG-1];
-reg [LINES-1:0] valid_reg = {LINES{1'b0}}, valid_next;
-reg [LINES-1:0] dirty_reg = {LINES{1'b0}}, dirty_next;
+reg [LINES-1:0] valid_reg = {LINES{1'b0}};
+reg [LINES-1:0] dirty_reg = {LINES{1'b0}};
+// one line's valid and dirty bits written a cycle (a single decoded write, not a rewrite of
+// the whole vector)
+reg vd_we;
+reg [CACHE_LOG-1:0] vd_line;
+reg vd_valid, vd_dirty;
 
 reg [2:0] state_reg = STATE_IDLE, state_next;
 // the operation taken (an invalidation's entry, or a lookup's), and the line it works on
@@ -329,8 +334,10 @@ always @* begin
     way_next = way_reg;
     status_next = status_reg;
     read_error_next = read_error_reg;
-    valid_next = valid_reg;
-    dirty_next = dirty_reg;
+    vd_we = 1'b0;
+    vd_line = acc_line;
+    vd_valid = 1'b0;
+    vd_dirty = 1'b0;
     rd_req_valid_next = rd_req_valid_reg && !m_rd_req_ready;
     wr_req_valid_next = wr_req_valid_reg && !m_wr_req_ready;
     wr_data_valid_next = wr_data_valid_reg && !m_wr_axis_tready;
@@ -364,7 +371,8 @@ always @* begin
                 if (acc_hit && dirty_reg[acc_line]) begin
                     state_next = STATE_EVICT;
                 end else begin
-                    valid_next[acc_line] = valid_reg[acc_line] && !acc_hit;
+                    // a clean hit is dropped at once
+                    vd_we = acc_hit;
                     state_next = STATE_INVAL_WAIT;
                 end
             end else if (s_update_valid || s_lookup_valid) begin
@@ -378,8 +386,9 @@ always @* begin
                 end else if (s_update_valid) begin
                     // install or overwrite at once
                     ram_wr_en = 1'b1;
-                    valid_next[acc_line] = 1'b1;
-                    dirty_next[acc_line] = 1'b1;
+                    vd_we = 1'b1;
+                    vd_valid = 1'b1;
+                    vd_dirty = 1'b1;
                     lru_wr_en = 1'b1;
                 end else if (acc_hit) begin
                     status_next = ST_OK;
@@ -388,7 +397,7 @@ always @* begin
                     state_next = STATE_RESP;
                 end else begin
                     // the way's clean occupant, if any, is dropped now
-                    valid_next[acc_line] = 1'b0;
+                    vd_we = 1'b1;
                     stat_miss_next = 1'b1;
                     state_next = STATE_READ;
                 end
@@ -408,8 +417,8 @@ always @* begin
                 wb_index_next = line_tag;
                 wr_req_valid_next = 1'b1;
                 wr_data_valid_next = 1'b1;
-                valid_next[line_reg] = 1'b0;
-                dirty_next[line_reg] = 1'b0;
+                vd_we = 1'b1;
+                vd_line = line_reg;
                 state_next = inval_reg ? STATE_INVAL_WAIT : STATE_IDLE;
             end
         end
@@ -434,8 +443,9 @@ always @* begin
                         ram_wr_addr = line_reg;
                         ram_wr_data = fill_data;
                         ram_wr_tag = index_reg;
-                        valid_next[line_reg] = 1'b1;
-                        dirty_next[line_reg] = 1'b0;
+                        vd_we = 1'b1;
+                        vd_line = line_reg;
+                        vd_valid = 1'b1;
                         lru_wr_en = 1'b1;
                         lru_wr_set = index_reg[SET_LOG-1:0];
                         lru_wr_data = lru_touch(line_lru, way_reg);
@@ -468,8 +478,10 @@ always @(posedge clk) begin
     way_reg <= way_next;
     status_reg <= status_next;
     read_error_reg <= read_error_next;
-    valid_reg <= valid_next;
-    dirty_reg <= dirty_next;
+    if (vd_we) begin
+        valid_reg[vd_line] <= vd_valid;
+        dirty_reg[vd_line] <= vd_dirty;
+    end
     rd_req_valid_reg <= rd_req_valid_next;
     inval_done_reg <= inval_done_next;
     stat_hit_reg <= stat_hit_next;
