@@ -233,6 +233,19 @@ BLOCK_TESTS += test_db_pages
 CORE_LINT_TOPS += db_pages
 
 # @@ctx@@
+# ctx_cache: caches of a few sets over a table of 4096 entries, so that most lookups miss
+# and most misses evict: a QP-context-like one of 2 ways (the owned bytes in the last beat
+# but one), one of 4 ways, and a CQ-context-like one (one beat, all of it owned)
+CTX_QP_PARAMS := -GLINE_BYTES=256 -GWB_BYTES=32
+$(eval $(call model,ctx_cache_qp2,ctx_cache,$(CTX_QP_PARAMS) -GWB_OFFSET=160 -GCACHE_LOG=4 \
+	-GWAY_LOG=1,$(MEM_RTL_SRCS)))
+$(eval $(call model,ctx_cache_qp4,ctx_cache,$(CTX_QP_PARAMS) -GWB_OFFSET=128 -GCACHE_LOG=3 \
+	-GWAY_LOG=2,$(MEM_RTL_SRCS)))
+$(eval $(call model,ctx_cache_cq2,ctx_cache,-GLINE_BYTES=64 -GWB_OFFSET=0 -GWB_BYTES=64 \
+	-GCACHE_LOG=2 -GWAY_LOG=1,$(MEM_RTL_SRCS)))
+$(eval $(call program,test_ctx,testbench/mem/test_ctx.c testbench/lib/bench.c \
+	sim/vmodel/vmodel.c,ctx_cache_qp2 ctx_cache_qp4 ctx_cache_cq2))
+BLOCK_TESTS += test_ctx
 
 # @@transport@@ the transport's stages alone
 include testbench/transport/bench.mk
@@ -420,7 +433,7 @@ TESTS += test_verbs_threads
 TESTS += $(FW_TESTS) # @@firmware@@
 TESTS += test_icrc_check test_interop
 
-.PHONY: all test lint synth bench demo demo-pcap clean check-valgrind soak
+.PHONY: all test lint synth bench demo demo-pcap clean check-valgrind soak soak-manyqp
 all: $(PROGRAMS)
 
 test: lint all
@@ -465,6 +478,11 @@ clean:
 # link that loses (1 %, and bursts), flips, duplicates and reorders (about an hour)
 soak: $(BIN)/test_rc
 	HROCE_SOAK=100000 $(BIN)/test_rc
+
+# the many-QP random mix, bigger: 2000 QP pairs (more than the QP context caches' lines),
+# both ways, 8 messages each way on each (about 10 minutes)
+soak-manyqp: $(BIN)/test_rc
+	HROCE_MANYQP=2000 HROCE_MANYQP_OPS=8 $(BIN)/test_rc
 
 bench: $(BIN)/bench_net $(BIN)/bench_rc
 	@$(BIN)/bench_net

@@ -272,9 +272,14 @@ generate
     end
 endgenerate
 
+// the context caches: lines (log2) and ways (log2) of each QP context cache and of the CQ
+// context cache (see bench_rc's many-QP figures: 1024 QPs in turn fit the QP caches)
+localparam QPC_CACHE_LOG = 10, QPC_WAY_LOG = 1;
+localparam CQC_CACHE_LOG = 6, CQC_WAY_LOG = 1;
+
 // what REG_CAPS reports: QPNs below 2^TIMER_QPN_WIDTH (the retransmission timers' bitmap),
 // CQNs and MR indexes of 24 bits, rings of up to 2^15 WQEs (LOG_*_SIZE is four bits), 30
-// SGEs in a 512-byte send WQE, 16 lines per cache
+// SGEs in a 512-byte send WQE, the lines of each QP context cache, 16 MR lines
 function [63:0] caps_value(input dummy);
     reg [63:0] c;
     begin
@@ -284,7 +289,7 @@ function [63:0] caps_value(input dummy);
         c[`HROCE_CAPS_LOG_MAX_MR] = 5'd24;
         c[`HROCE_CAPS_LOG_MAX_WQE] = 5'd15;
         c[`HROCE_CAPS_MAX_SGE] = 8'd30;
-        c[`HROCE_CAPS_QP_CACHE_LINES] = 16'd16;
+        c[`HROCE_CAPS_QP_CACHE_LINES] = 16'd1 << QPC_CACHE_LOG;
         c[`HROCE_CAPS_MR_CACHE_LINES] = 16'd16;
         caps_value = c | {63'd0, dummy & 1'b0};
     end
@@ -1305,7 +1310,9 @@ ctx_cache #(
     .DATA_WIDTH(DATA_WIDTH),
     .LINE_BYTES(`HROCE_QPC_BYTES),
     .WB_OFFSET(`HROCE_QPC_REQ_BYTE),
-    .WB_BYTES(32)
+    .WB_BYTES(32),
+    .CACHE_LOG(QPC_CACHE_LOG),
+    .WAY_LOG(QPC_WAY_LOG)
 )
 qpc_req_inst (
     .clk(clk),
@@ -1348,7 +1355,8 @@ qpc_req_inst (
     .s_wr_done_valid(wr_done_valid[WR_CTX_REQ]),
     .s_wr_done_error(wr_done_error[WR_CTX_REQ]),
     .stat_hit(core_stat[`HROCE_CORE_COUNTER_QPC_REQ_HIT]),
-    .stat_miss(core_stat[`HROCE_CORE_COUNTER_QPC_REQ_MISS])
+    .stat_miss(core_stat[`HROCE_CORE_COUNTER_QPC_REQ_MISS]),
+    .stat_writeback(core_stat[`HROCE_CORE_COUNTER_QPC_REQ_WRITEBACK])
 );
 assign rd_req_last[RD_CTX_REQ] = 1'b1;
 
@@ -1356,7 +1364,9 @@ ctx_cache #(
     .DATA_WIDTH(DATA_WIDTH),
     .LINE_BYTES(`HROCE_QPC_BYTES),
     .WB_OFFSET(`HROCE_QPC_RESP_BYTE),
-    .WB_BYTES(32)
+    .WB_BYTES(32),
+    .CACHE_LOG(QPC_CACHE_LOG),
+    .WAY_LOG(QPC_WAY_LOG)
 )
 qpc_resp_inst (
     .clk(clk),
@@ -1399,7 +1409,8 @@ qpc_resp_inst (
     .s_wr_done_valid(wr_done_valid[WR_CTX_RESP]),
     .s_wr_done_error(wr_done_error[WR_CTX_RESP]),
     .stat_hit(core_stat[`HROCE_CORE_COUNTER_QPC_RESP_HIT]),
-    .stat_miss(core_stat[`HROCE_CORE_COUNTER_QPC_RESP_MISS])
+    .stat_miss(core_stat[`HROCE_CORE_COUNTER_QPC_RESP_MISS]),
+    .stat_writeback(core_stat[`HROCE_CORE_COUNTER_QPC_RESP_WRITEBACK])
 );
 assign rd_req_last[RD_CTX_RESP] = 1'b1;
 
@@ -1408,7 +1419,9 @@ ctx_cache #(
     .DATA_WIDTH(DATA_WIDTH),
     .LINE_BYTES(`HROCE_CQC_BYTES),
     .WB_OFFSET(0),
-    .WB_BYTES(`HROCE_CQC_BYTES)
+    .WB_BYTES(`HROCE_CQC_BYTES),
+    .CACHE_LOG(CQC_CACHE_LOG),
+    .WAY_LOG(CQC_WAY_LOG)
 )
 cqc_inst (
     .clk(clk),
@@ -1451,7 +1464,8 @@ cqc_inst (
     .s_wr_done_valid(wr_done_valid[WR_CTX_CQ]),
     .s_wr_done_error(wr_done_error[WR_CTX_CQ]),
     .stat_hit(core_stat[`HROCE_CORE_COUNTER_CQC_HIT]),
-    .stat_miss(core_stat[`HROCE_CORE_COUNTER_CQC_MISS])
+    .stat_miss(core_stat[`HROCE_CORE_COUNTER_CQC_MISS]),
+    .stat_writeback(core_stat[`HROCE_CORE_COUNTER_CQC_WRITEBACK])
 );
 assign rd_req_last[RD_CTX_CQ] = 1'b1;
 

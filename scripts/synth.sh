@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Synthesis estimates with Yosys synth_xilinx for UltraScale+ (xcup), per top and width.
-# usage: synth.sh OUTDIR TOP:WIDTH[:PARAM=VALUE]... (WIDTH "-": the top's own parameters;
-# PARAM=VALUE: one more parameter set, e.g. icmp_echo:512:IPV6=1)
+# usage: synth.sh OUTDIR TOP:WIDTH[:PARAM=VALUE[,PARAM=VALUE...]]... (WIDTH "-": the top's own
+# parameters; PARAM=VALUE: more parameters set, e.g. icmp_echo:512:IPV6=1, or
+# ctx_cache:512:LINE_BYTES=256,WB_OFFSET=128,CACHE_LOG=10,WAY_LOG=1)
 # Prints one table row per top: LUTs (LUT1-6), FFs, LUTRAM LUTs, BRAM36 equivalents, DSPs,
 # and the time Yosys took. Logs are in OUTDIR/TOP_wWIDTH.log.
 set -euo pipefail
@@ -19,12 +20,17 @@ for spec in "$@"; do
 		extra=${width#*:}
 		width=${width%%:*}
 	fi
-	name=$top${extra:+_$extra}
+	name=$top${extra:+_${extra//,/_}}
 	log=$out/${name}_w$width.log
 	start=$SECONDS
 	chparam="chparam -set DATA_WIDTH $width $top;"
 	[[ $width == - ]] && chparam=
-	[[ -n $extra ]] && chparam="$chparam chparam -set ${extra%%=*} ${extra#*=} $top;"
+	if [[ -n $extra ]]; then
+		IFS=, read -ra sets <<<"$extra"
+		for set in "${sets[@]}"; do
+			chparam="$chparam chparam -set ${set%%=*} ${set#*=} $top;"
+		done
+	fi
 	yosys -q -l "$log" -p "read_verilog -Ibuild/gen -Irtl/lib -Irtl/net -Irtl/mem -Irtl/host -Irtl/transport $rtl;
 		$chparam
 		synth_xilinx -family xcup -top $top -flatten;

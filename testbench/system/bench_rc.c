@@ -19,7 +19,10 @@
  *    and the payload fetched by DMA);
  *  - simulation speed: world cycles (both NICs) per second of wall time under load;
  *  - WRITE and READ goodput against the DMA bursts the PCIe bridge keeps in flight each
- *    way (pcie_reads, pcie_writes: 32 on a board, AMD's XDMA bridge).
+ *    way (pcie_reads, pcie_writes: 32 on a board, AMD's XDMA bridge);
+ *  - 4 KiB WRITE goodput with 1, 1024 and 16382 QPs active, and the context caches' hits,
+ *    misses and write-backs meanwhile (BENCH_MANY_QPS=N in the environment: only that, up
+ *    to N QPs).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -28,6 +31,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "hroce_contract.h"
 #include "rc_env.h"
 #include "roce_wire.h"
 
@@ -690,6 +694,168 @@ static bool resend_times(struct env *e)
 }
 
 /* ------------------------------------------------------------------------------------- */
+/* Many QPs active: the context caches */
+
+/* every QPN of a table of 2^14 (the most CAPS.LOG_MAX_QP allows) but the 2 reserved */
+#define MANY_LOG_QPS 14
+#define MANY_MAX_QPS ((1 << MANY_LOG_QPS) - 2)
+#define MANY_LEN 4096u
+#define MANY_WINDOW 64 /* WRITEs in flight, over all the QPs */
+
+/* each cache's lookups that hit, that missed, and the dirty lines it wrote back */
+static const unsigned int cache_counters[3][3] = {
+	{ HROCE_CORE_COUNTER_QPC_REQ_HIT, HROCE_CORE_COUNTER_QPC_REQ_MISS,
+	  HROCE_CORE_COUNTER_QPC_REQ_WRITEBACK },
+	{ HROCE_CORE_COUNTER_QPC_RESP_HIT, HROCE_CORE_COUNTER_QPC_RESP_MISS,
+	  HROCE_CORE_COUNTER_QPC_RESP_WRITEBACK },
+	{ HROCE_CORE_COUNTER_CQC_HIT, HROCE_CORE_COUNTER_CQC_MISS,
+	  HROCE_CORE_COUNTER_CQC_WRITEBACK },
+};
+
+static void cache_counts(const struct env *e, uint64_t c[3][3])
+{
+	for (int k = 0; k < 3; k++)
+		for (int j = 0; j < 3; j++)
+			c[k][j] = hroce_core_counter(e->n[0].dev, cache_counters[k][j]) +
+				  hroce_core_counter(e->n[1].dev, cache_counters[k][j]);
+}
+
+/*
+ * 4 KiB WRITEs on the first nqps of the QP pairs, posted round-robin (WRITE i on QP
+ * i % nqps), MANY_WINDOW in flight in all, every one signaled; the goodput from the
+ * completion of the first warm (a round over every QP, so that what is measured is the
+ * steady state) to the last, and what the context caches of both NICs counted meanwhile.
+ */
+static bool many_run(struct env *e, struct qp_pair *qp, int nqps, int warm, int messages,
+		     const struct buf *src, const struct buf *dst, double *gbps, uint64_t d[3][3])
+{
+	int posted = 0, done = 0;
+	uint64_t t0 = 0, c0[3][3] = { { 0 } }, c1[3][3];
+	struct hroce_wc wc[64];
+
+	while (done < messages) {
+		int got;
+
+		for (; posted < messages && posted - done < MANY_WINDOW; posted++) {
+			uintptr_t off = (uintptr_t)(posted % MANY_WINDOW) * MANY_LEN;
+			struct hroce_sge sge = { (uintptr_t)src->p + off, MANY_LEN,
+						 hroce_mr_lkey(src->mr) };
+			struct hroce_send_wr wr = {
+				.wr_id = (uint64_t)posted,
+				.sg_list = &sge,
+				.num_sge = 1,
+				.opcode = HROCE_WR_RDMA_WRITE,
+				.send_flags = HROCE_SEND_SIGNALED,
+				.remote_addr = (uintptr_t)dst->p + off,
+				.rkey = hroce_mr_rkey(dst->mr),
+			};
+			struct hroce_send_wr *bad;
+
+			if (hroce_post_send(qp[posted % nqps].qp[0], &wr, &bad)) {
+				printf("not ok bench: many QPs: post_send: %s\n", strerror(errno));
+				return false;
+			}
+		}
+		got = poll_some(e, e->n[0].scq, 64, wc, 200000000);
+		if (got <= 0) {
+			printf("not ok bench: many QPs: no completion for 200 ms of simulated "
+			       "time\n");
+			return false;
+		}
+		for (int i = 0; i < got; i++)
+			if (wc[i].status != HROCE_WC_SUCCESS) {
+				printf("not ok bench: many QPs: completion status %d\n",
+				       wc[i].status);
+				return false;
+			}
+		if (done < warm && done + got >= warm) {
+			t0 = env_ns(e);
+			cache_counts(e, c0);
+		}
+		done += got;
+	}
+	cache_counts(e, c1);
+	for (int k = 0; k < 3; k++)
+		for (int j = 0; j < 3; j++)
+			d[k][j] = c1[k][j] - c0[k][j];
+	*gbps = (double)(done - warm) * MANY_LEN * 8 / (double)(env_ns(e) - t0);
+	return true;
+}
+
+/*
+ * 4 KiB WRITE goodput with 1, 1024 and 16382 QPs active (or up to max): a fresh pair of
+ * NICs with QP tables of 2^14 entries, every QP pair opened first; after a round over
+ * every QP, each QP active takes two WRITEs more (2048 WRITEs at least), so that every
+ * context is touched again after all the others.
+ */
+static bool many_qps(struct bench *b, const struct env_params *base, int max)
+{
+	/* 1, 1024 and max QPs (or 1 and max, if max is 1024 or fewer) */
+	const int counts[] = { 1, max > 1024 ? 1024 : max, max };
+	/* the first QP takes the whole window when it is alone; the others one at a time */
+	static const struct qp_caps caps = { 4, 1, 1, 1, 0 }, caps0 = { MANY_WINDOW, 1, 1, 1, 0 };
+	struct env_params p = *base;
+	struct qp_pair *qp = calloc(MANY_MAX_QPS, sizeof(*qp));
+	struct buf src, dst;
+	double one = 0;
+	struct env e;
+	int opened = 0;
+	bool ok = qp != NULL;
+
+	p.log_qps = MANY_LOG_QPS;
+	env_open(&e, b, &p);
+	buf_open(&e, &src, 0, (size_t)MANY_WINDOW * MANY_LEN, HROCE_ACCESS_LOCAL_WRITE, 0);
+	buf_open(&e, &dst, 1, (size_t)MANY_WINDOW * MANY_LEN,
+		 HROCE_ACCESS_LOCAL_WRITE | HROCE_ACCESS_REMOTE_WRITE, 0);
+	printf("4 KiB WRITE goodput by QPs active (MTU 4096; WRITE i on QP i %% QPs, %d in flight "
+	       "in all, each signaled; QP tables of 2^%d; after a warm-up round over every QP; the "
+	       "caches' counts are of both NICs during the measured span):\n",
+	       MANY_WINDOW, MANY_LOG_QPS);
+	for (size_t i = 0; ok && i < sizeof(counts) / sizeof(counts[0]); i++) {
+		int n = counts[i], warm = n > MANY_WINDOW ? n : MANY_WINDOW;
+		int messages = warm + (2 * n > 2048 ? 2 * n : 2048);
+		double w0 = env_wall_s(), open_s;
+		uint64_t d[3][3];
+		double gbps;
+
+		if (i && n <= counts[i - 1])
+			continue;
+		/* the QP pairs this count needs (each a few commands: minutes for thousands) */
+		for (; opened < n; opened++)
+			if (qp_pair_open(&e, &qp[opened], HROCE_MTU_4096, opened ? &caps : &caps0,
+					 HROCE_ACCESS_LOCAL_WRITE | HROCE_ACCESS_REMOTE_WRITE)) {
+				printf("not ok bench: many QPs: %d QP pairs opened: %s\n", opened,
+				       strerror(errno));
+				ok = false;
+				break;
+			}
+		open_s = env_wall_s() - w0;
+		w0 = env_wall_s();
+		ok = ok && many_run(&e, qp, n, warm, messages, &src, &dst, &gbps, d);
+		if (!ok)
+			break;
+		if (n == 1)
+			one = gbps;
+		printf("  %5d QP%s: %5.1f Gb/s (%3.0f %% of 1 QP; %d WRITEs after %d; %.0f s, QPs "
+		       "opened in %.0f s); hits / misses / write-backs: QPC requester %" PRIu64
+		       " / %" PRIu64 " / %" PRIu64 ", responder %" PRIu64 " / %" PRIu64
+		       " / %" PRIu64 ", CQC %" PRIu64 " / %" PRIu64 " / %" PRIu64 "\n",
+		       n, n > 1 ? "s" : " ", gbps, 100 * gbps / one, messages - warm, warm,
+		       env_wall_s() - w0, open_s, d[0][0], d[0][1], d[0][2], d[1][0], d[1][1],
+		       d[1][2], d[2][0], d[2][1], d[2][2]);
+	}
+	/*
+	 * The QPs are not destroyed one by one (thousands of commands more): they go with
+	 * the device, whose tables hroce_close frees.
+	 */
+	buf_close(&src);
+	buf_close(&dst);
+	free(qp);
+	env_close(&e);
+	return ok;
+}
+
+/* ------------------------------------------------------------------------------------- */
 /* The PCIe bridge's limits */
 
 /*
@@ -744,6 +910,16 @@ int main(int argc, char **argv)
 	double mhz = ENV_MHZ;
 
 	bench_init(&b, "bench_rc", argc, argv);
+	if (getenv("BENCH_MANY_QPS")) {
+		int max = atoi(getenv("BENCH_MANY_QPS"));
+
+		if (max < 1 || max > MANY_MAX_QPS) {
+			fprintf(stderr, "bench_rc: BENCH_MANY_QPS is the most QPs, 1 to %d\n",
+				MANY_MAX_QPS);
+			return 2;
+		}
+		return many_qps(&b, &p, max) ? 0 : 1;
+	}
 	env_open(&e, &b, &p);
 	printf("# bench_rc: two NICs at %.0f MHz (512-bit datapath); PCIe %u ns one way, bus "
 	       "bandwidth, %u DMA bursts in flight each way; link %u Gb/s, %u ns\n",
@@ -813,5 +989,5 @@ int main(int argc, char **argv)
 	print_lat("WQE pushed in the doorbell, inline:", &fast);
 	print_lat("WQE (3 SGEs) and payload read by DMA:", &slow);
 	env_close(&e);
-	return bridge_limits(&b, &p) ? 0 : 1;
+	return bridge_limits(&b, &p) && many_qps(&b, &p, MANY_MAX_QPS) ? 0 : 1;
 }

@@ -42,7 +42,7 @@ void env_open(struct env *e, struct bench *b, const struct env_params *p)
 			/* one global IPv6 address each: fd00::1 and fd00::2 (GID index 2) */
 			.ipv6 = { { 0xfd, [15] = (uint8_t)(i + 1) } },
 			.nipv6 = 1,
-			.log_qps = 6,
+			.log_qps = p->log_qps ? p->log_qps : 6,
 			.log_cqs = 4,
 			.log_mrs = 8,
 		};

@@ -9,7 +9,9 @@
  *   at once: messages of 0 B to 1 MiB, several SGEs with gaps between them, unaligned
  *   buffers, inline data, unsignaled WQEs, fences. A C model of both memories is the
  *   scoreboard: every byte (and every byte around them) is checked, and every completion's
- *   status, opcode, length, immediate and order.
+ *   status, opcode, length, immediate and order. The same over hundreds of QP pairs
+ *   (messages up to 16 KiB, posted in a random order across the QPs), and the scoreboard
+ *   given one wrong byte to expect, which must fail.
  * - protection: wrong rkey, wrong PD, missing access flags, out of bounds, bad lkey, a SEND
  *   that finds no RECV, a RECV too small: each answered as IBTA says, zero bytes written,
  *   both QPs in error with the rest of their work flushed.
@@ -180,7 +182,7 @@ static void test_each_op(struct bench *b, struct env *e)
 /* ===================================================================================== */
 /* Random mixes */
 
-#define MIX_QPS 8 /* QP pairs at most (five: one per path MTU) */
+#define MIX_QPS 8 /* QP pairs of the soak */
 /*
  * Simulated time without a completion that is a stall: more than the ACK timeout (67 ms at
  * timeout 14), since a request the responder dropped for want of room for its answer
@@ -190,9 +192,21 @@ static void test_each_op(struct bench *b, struct env *e)
 #define MIX_STALL_NS 100000000ull
 #define MIX_WINDOW 8 /* WQEs in flight per stream */
 #define MIX_MAX_SGE 4
-#define LOCAL_BYTES (3u << 20)
-#define TARGET_BYTES ((1u << 20) + 8192)
-#define RECV_BYTES (3u << 20)
+
+/*
+ * A mix's shape: the bytes of a stream's regions in each node's buffers (its local
+ * buffers, the target of its WRITEs and READs, its RECV buffers), its longest message;
+ * whether the streams post in a random order (else in turn); and whether the scoreboard
+ * is given one wrong byte to expect (the mix must then fail: the check of the checker).
+ */
+struct mix_shape {
+	uint32_t local, target, recv, max_len;
+	bool shuffle, wrong;
+};
+
+static const struct mix_shape mix_default = { 3u << 20, (1u << 20) + 8192,
+					      3u << 20, 1u << 20,
+					      false,	false };
 
 struct piece {
 	uint64_t off; /* in the stream's region */
@@ -240,8 +254,10 @@ struct mix {
 	int nqps;  /* QP pairs */
 	bool both; /* requests in both directions */
 	struct buf local[2], target[2], recv[2];
-	struct qp_pair qp[MIX_QPS];
-	struct stream s[2 * MIX_QPS];
+	struct mix_shape sh;
+	struct qp_pair *qp; /* nqps */
+	struct stream *s;   /* 2 * nqps at most */
+	bool wronged;	    /* the wrong expectation is in the model */
 	int nstreams;
 	uint64_t bytes;
 	char error[400];
@@ -273,19 +289,22 @@ static bool ring_take(uint64_t *head, uint64_t tail, uint64_t size, uint64_t len
 	return true;
 }
 
-static uint32_t mix_len(struct bench *b)
+static uint32_t mix_len(struct bench *b, uint32_t max)
 {
 	unsigned int r = (unsigned int)bench_range(b, 0, 99);
+	uint32_t len;
 
 	if (r < 5)
 		return 0;
 	if (r < 45)
-		return (uint32_t)bench_range(b, 1, 256);
-	if (r < 75)
-		return (uint32_t)bench_range(b, 257, 8192);
-	if (r < 96)
-		return (uint32_t)bench_range(b, 8193, 65536);
-	return (uint32_t)bench_range(b, 65537, b->quick ? 262144 : 1u << 20);
+		len = (uint32_t)bench_range(b, 1, 256);
+	else if (r < 75)
+		len = (uint32_t)bench_range(b, 257, 8192);
+	else if (r < 96)
+		len = (uint32_t)bench_range(b, 8193, 65536);
+	else
+		len = (uint32_t)bench_range(b, 65537, b->quick ? 262144 : 1u << 20);
+	return len > max ? (uint32_t)bench_range(b, 1, max) : len;
 }
 
 /* Cut len bytes into n pieces with gaps, starting at region offset base. */
@@ -318,7 +337,7 @@ static bool mix_gen(struct mix *m, struct stream *s, struct mix_op *op)
 		     : r < 60 ? HROCE_WR_RDMA_WRITE
 		     : r < 75 ? HROCE_WR_RDMA_WRITE_WITH_IMM
 			      : HROCE_WR_RDMA_READ;
-	op->len = mix_len(b);
+	op->len = mix_len(b, m->sh.max_len);
 	op->imm = (uint32_t)bench_rand(b);
 	op->signaled = bench_chance(b, 80);
 	op->fence = bench_chance(b, 5);
@@ -328,12 +347,12 @@ static bool mix_gen(struct mix *m, struct stream *s, struct mix_op *op)
 	if (op->len && !op->nlocal)
 		op->nlocal = 1;
 	span = op->len + 64 + 41 * MIX_MAX_SGE;
-	if (!ring_take(&s->local_head, s->local_tail, LOCAL_BYTES, span, &start))
+	if (!ring_take(&s->local_head, s->local_tail, m->sh.local, span, &start))
 		return false;
 	op->local_start = start;
 	op->local_end = start + span;
-	cut_pieces(b, op->len, op->nlocal, start % LOCAL_BYTES, op->local);
-	op->remote_off = bench_range(b, 0, TARGET_BYTES - op->len);
+	cut_pieces(b, op->len, op->nlocal, start % m->sh.local, op->local);
+	op->remote_off = bench_range(b, 0, m->sh.target - op->len);
 	/* IBTA lets a responder run a WRITE before it reads the data of an earlier READ:
 	 * a WRITE into bytes a READ in flight still reads waits for it, as applications
 	 * must make it */
@@ -354,14 +373,14 @@ static bool mix_gen(struct mix *m, struct stream *s, struct mix_op *op)
 					: op->len + (uint32_t)bench_range(b, 0, 100);
 
 		span = room + 64 + 41 * MIX_MAX_SGE;
-		if (!ring_take(&s->recv_head, s->recv_tail, RECV_BYTES, span, &start)) {
+		if (!ring_take(&s->recv_head, s->recv_tail, m->sh.recv, span, &start)) {
 			s->local_head = op->local_start; /* give the local bytes back */
 			return false;
 		}
 		op->recv_start = start;
 		op->recv_end = start + span;
 		op->nrecv = (int)bench_range(b, room ? 1 : 0, MIX_MAX_SGE);
-		cut_pieces(b, room, op->nrecv, start % RECV_BYTES, op->rpiece);
+		cut_pieces(b, room, op->nrecv, start % m->sh.recv, op->rpiece);
 	}
 	return true;
 }
@@ -393,7 +412,7 @@ static bool mix_post(struct mix *m, struct stream *s, struct mix_op *op)
 
 	/* the source bytes, or the poison a READ overwrites */
 	for (uint64_t i = op->local_start; i < op->local_end; i++)
-		s->local[i % LOCAL_BYTES] = POISON;
+		s->local[i % m->sh.local] = POISON;
 	for (int i = 0; i < op->nlocal; i++)
 		if (op->opcode != HROCE_WR_RDMA_READ)
 			bench_fill(m->b, s->local + op->local[i].off, op->local[i].len);
@@ -403,6 +422,10 @@ static bool mix_post(struct mix *m, struct stream *s, struct mix_op *op)
 	} else if (op->opcode == HROCE_WR_RDMA_WRITE ||
 		   op->opcode == HROCE_WR_RDMA_WRITE_WITH_IMM) {
 		gather(s->local, op->local, op->nlocal, s->model + op->remote_off);
+		if (m->sh.wrong && !m->wronged && op->len) {
+			s->model[op->remote_off] ^= 1;
+			m->wronged = true;
+		}
 	}
 	fill_sges(sge, op->local, op->nlocal, s->local, s->lkey);
 	wr.wr_id = op->wr_id;
@@ -431,7 +454,7 @@ static bool mix_post_recv(struct mix *m, struct stream *s, struct mix_op *op)
 	int err;
 
 	for (uint64_t i = op->recv_start; i < op->recv_end; i++)
-		s->recv[i % RECV_BYTES] = POISON;
+		s->recv[i % m->sh.recv] = POISON;
 	fill_sges(sge, op->rpiece, op->nrecv, s->recv, s->recv_lkey);
 	wr.wr_id = op->recv_wr_id;
 	wr.sg_list = sge;
@@ -469,7 +492,7 @@ static void mix_retire(struct mix *m, struct stream *s, struct mix_op *op)
 		}
 		/* nothing outside the pieces was touched */
 		for (uint64_t i = covered; i < op->local_end; i++) {
-			uint64_t off = i % LOCAL_BYTES;
+			uint64_t off = i % m->sh.local;
 			bool inside = false;
 
 			for (int k = 0; k < op->nlocal; k++)
@@ -616,15 +639,15 @@ static void mix_stream_open(struct mix *m, struct stream *s, int req, int q, int
 	s->q = q;
 	s->qp = m->qp[q].qp[req];
 	s->peer = m->qp[q].qp[resp];
-	s->local = m->local[req].p + (size_t)q * LOCAL_BYTES;
-	s->target = m->target[resp].p + (size_t)q * TARGET_BYTES;
-	s->recv = m->recv[resp].p + (size_t)q * RECV_BYTES;
+	s->local = m->local[req].p + (size_t)q * m->sh.local;
+	s->target = m->target[resp].p + (size_t)q * m->sh.target;
+	s->recv = m->recv[resp].p + (size_t)q * m->sh.recv;
 	s->lkey = hroce_mr_lkey(m->local[req].mr);
 	s->rkey = hroce_mr_rkey(m->target[resp].mr);
 	s->recv_lkey = hroce_mr_lkey(m->recv[resp].mr);
-	s->model = malloc(TARGET_BYTES);
-	bench_fill(m->b, s->model, TARGET_BYTES);
-	memcpy(s->target, s->model, TARGET_BYTES);
+	s->model = malloc(m->sh.target);
+	bench_fill(m->b, s->model, m->sh.target);
+	memcpy(s->target, s->model, m->sh.target);
 	s->ops = calloc((size_t)nops, sizeof(*s->ops));
 	s->nops = nops;
 }
@@ -641,7 +664,7 @@ static void mix_stream_step(struct mix *m, struct stream *s)
 		if (!mix_gen(m, s, op))
 			return; /* its buffers are busy: later */
 		op->wr_id =
-			((uint64_t)(s->req * MIX_QPS + s->q + 1) << 32) | ((uint64_t)s->posted + 1);
+			((uint64_t)(s->req * 65536 + s->q + 1) << 32) | ((uint64_t)s->posted + 1);
 		op->recv_wr_id = op->wr_id | (UINT64_C(1) << 63);
 		if (s->posted == s->nops - 1)
 			op->signaled = true;
@@ -667,7 +690,7 @@ static void mix_target_diff(struct mix *m, struct stream *s)
 
 	while (s->target[off] == s->model[off])
 		off++;
-	for (end = off; end < TARGET_BYTES && s->target[end] != s->model[end]; end++)
+	for (end = off; end < m->sh.target && s->target[end] != s->model[end]; end++)
 		;
 	for (int k = 0; k < s->nops; k++) {
 		const struct mix_op *op = &s->ops[k];
@@ -687,21 +710,29 @@ static void mix_target_diff(struct mix *m, struct stream *s)
 }
 
 static void test_random_mix(struct bench *b, struct env *e, const char *name, int nqps, bool both,
-			    int nops, uint64_t stall_ns)
+			    int nops, uint64_t stall_ns, const struct mix_shape *sh)
 {
-	struct mix m = { .b = b, .e = e, .nqps = nqps, .both = both };
+	struct mix m = { .b = b, .e = e, .nqps = nqps, .both = both, .sh = *sh };
 	struct hroce_wc wc[16];
 	uint64_t t0 = env_ns(e), faults0 = env_faults(e);
 	uint64_t noroom0 = hroce_core_counter(e->n[0].dev, HROCE_CORE_COUNTER_RX_NO_ROOM) +
 			   hroce_core_counter(e->n[1].dev, HROCE_CORE_COUNTER_RX_NO_ROOM);
 	bool all_done = false;
 
+	m.qp = calloc((size_t)nqps, sizeof(*m.qp));
+	m.s = calloc(2 * (size_t)nqps, sizeof(*m.s));
+	if (!m.qp || !m.s) {
+		bench_result(b, name, false, "out of memory");
+		free(m.qp);
+		free(m.s);
+		return;
+	}
 	for (int i = 0; i < 2; i++) {
 		/* 4 KiB pages for local buffers (many table entries), a random size for targets */
-		buf_open(e, &m.local[i], i, (size_t)nqps * LOCAL_BYTES, ACCESS_ALL, 12);
-		buf_open(e, &m.target[i], i, (size_t)nqps * TARGET_BYTES, ACCESS_ALL,
+		buf_open(e, &m.local[i], i, (size_t)nqps * m.sh.local, ACCESS_ALL, 12);
+		buf_open(e, &m.target[i], i, (size_t)nqps * m.sh.target, ACCESS_ALL,
 			 (unsigned int)bench_range(b, 12, 22));
-		buf_open(e, &m.recv[i], i, (size_t)nqps * RECV_BYTES, ACCESS_ALL, 0);
+		buf_open(e, &m.recv[i], i, (size_t)nqps * m.sh.recv, ACCESS_ALL, 0);
 	}
 	for (int q = 0; q < nqps; q++) {
 		enum hroce_mtu mtu =
@@ -711,7 +742,7 @@ static void test_random_mix(struct bench *b, struct env *e, const char *name, in
 
 		if (err) {
 			bench_result(b, name, false, "connect: %s", strerror(err));
-			return;
+			goto out;
 		}
 	}
 	for (int q = 0; q < nqps; q++)
@@ -723,8 +754,12 @@ static void test_random_mix(struct bench *b, struct env *e, const char *name, in
 	while (!m.error[0] && !all_done) {
 		bool progress = false;
 
+		/* in turn, or from a random stream on, each stream posting or not at random */
+		int first = m.sh.shuffle ? (int)bench_range(b, 0, (uint64_t)m.nstreams - 1) : 0;
+
 		for (int i = 0; i < m.nstreams; i++)
-			mix_stream_step(&m, &m.s[i]);
+			if (!m.sh.shuffle || bench_chance(b, 50))
+				mix_stream_step(&m, &m.s[(first + i) % m.nstreams]);
 		for (int node = 0; node < 2; node++) {
 			int k = hroce_poll_cq(e->n[node].scq, 16, wc);
 
@@ -737,12 +772,9 @@ static void test_random_mix(struct bench *b, struct env *e, const char *name, in
 			progress |= k > 0;
 		}
 		all_done = true;
-		for (int i = 0; i < m.nstreams; i++) {
+		for (int i = 0; i < m.nstreams && all_done; i++) {
 			struct stream *s = &m.s[i];
-			int recvs = 0;
 
-			for (int k = 0; k < s->nops; k++)
-				recvs += s->ops[k].recv;
 			if (s->done < s->nops)
 				all_done = false;
 			/* RECVs complete in order: count those retired */
@@ -770,12 +802,16 @@ static void test_random_mix(struct bench *b, struct env *e, const char *name, in
 	for (int i = 0; i < m.nstreams && !m.error[0]; i++) {
 		struct stream *s = &m.s[i];
 
-		if (memcmp(s->target, s->model, TARGET_BYTES))
+		if (memcmp(s->target, s->model, m.sh.target))
 			mix_target_diff(&m, s);
 	}
 	if (!m.error[0] && env_faults(e) != faults0)
 		mix_fail(&m, "%llu IOVA faults", (unsigned long long)(env_faults(e) - faults0));
-	bench_result(b, name, !m.error[0], "%s", m.error);
+	if (m.sh.wrong)
+		bench_result(b, name, m.error[0] != 0,
+			     "a wrong byte in the expected data went unnoticed");
+	else
+		bench_result(b, name, !m.error[0], "%s", m.error);
 	bench_log(
 		b,
 		"%s: %d streams, %llu bytes in %.1f us of simulated time; %llu requests dropped for want of room (RX_NO_ROOM)",
@@ -786,6 +822,7 @@ static void test_random_mix(struct bench *b, struct env *e, const char *name, in
 							HROCE_CORE_COUNTER_RX_NO_ROOM) -
 				     noroom0));
 
+out:
 	for (int i = 0; i < m.nstreams; i++) {
 		for (int k = 0; k < m.s[i].nops; k++)
 			free(m.s[i].ops[k].expect);
@@ -799,6 +836,8 @@ static void test_random_mix(struct bench *b, struct env *e, const char *name, in
 		buf_close(&m.target[i]);
 		buf_close(&m.recv[i]);
 	}
+	free(m.qp);
+	free(m.s);
 }
 
 /* ===================================================================================== */
@@ -1067,11 +1106,11 @@ static uint64_t counter_sum(struct env *e, unsigned int c)
 }
 
 /*
- * CTX_QPS QP pairs, more than the caches' 16 lines: a WRITE on each in turn, twice, every
- * byte checked. The second round finds each QP's line taken by a later one (the caches are
- * direct-mapped), so the hit and miss counters of all three caches must move: at least a
- * miss per QP in each QP cache, hits in the requester's (a WQE looks its QP up more than
- * once), and a responder lookup for every WRITE.
+ * CTX_QPS QP pairs: a WRITE on each in turn, twice, every byte checked. The first round
+ * finds no QP's context cached (a command that creates or modifies a QP invalidates it),
+ * so the hit and miss counters of all three caches must move: at least a miss per QP in
+ * each QP cache, hits in the requester's (a WQE looks its QP up more than once), and a
+ * responder lookup for every WRITE. (Evictions: test_ctx, random_mix_many_qps, bench_rc.)
  */
 #define CTX_QPS 40
 static void test_ctx_cache(struct bench *b, struct env *e)
@@ -1196,7 +1235,8 @@ static void test_random_mix_lossy(struct bench *b, struct env *e, int nqps, int 
 		}
 	}
 	e->t.timeout = bursts ? 12 : 8;
-	test_random_mix(b, e, bursts ? "soak" : "random_mix_lossy", nqps, true, nops, MIX_STALL_NS);
+	test_random_mix(b, e, bursts ? "soak" : "random_mix_lossy", nqps, true, nops, MIX_STALL_NS,
+			&mix_default);
 	e->t.timeout = 14;
 	for (int i = 0; i < 2; i++) {
 		hroce_sim_link_fault_stats(e->link, e->n[i].sim, &st[i]);
@@ -1217,6 +1257,62 @@ static void test_random_mix_lossy(struct bench *b, struct env *e, int nqps, int 
 		  (unsigned long long)(counter_sum(e, HROCE_CORE_COUNTER_RX_NAK) - nak0),
 		  (unsigned long long)(counter_sum(e, HROCE_CORE_COUNTER_RETRY_IMPLICIT) - imp0),
 		  (double)(env_ns(e) - ns0) / 1e6, env_wall_s() - w0);
+}
+
+/* ===================================================================================== */
+/* Many QPs */
+
+/* the context caches' counts of both NICs: hits, misses, write-backs of each cache */
+static const unsigned int cache_counters[9] = {
+	HROCE_CORE_COUNTER_QPC_REQ_HIT,	      HROCE_CORE_COUNTER_QPC_REQ_MISS,
+	HROCE_CORE_COUNTER_QPC_REQ_WRITEBACK, HROCE_CORE_COUNTER_QPC_RESP_HIT,
+	HROCE_CORE_COUNTER_QPC_RESP_MISS,     HROCE_CORE_COUNTER_QPC_RESP_WRITEBACK,
+	HROCE_CORE_COUNTER_CQC_HIT,	      HROCE_CORE_COUNTER_CQC_MISS,
+	HROCE_CORE_COUNTER_CQC_WRITEBACK,
+};
+
+/*
+ * The random mix over hundreds of QP pairs, requests both ways at once, posted in a random
+ * order across the QPs (each QP's own in order): the requesters' scheduler and the context
+ * caches see many QPs in turn, every byte and completion checked as in random_mix. Then
+ * the same scoreboard over a few QPs, given one wrong byte to expect, must fail. A NIC pair
+ * of its own, with QP tables large enough (HROCE_MANYQP=N: N QP pairs, and only this).
+ */
+static void test_random_mix_many(struct bench *b, const struct env_params *base, int nqps, int nops)
+{
+	/* messages up to 16 KiB (64 packets at MTU 256); up to 8 KiB beyond 512 QP pairs */
+	const struct mix_shape many = { 128u << 10, 40u << 10, 128u << 10, 16u << 10, true, false };
+	const struct mix_shape more = { 32u << 10, 24u << 10, 32u << 10, 8u << 10, true, false };
+	const struct mix_shape wrong = { 128u << 10, 40u << 10, 128u << 10, 16u << 10, true, true };
+	struct env_params p = *base;
+	double w0 = env_wall_s();
+	uint64_t before[9];
+	struct env e;
+
+	p.log_qps = 6;
+	while ((1 << p.log_qps) < nqps + 2)
+		p.log_qps++;
+	env_open(&e, b, &p);
+	for (int i = 0; i < 9; i++)
+		before[i] = counter_sum(&e, cache_counters[i]);
+	test_random_mix(b, &e, "random_mix_many_qps", nqps, true, nops, MIX_STALL_NS,
+			nqps > 512 ? &more : &many);
+	bench_log(b,
+		  "random_mix_many_qps: %d QP pairs, %.0f s of wall time; hits / misses / "
+		  "write-backs: QPC requester %llu / %llu / %llu, responder %llu / %llu / %llu, "
+		  "CQC %llu / %llu / %llu",
+		  nqps, env_wall_s() - w0,
+		  (unsigned long long)(counter_sum(&e, cache_counters[0]) - before[0]),
+		  (unsigned long long)(counter_sum(&e, cache_counters[1]) - before[1]),
+		  (unsigned long long)(counter_sum(&e, cache_counters[2]) - before[2]),
+		  (unsigned long long)(counter_sum(&e, cache_counters[3]) - before[3]),
+		  (unsigned long long)(counter_sum(&e, cache_counters[4]) - before[4]),
+		  (unsigned long long)(counter_sum(&e, cache_counters[5]) - before[5]),
+		  (unsigned long long)(counter_sum(&e, cache_counters[6]) - before[6]),
+		  (unsigned long long)(counter_sum(&e, cache_counters[7]) - before[7]),
+		  (unsigned long long)(counter_sum(&e, cache_counters[8]) - before[8]));
+	test_random_mix(b, &e, "random_mix_wrong_byte_caught", 8, true, 4, MIX_STALL_NS, &wrong);
+	env_close(&e);
 }
 
 /* ===================================================================================== */
@@ -1266,10 +1362,28 @@ int main(int argc, char **argv)
 		env_close(&e);
 		return bench_finish(&b);
 	}
+	if (getenv("HROCE_MANYQP")) {
+		/* make soak-manyqp: $HROCE_MANYQP QP pairs, $HROCE_MANYQP_OPS messages each way */
+		const char *ops = getenv("HROCE_MANYQP_OPS");
+		int nqps = atoi(getenv("HROCE_MANYQP")), nops = ops ? atoi(ops) : 8;
+
+		if (nqps < 1 || nqps > (1 << 14) - 2 || nops < 1) {
+			fprintf(stderr,
+				"test_rc: HROCE_MANYQP must be 1 to %d QP pairs and "
+				"HROCE_MANYQP_OPS at least 1\n",
+				(1 << 14) - 2);
+			return 2;
+		}
+		env_close(&e);
+		test_random_mix_many(&b, &p, nqps, nops);
+		return bench_finish(&b);
+	}
 	test_bringup(&b, &e);
 	test_each_op(&b, &e);
-	test_random_mix(&b, &e, "random_mix_one_qp", 1, false, b.quick ? 30 : 80, MIX_STALL_NS);
-	test_random_mix(&b, &e, "random_mix", 5, true, b.quick ? 30 : 80, MIX_STALL_NS);
+	test_random_mix(&b, &e, "random_mix_one_qp", 1, false, b.quick ? 30 : 80, MIX_STALL_NS,
+			&mix_default);
+	test_random_mix(&b, &e, "random_mix", 5, true, b.quick ? 30 : 80, MIX_STALL_NS,
+			&mix_default);
 	test_protection(&b, &e);
 	test_iova_fault(&b, &e);
 	test_reg_refused(&b, &e);
@@ -1277,5 +1391,6 @@ int main(int argc, char **argv)
 	test_ctx_cache(&b, &e);
 	test_random_mix_lossy(&b, &e, 5, b.quick ? 6 : 16, false);
 	env_close(&e);
+	test_random_mix_many(&b, &p, b.quick ? 100 : 256, b.quick ? 2 : 4);
 	return bench_finish(&b);
 }
