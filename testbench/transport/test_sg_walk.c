@@ -132,9 +132,9 @@ static void make_mrs(struct env *e)
 		struct mr *m = &e->mrs[i];
 
 		m->key = (uint32_t)(0x100u * (i + 1) + bench_range(b, 0, 0xff));
-		/* every PD has MRs; most MRs grant everything */
+		/* every PD has MRs; one MR in four (one in each PD) lacks some right */
 		m->pd = i % PDS;
-		m->access = bench_chance(b, 75) ? 15 : (unsigned int)bench_range(b, 0, 15);
+		m->access = i % 4 == 1 ? (unsigned int)bench_range(b, 0, 14) : 15;
 		m->page_log = (unsigned int)bench_range(b, 12, 14);
 		m->len = bench_range(b, 1, (bench_chance(b, 70) ? 4ull : 64ull) << m->page_log);
 		/* page-aligned VAs, some near the top of the address space */
@@ -144,7 +144,9 @@ static void make_mrs(struct env *e)
 		m->va &= ~((1ull << m->page_log) - 1);
 		for (unsigned int p = 0; p < 64; p++)
 			m->iova[p] = bench_range(b, 1, 1ull << 30) << m->page_log;
-		m->bad_page = bench_chance(b, 25) ? (int)((m->len - 1) >> m->page_log) : -1;
+		/* one MR in four (one in each PD) has an unreadable page-table entry: its last page
+		 */
+		m->bad_page = i % 4 == 0 ? (int)((m->len - 1) >> m->page_log) : -1;
 	}
 }
 
