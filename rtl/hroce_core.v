@@ -945,8 +945,13 @@ retry_timer_inst (
     .armed_count()
 );
 
+// the work FIFO holds every QP the timers cover (the largest QP table): a QP waits there at
+// most once, and one with no room would hold its doorbell, then the responses, back
+localparam integer WORK_LOG = {27'd0, `HROCE_TIMER_QPN_WIDTH};
+
 req_engine #(
-    .DATA_WIDTH(DATA_WIDTH)
+    .DATA_WIDTH(DATA_WIDTH),
+    .WORK_ADDR_WIDTH(WORK_LOG)
 )
 req_inst (
     .clk(clk),
