@@ -525,8 +525,12 @@ wire [KEEP_WIDTH-1:0] other_tkeep;
 wire other_tvalid, other_tready, other_tlast;
 wire [`HROCE_NET_FRAME_WIDTH-1:0] other_tdest;
 
+// headers leave before their ICRC is known: the responder starts on a request meanwhile
+wire rx_verdict_good, rx_verdict_valid, rx_verdict_ready;
+
 roce_rx #(
-    .DATA_WIDTH(DATA_WIDTH)
+    .DATA_WIDTH(DATA_WIDTH),
+    .EARLY_HDR(1)
 )
 rx_inst (
     .clk(clk),
@@ -540,6 +544,9 @@ rx_inst (
     .m_hdr_data(rx_hdr_data),
     .m_hdr_valid(rx_hdr_valid),
     .m_hdr_ready(rx_hdr_ready),
+    .m_verdict_good(rx_verdict_good),
+    .m_verdict_valid(rx_verdict_valid),
+    .m_verdict_ready(rx_verdict_ready),
     .m_axis_tdata(rx_payload_tdata),
     .m_axis_tkeep(rx_payload_tkeep),
     .m_axis_tvalid(rx_payload_tvalid),
@@ -762,6 +769,7 @@ wire rxq_hdr_valid, rxq_hdr_ready, rxp_hdr_valid, rxp_hdr_ready;
 wire [DATA_WIDTH-1:0] rxq_tdata, rxp_tdata;
 wire [KEEP_WIDTH-1:0] rxq_tkeep, rxp_tkeep;
 wire rxq_tvalid, rxq_tready, rxq_tlast, rxp_tvalid, rxp_tready, rxp_tlast;
+wire rxq_verdict_good, rxq_verdict_valid, rxq_verdict_ready;
 
 rx_dispatch #(
     .DATA_WIDTH(DATA_WIDTH)
@@ -776,6 +784,9 @@ dispatch_inst (
     .s_hdr_data(rx_hdr_data),
     .s_hdr_valid(rx_hdr_valid),
     .s_hdr_ready(rx_hdr_ready),
+    .s_verdict_good(rx_verdict_good),
+    .s_verdict_valid(rx_verdict_valid),
+    .s_verdict_ready(rx_verdict_ready),
     .s_axis_tdata(rx_payload_tdata),
     .s_axis_tkeep(rx_payload_tkeep),
     .s_axis_tvalid(rx_payload_tvalid),
@@ -784,6 +795,9 @@ dispatch_inst (
     .m_req_hdr_data(rxq_hdr_data),
     .m_req_hdr_valid(rxq_hdr_valid),
     .m_req_hdr_ready(rxq_hdr_ready),
+    .m_req_verdict_good(rxq_verdict_good),
+    .m_req_verdict_valid(rxq_verdict_valid),
+    .m_req_verdict_ready(rxq_verdict_ready),
     .m_req_axis_tdata(rxq_tdata),
     .m_req_axis_tkeep(rxq_tkeep),
     .m_req_axis_tvalid(rxq_tvalid),
@@ -1085,6 +1099,9 @@ resp_inst (
     .s_axis_tvalid(rxq_tvalid),
     .s_axis_tready(rxq_tready),
     .s_axis_tlast(rxq_tlast),
+    .s_verdict_good(rxq_verdict_good),
+    .s_verdict_valid(rxq_verdict_valid),
+    .s_verdict_ready(rxq_verdict_ready),
     .s_db_qpn(db_value[`HROCE_DOORBELL_NUM]),
     .s_db_index(db_value[`HROCE_DOORBELL_INDEX]),
     .s_db_valid(db_valid && db_kind == 2'd1),

@@ -7,6 +7,10 @@ block or distributed RAM. Throughput is one word per cycle; a word written in on
 is visible at the output two cycles later. s_ready depends only on the FIFO's own state,
 never combinationally on m_ready.
 
+OUTPUT_REG = 0, for small FIFOs on a latency path: the output is read from the array
+without a register (distributed RAM only), and a word is visible the cycle after it is
+written; the output's data and valid then come from the array and the pointers.
+
 */
 
 `resetall
@@ -18,7 +22,9 @@ module fifo_sync #
     // Width of a word
     parameter WIDTH = 8,
     // log2 of the number of words the RAM holds (the output register holds one more)
-    parameter ADDR_WIDTH = 4
+    parameter ADDR_WIDTH = 4,
+    // 1: the output is registered (block RAM possible); 0: read from the array
+    parameter OUTPUT_REG = 1
 )
 (
     input  wire                  clk,
@@ -50,43 +56,60 @@ reg [WIDTH-1:0] mem [0:DEPTH-1];
 
 reg [ADDR_WIDTH:0] wr_ptr_reg = 0, wr_ptr_next;
 reg [ADDR_WIDTH:0] rd_ptr_reg = 0, rd_ptr_next;
-reg [WIDTH-1:0] m_data_reg = {WIDTH{1'b0}};
-reg m_valid_reg = 1'b0, m_valid_next;
 
 wire full = wr_ptr_reg == {~rd_ptr_reg[ADDR_WIDTH], rd_ptr_reg[ADDR_WIDTH-1:0]};
 wire empty = wr_ptr_reg == rd_ptr_reg;
 wire write = s_valid && !full;
-wire read = !empty && (!m_valid_reg || m_ready);
+wire read;
 
 assign s_ready = !full;
-assign m_data = m_data_reg;
-assign m_valid = m_valid_reg;
-assign count = {1'b0, wr_ptr_reg - rd_ptr_reg} + {{ADDR_WIDTH+1{1'b0}}, m_valid_reg};
 
 always @* begin
     wr_ptr_next = wr_ptr_reg + {{ADDR_WIDTH{1'b0}}, write};
     rd_ptr_next = rd_ptr_reg + {{ADDR_WIDTH{1'b0}}, read};
-    m_valid_next = read || (m_valid_reg && !m_ready);
 end
 
 always @(posedge clk) begin
     if (write) begin
         mem[wr_ptr_reg[ADDR_WIDTH-1:0]] <= s_data;
     end
-    if (read) begin
-        m_data_reg <= mem[rd_ptr_reg[ADDR_WIDTH-1:0]];
-    end
 
     wr_ptr_reg <= wr_ptr_next;
     rd_ptr_reg <= rd_ptr_next;
-    m_valid_reg <= m_valid_next;
 
     if (rst) begin
         wr_ptr_reg <= 0;
         rd_ptr_reg <= 0;
-        m_valid_reg <= 1'b0;
     end
 end
+
+generate
+    if (OUTPUT_REG != 0) begin : registered
+        reg [WIDTH-1:0] m_data_reg = {WIDTH{1'b0}};
+        reg m_valid_reg = 1'b0;
+
+        assign read = !empty && (!m_valid_reg || m_ready);
+        assign m_data = m_data_reg;
+        assign m_valid = m_valid_reg;
+        assign count = {1'b0, wr_ptr_reg - rd_ptr_reg} + {{ADDR_WIDTH+1{1'b0}}, m_valid_reg};
+
+        always @(posedge clk) begin
+            if (read) begin
+                m_data_reg <= mem[rd_ptr_reg[ADDR_WIDTH-1:0]];
+            end
+            m_valid_reg <= read || (m_valid_reg && !m_ready);
+
+            if (rst) begin
+                m_valid_reg <= 1'b0;
+            end
+        end
+    end else begin : direct
+        assign read = !empty && m_ready;
+        assign m_data = mem[rd_ptr_reg[ADDR_WIDTH-1:0]];
+        assign m_valid = !empty;
+        assign count = {1'b0, wr_ptr_reg - rd_ptr_reg};
+    end
+endgenerate
 
 endmodule
 

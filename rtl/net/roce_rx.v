@@ -14,6 +14,14 @@ control; at one beat per cycle in and out, frames pass back to back.
                              +-> roce_icrc -> ICRC results --+  +-> m_other (non-RoCE frames)
                              +-> entries (header, checks) ---+-> verdict, counters -> m_hdr
 
+With EARLY_HDR set, the header of every frame that passed all checks but the ICRC leaves
+as soon as its entry is at the head of the queue, before the ICRC is known (the receiver
+starts on it: a context lookup, an address translation), and m_verdict follows with one
+word per such header, in order: good (its payload follows on m_axis) or bad (counted
+here, nothing more of it leaves). A receiver of early headers must commit nothing of a
+frame before its verdict says good. Without EARLY_HDR, m_hdr carries good frames only,
+once their ICRC is checked, and m_verdict stays idle.
+
 */
 
 `resetall
@@ -34,7 +42,9 @@ module roce_rx #
     // come in behind it: two of them, and the verdict's latency, keep the line moving
     parameter BUFFER_ADDR_WIDTH = $clog2(2 * ((MAX_FRAME + KEEP_WIDTH - 1) / KEEP_WIDTH) + 32),
     // log2 of the frames the buffer may hold: minimal frames behind a largest one
-    parameter ENTRY_ADDR_WIDTH = 7
+    parameter ENTRY_ADDR_WIDTH = 7,
+    // 1: headers leave before their ICRC is checked, m_verdict says which were good
+    parameter EARLY_HDR = 0
 )
 (
     input  wire                          clk,
@@ -56,6 +66,13 @@ module roce_rx #
     output wire [`HROCE_ROCE_HDR_WIDTH-1:0] m_hdr_data,
     output wire                          m_hdr_valid,
     input  wire                          m_hdr_ready,
+
+    /*
+     * EARLY_HDR: each header's ICRC verdict, in header order (1: good)
+     */
+    output wire                          m_verdict_good,
+    output wire                          m_verdict_valid,
+    input  wire                          m_verdict_ready,
 
     /*
      * Their payload, PAYLOAD_LEN bytes from lane 0 (no beats when it is zero)
@@ -221,8 +238,17 @@ entry_fifo_inst (
     .count(entry_count)
 );
 
-wire [31:0] r_icrc;
-wire r_valid, r_ready;
+wire [31:0] r_fifo_icrc;
+wire r_fifo_valid, r_fifo_ready;
+wire [ENTRY_ADDR_WIDTH+2:0] r_fifo_count;
+wire r_take;
+
+// a result that finds the FIFO empty is offered at once too (the FIFO would show it two
+// cycles later): taken, it is not queued
+wire r_direct = icrc_result_valid && r_fifo_count == 0;
+wire [31:0] r_icrc = r_fifo_valid ? r_fifo_icrc : icrc_result;
+wire r_valid = r_fifo_valid || r_direct;
+assign r_fifo_ready = r_take && r_fifo_valid;
 
 fifo_sync #(
     .WIDTH(32),
@@ -232,12 +258,12 @@ icrc_fifo_inst (
     .clk(clk),
     .rst(rst),
     .s_data(icrc_result),
-    .s_valid(icrc_result_valid),
+    .s_valid(icrc_result_valid && !(r_direct && r_take)),
     .s_ready(),
-    .m_data(r_icrc),
-    .m_valid(r_valid),
-    .m_ready(r_ready),
-    .count()
+    .m_data(r_fifo_icrc),
+    .m_valid(r_fifo_valid),
+    .m_ready(r_fifo_ready),
+    .count(r_fifo_count)
 );
 
 /*
@@ -254,9 +280,16 @@ reg [REASON_WIDTH-1:0] verdict;
 reg [1:0] mode;
 
 wire take;                            // the current context is done: the next one starts
-wire load = e_valid && (!e_fed || r_valid) && (!next_valid_reg || take);
+// EARLY_HDR: the head entry's header has left; its verdict, waiting to be taken
+reg early_sent_reg = 1'b0, early_sent_next;
+reg verdict_valid_reg = 1'b0, verdict_valid_next;
+reg verdict_good_reg = 1'b0, verdict_good_next;
+// a RoCE entry's verdict goes out once its header has, with room for it
+wire early_done = EARLY_HDR == 0 || e_class != CLASS_ROCE ||
+                  (early_sent_reg && (!verdict_valid_reg || m_verdict_ready));
+wire load = e_valid && (!e_fed || r_valid) && (!next_valid_reg || take) && early_done;
 assign e_ready = load;
-assign r_ready = load && e_fed;
+assign r_take = load && e_fed;
 
 always @* begin
     verdict = e_reason;
@@ -270,6 +303,20 @@ always @* begin
         end else begin
             verdict = `HROCE_ROCE_RX_DROP_OK;
             mode = MODE_GOOD;
+        end
+    end
+
+    early_sent_next = early_sent_reg;
+    verdict_valid_next = verdict_valid_reg && !m_verdict_ready;
+    verdict_good_next = verdict_good_reg;
+    if (m_hdr_valid && m_hdr_ready) begin
+        early_sent_next = 1'b1;
+    end
+    if (load && EARLY_HDR != 0) begin
+        early_sent_next = 1'b0;
+        if (e_class == CLASS_ROCE) begin
+            verdict_valid_next = 1'b1;
+            verdict_good_next = mode == MODE_GOOD;
         end
     end
 
@@ -298,6 +345,9 @@ initial begin
 end
 
 always @(posedge clk) begin
+    early_sent_reg <= early_sent_next;
+    verdict_valid_reg <= verdict_valid_next;
+    verdict_good_reg <= verdict_good_next;
     next_valid_reg <= next_valid_next;
     next_mode_reg <= next_mode_next;
     next_hdr_reg <= next_hdr_next;
@@ -308,6 +358,8 @@ always @(posedge clk) begin
     end
 
     if (rst) begin
+        early_sent_reg <= 1'b0;
+        verdict_valid_reg <= 1'b0;
         next_valid_reg <= 1'b0;
         for (n = 0; n < `HROCE_ROCE_RX_DROP_COUNT; n = n + 1) begin
             count_reg[n] <= 32'd0;
@@ -349,8 +401,9 @@ reg pay_last;
 
 wire consume;
 wire last_consumed = consume && buf_tlast;
+// (an early header has left already)
 assign take = next_valid_reg && (!cur_valid_reg || last_consumed) &&
-              (next_mode_reg != MODE_GOOD || hdr_ready);
+              (next_mode_reg != MODE_GOOD || hdr_ready || EARLY_HDR != 0);
 
 // every beat waits for a pending flush to leave; a good frame's beats for the payload output
 assign consume = cur_valid_reg && buf_tvalid && (!flush_valid_reg || pay_ready) &&
@@ -480,19 +533,32 @@ other_skid_inst (
     .m_ready(m_other_tready)
 );
 
-axis_skid #(
-    .WIDTH(HDR_WIDTH)
-)
-hdr_skid_inst (
-    .clk(clk),
-    .rst(rst),
-    .s_data(next_hdr_reg),
-    .s_valid(take && next_mode_reg == MODE_GOOD),
-    .s_ready(hdr_ready),
-    .m_data(m_hdr_data),
-    .m_valid(m_hdr_valid),
-    .m_ready(m_hdr_ready)
-);
+generate
+    if (EARLY_HDR != 0) begin : early
+        // straight from the entry FIFO's output register: the entry stays at the head
+        // until its verdict, so the header is held as long as it is offered
+        assign m_hdr_data = e_hdr;
+        assign m_hdr_valid = e_valid && e_class == CLASS_ROCE && !early_sent_reg;
+        assign hdr_ready = 1'b1;
+    end else begin : checked
+        axis_skid #(
+            .WIDTH(HDR_WIDTH)
+        )
+        hdr_skid_inst (
+            .clk(clk),
+            .rst(rst),
+            .s_data(next_hdr_reg),
+            .s_valid(take && next_mode_reg == MODE_GOOD),
+            .s_ready(hdr_ready),
+            .m_data(m_hdr_data),
+            .m_valid(m_hdr_valid),
+            .m_ready(m_hdr_ready)
+        );
+    end
+endgenerate
+
+assign m_verdict_good = verdict_good_reg;
+assign m_verdict_valid = verdict_valid_reg;
 
 endmodule
 

@@ -23,6 +23,13 @@ keeps taking this NIC's frames; once it took nothing for NO_ROOM_WAIT cycles (bo
 full, each NIC waiting on the other), the request is dropped unseen (counted: RX_NO_ROOM),
 and the requester sends it again (sequence NAK or timer).
 
+A request arrives before its ICRC is checked, and its verdict after it (s_verdict, one
+per request, in order): the context lookup, the checks, the RECV WQE's read and the
+translation of its data run meanwhile, and whatever the request would change (memory,
+context, answers, counters) waits for the verdict. A request whose verdict is bad is
+dropped without a trace (S_VDROP): its chunks discarded, its context not written; it has
+no payload (roce_rx counted it).
+
 A packet's chunks are committed only once every piece of it translated without a
 violation, so a violation never reaches memory. An ACK leaves only once the DMA writes of
 everything it acknowledges are answered (posted to the host), so that the data is placed
@@ -101,6 +108,9 @@ module resp_engine #
     input  wire                          s_axis_tvalid,
     output wire                          s_axis_tready,
     input  wire                          s_axis_tlast,
+    input  wire                          s_verdict_good,   // the request's ICRC
+    input  wire                          s_verdict_valid,
+    output wire                          s_verdict_ready,
 
     /*
      * RQ doorbells
@@ -260,7 +270,8 @@ localparam [4:0]
     S_DB = 5'd23,
     S_KICK = 5'd24,
     S_DROP = 5'd25,
-    S_FAULT = 5'd27;
+    S_FAULT = 5'd27,
+    S_VDROP = 5'd28;
 
 /*
  * Control state
@@ -277,6 +288,8 @@ reg [15:0] db_index_reg = 16'd0, db_index_next;
 // the request being handled
 reg [HDR_WIDTH-1:0] rxh_reg = {HDR_WIDTH{1'b0}}, rxh_next;
 reg dup_reg = 1'b0, dup_next;                 // a duplicate READ, executed again
+reg v_wait_reg = 1'b0, v_wait_next;           // its ICRC verdict not in yet
+reg v_bad_reg = 1'b0, v_bad_next;             // its verdict was bad
 reg pay_done_reg = 1'b0, pay_done_next;       // its payload's fate is queued
 
 // a window on a receive queue: one DMA read brings up to 512 bytes of the ring from RQ_CI
@@ -380,7 +393,7 @@ chunk_fifo (
     .used(chunk_used), .empty(chunk_empty)
 );
 
-fifo_sync #(.WIDTH(1), .ADDR_WIDTH(3))
+fifo_sync #(.WIDTH(1), .ADDR_WIDTH(3), .OUTPUT_REG(0))
 act_fifo (
     .clk(clk), .rst(rst),
     .s_data(act_in_data), .s_valid(act_in_valid), .s_ready(),
@@ -654,7 +667,17 @@ wire take_err = state_reg == S_IDLE && !take_fault && !send_ack && !hold && s_er
 wire take_db = state_reg == S_IDLE && !take_fault && !send_ack && !hold && !s_err_valid &&
                s_db_valid && room;
 wire take_rx = state_reg == S_IDLE && !take_fault && !send_ack && !hold && !take_err &&
-               !take_db && s_hdr_valid && rx_room;
+               !take_db && s_hdr_valid && rx_room && !v_wait_reg;
+
+// the request's verdict: still to come (what would change anything waits), or bad (it is
+// dropped); a verdict is used in the cycle it arrives
+assign s_verdict_ready = v_wait_reg;
+wire v_pending = v_wait_reg && !s_verdict_valid;
+wire v_bad = v_bad_reg || (v_wait_reg && s_verdict_valid && !s_verdict_good);
+// S_RX's and S_EXEC's ways that answer or fail, rather than go on with the request
+wire rx_on = answer_room && ctx_ok_reg && qp_receives && !qp_err && psn_diff == 24'd0;
+wire exec_fails = (!dup_reg && !seq_ok) || !len_ok || !write_len_ok || !access_ok ||
+                  (op_takes_recv && rq_empty);
 
 // the request at the input waits for room while the link stands still
 always @* begin
@@ -669,6 +692,8 @@ end
 /*
  * Control FSM
  */
+reg exec_now;                                 // S_EXEC's work, this cycle
+
 always @* begin
     state_next = state_reg;
     return_next = return_reg;
@@ -680,6 +705,8 @@ always @* begin
     db_index_next = db_index_reg;
     rxh_next = rxh_reg;
     dup_next = dup_reg;
+    v_wait_next = v_wait_reg && !s_verdict_valid;
+    v_bad_next = v_bad;
     pay_done_next = pay_done_reg;
     wqe_beat_next = wqe_beat_reg;
     wqe_error_next = wqe_error_reg;
@@ -711,6 +738,7 @@ always @* begin
     stat_rx_duplicate_next = 1'b0;
     stat_rx_out_of_sequence_next = 1'b0;
 
+    exec_now = 1'b0;
     wqe_wr_en = 1'b0;
     wqe_wr_addr = 3'd0;
     wqe_wr_data = s_wqe_rd_axis_tdata;
@@ -729,6 +757,7 @@ always @* begin
 
     case (state_reg)
         S_IDLE: begin
+            v_bad_next = 1'b0;
             if (take_fault) begin
                 fault_pop = 1'b1;
                 qpn_next = fault_qpn;
@@ -754,6 +783,7 @@ always @* begin
                 return_next = S_KICK;
                 state_next = S_LOOKUP_WAIT;
             end else if (take_rx) begin
+                v_wait_next = 1'b1;
                 rxh_next = s_hdr_data;
                 qpn_next = s_hdr_data[`HROCE_ROCE_HDR_BTH_DQPN];
                 dup_next = 1'b0;
@@ -787,18 +817,24 @@ always @* begin
         end
 
         /*
-         * A request: is it for a QP that receives, and is it the one expected?
+         * A request: is it for a QP that receives, and is it the one expected? If so it
+         * is executed in the same cycle (S_EXEC's checks read the same registers)
          */
         S_RX: begin
-            if (!answer_room) begin
+            if (v_bad) begin
+                state_next = S_VDROP;
+            end else if (rx_on) begin
+                exec_now = 1'b1;
+            end else if (v_pending) begin
+                // what it answers waits for the verdict
+                state_next = S_RX;
+            end else if (!answer_room) begin
                 // no room for what it may answer: dropped unseen, sent again later
                 stat_rx_no_room_next = 1'b1;
                 state_next = S_DROP;
             end else if (!ctx_ok_reg || !qp_receives || qp_err) begin
                 stat_rx_no_qp_next = 1'b1;
                 state_next = S_DROP;
-            end else if (psn_diff == 24'd0) begin
-                state_next = S_EXEC;
             end else if (psn_behind) begin
                 stat_rx_duplicate_next = 1'b1;
                 if (op_read) begin
@@ -826,46 +862,7 @@ always @* begin
             end
         end
         S_EXEC: begin
-            reply_psn_next = rx_psn;
-            if ((!dup_reg && !seq_ok) || !len_ok || !write_len_ok || !access_ok) begin
-                reply_syn_next = SYN_NAK_INV_REQ;
-                state_next = S_FAIL;
-            end else if (op_takes_recv && rq_empty) begin
-                // nothing to receive into: the requester will try again from this PSN
-                // after the timer, so what follows it is dropped quietly until then
-                reply_syn_next = SYN_RNR | {3'd0, ctx_reg[`HROCE_QPC_MIN_RNR_TIMER]};
-                ctx_next[`HROCE_QPC_NAK_SENT] = 1'b1;
-                update_valid_next = 1'b1;
-                return_next = S_DROP;
-                state_next = S_REPLY;
-            end else if (op_send) begin
-                xl_remote_next = 1'b0;
-                if (wqe_cached) begin
-                    state_next = S_WQE;
-                end else begin
-                    wqe_beat_next = 3'd0;
-                    wqe_error_next = 1'b0;
-                    rd_req_valid_next = 1'b1;
-                    state_next = S_FETCH;
-                end
-            end else begin
-                // RDMA WRITE or READ: check the whole range once, at its first packet (a
-                // WRITE of one packet is its range: the walk's translation checks it, with
-                // the same verdicts)
-                xl_remote_next = 1'b1;
-                xl_va_next = op_reth ? reth_va : wr_va;
-                xl_key_next = op_reth ? reth_rkey : wr_rkey;
-                if (op_reth && reth_len != 32'd0 && !(op_write && op_only)) begin
-                    state_next = S_CHECK;
-                end else if (op_read) begin
-                    state_next = S_READ_WAIT;
-                end else if (rx_len == 13'd0) begin
-                    state_next = S_COMMIT;
-                end else begin
-                    walk_cmd_valid = 1'b1;
-                    state_next = S_WALK;
-                end
-            end
+            exec_now = 1'b1;
         end
         S_CHECK: begin
             if (m_mr_req_ready) begin
@@ -965,7 +962,11 @@ always @* begin
          * SEND and WRITE: the packet's data goes; what the message has done so far
          */
         S_COMMIT: begin
-            if (wrec_room) begin
+            if (v_bad) begin
+                state_next = S_VDROP;
+            end else if (v_pending) begin
+                state_next = S_COMMIT;
+            end else if (wrec_room) begin
                 chunk_commit = 1'b1;
                 wrec_push = wr_batch_reg != 13'd0;
                 wr_committed_next = wr_committed_reg + {3'd0, wr_batch_reg};
@@ -1037,7 +1038,11 @@ always @* begin
          * before, its descriptor
          */
         S_READ_WAIT: begin
-            if (ack_pend_reg) begin
+            if (v_bad) begin
+                state_next = S_VDROP;
+            end else if (v_pending) begin
+                state_next = S_READ_WAIT;
+            end else if (ack_pend_reg) begin
                 if (desc_room && ack_ready) begin
                     desc_in_valid = 1'b1;
                     ack_pend_next = 1'b0;
@@ -1080,15 +1085,19 @@ always @* begin
          * A violation: NAK, the QP to error, RECV WQEs flushed, the requester told
          */
         S_FAIL: begin
-            ctx_next[`HROCE_QPC_RESP_ERR] = 1'b1;
-            kick_next = 1'b1;
-            if (!pay_done_reg) begin
-                act_in_data = 1'b0;
-                act_in_valid = rx_len != 13'd0;
-                pay_done_next = 1'b1;
+            if (v_bad) begin
+                state_next = S_VDROP;
+            end else if (!v_pending) begin
+                ctx_next[`HROCE_QPC_RESP_ERR] = 1'b1;
+                kick_next = 1'b1;
+                if (!pay_done_reg) begin
+                    act_in_data = 1'b0;
+                    act_in_valid = rx_len != 13'd0;
+                    pay_done_next = 1'b1;
+                end
+                return_next = S_FLUSH;
+                state_next = S_REPLY;
             end
-            return_next = S_FLUSH;
-            state_next = S_REPLY;
         end
         S_FLUSH: begin
             if (!cqe_valid_reg || m_cqe_ready) begin
@@ -1112,6 +1121,15 @@ always @* begin
                     ctx_next[`HROCE_QPC_RQ_CI] = rq_ci + 16'd1;
                 end
             end
+        end
+        /*
+         * A request whose ICRC was bad: nothing of it stays (it has no payload)
+         */
+        S_VDROP: begin
+            chunk_discard = 1'b1;
+            wr_batch_next = 13'd0;
+            err_valid_next = 1'b0;
+            state_next = update_valid_reg ? S_UPDATE : S_IDLE;
         end
         S_DROP: begin
             if (!pay_done_reg) begin
@@ -1150,6 +1168,54 @@ always @* begin
         end
         default: state_next = S_IDLE;
     endcase
+
+    // S_EXEC: the request's checks, and the way its data goes (from S_RX in the same cycle)
+    if (exec_now) begin
+        reply_psn_next = rx_psn;
+        if (v_bad) begin
+            state_next = S_VDROP;
+        end else if (v_pending && exec_fails) begin
+            state_next = S_EXEC;
+        end else if ((!dup_reg && !seq_ok) || !len_ok || !write_len_ok || !access_ok) begin
+            reply_syn_next = SYN_NAK_INV_REQ;
+            state_next = S_FAIL;
+        end else if (op_takes_recv && rq_empty) begin
+            // nothing to receive into: the requester will try again from this PSN
+            // after the timer, so what follows it is dropped quietly until then
+            reply_syn_next = SYN_RNR | {3'd0, ctx_reg[`HROCE_QPC_MIN_RNR_TIMER]};
+            ctx_next[`HROCE_QPC_NAK_SENT] = 1'b1;
+            update_valid_next = 1'b1;
+            return_next = S_DROP;
+            state_next = S_REPLY;
+        end else if (op_send) begin
+            xl_remote_next = 1'b0;
+            if (wqe_cached) begin
+                state_next = S_WQE;
+            end else begin
+                wqe_beat_next = 3'd0;
+                wqe_error_next = 1'b0;
+                rd_req_valid_next = 1'b1;
+                state_next = S_FETCH;
+            end
+        end else begin
+            // RDMA WRITE or READ: check the whole range once, at its first packet (a
+            // WRITE of one packet is its range: the walk's translation checks it, with
+            // the same verdicts)
+            xl_remote_next = 1'b1;
+            xl_va_next = op_reth ? reth_va : wr_va;
+            xl_key_next = op_reth ? reth_rkey : wr_rkey;
+            if (op_reth && reth_len != 32'd0 && !(op_write && op_only)) begin
+                state_next = S_CHECK;
+            end else if (op_read) begin
+                state_next = S_READ_WAIT;
+            end else if (rx_len == 13'd0) begin
+                state_next = S_COMMIT;
+            end else begin
+                walk_cmd_valid = 1'b1;
+                state_next = S_WALK;
+            end
+        end
+    end
 end
 
 /*
@@ -1206,6 +1272,8 @@ always @(posedge clk) begin
     db_index_reg <= db_index_next;
     rxh_reg <= rxh_next;
     dup_reg <= dup_next;
+    v_wait_reg <= v_wait_next;
+    v_bad_reg <= v_bad_next;
     pay_done_reg <= pay_done_next;
     wqe_beat_reg <= wqe_beat_next;
     wqe_error_reg <= wqe_error_next;
@@ -1249,6 +1317,8 @@ always @(posedge clk) begin
 
     if (rst) begin
         state_reg <= S_IDLE;
+        v_wait_reg <= 1'b0;
+        v_bad_reg <= 1'b0;
         lookup_valid_reg <= 1'b0;
         update_valid_reg <= 1'b0;
         wqe_valid_reg <= 1'b0;

@@ -23,6 +23,9 @@
  *  - 4 KiB WRITE goodput with 1, 1024 and 16382 QPs active, and the context caches' hits,
  *    misses and write-backs meanwhile (BENCH_MANY_QPS=N in the environment: only that, up
  *    to N QPs).
+ *
+ * BENCH_LATENCY=1 in the environment: only the latencies (8 B READ round trip, 8 B WRITE
+ * one way), in a few seconds. BENCH_EVENTS=1 also prints the last WRITE's event streams.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -888,6 +891,43 @@ static bool bridge_limits(struct bench *b, const struct env_params *base)
 	return true;
 }
 
+/* The 8 B READ round trip, printed with its stages. */
+static bool read_latencies(struct env *e)
+{
+	struct rd_lat rd;
+
+	if (!read_latency(e, 20, &rd))
+		return false;
+	printf("8 B READ round trip, doorbell write to data in local memory (WQE pushed, average of "
+	       "20): %.0f ns = doorbell %.0f + request TX pipeline %.0f + wire %.0f + responder "
+	       "(with its DMA read) %.0f + wire %.0f + RX pipeline and DMA write %.0f\n",
+	       rd.total, rd.doorbell, rd.request_tx, rd.wire_out, rd.responder, rd.wire_back,
+	       rd.requester_rx);
+	return true;
+}
+
+/* The 8 B WRITE one-way latencies, fast and slow path, over IPv4 then IPv6. */
+static bool write_latencies(struct env *e)
+{
+	struct lat fast, slow;
+
+	if (!latency(e, true, 20, &fast) || !latency(e, false, 20, &slow))
+		return false;
+	printf("8 B WRITE one-way latency, doorbell write to data in remote memory (average of "
+	       "20):\n");
+	print_lat("WQE pushed in the doorbell, inline:", &fast);
+	print_lat("WQE (3 SGEs) and payload read by DMA:", &slow);
+	/* the same over IPv6: GID index 0, the link-local addresses; 20 more bytes of header */
+	e->gid_index = HROCE_GID_INDEX_LINK_LOCAL;
+	if (!latency(e, true, 20, &fast) || !latency(e, false, 20, &slow))
+		return false;
+	e->gid_index = HROCE_GID_INDEX_IPV4;
+	printf("the same over IPv6 (GID index 0, link-local addresses):\n");
+	print_lat("WQE pushed in the doorbell, inline:", &fast);
+	print_lat("WQE (3 SGEs) and payload read by DMA:", &slow);
+	return true;
+}
+
 int main(int argc, char **argv)
 {
 	struct bench b;
@@ -904,9 +944,7 @@ int main(int argc, char **argv)
 	struct stream_run rate1_push = { 1, 64, HROCE_MTU_4096, 64, 16, false, 2048, false, false };
 	struct stream_run rate8_push = { 8, 64, HROCE_MTU_4096, 64, 16, false, 512, false, false };
 	struct stream_run send8 = { 8, 64, HROCE_MTU_4096, 64, 16, false, 512, false, true };
-	struct rd_lat rd;
 	struct stream_result r;
-	struct lat fast, slow;
 	double mhz = ENV_MHZ;
 
 	bench_init(&b, "bench_rc", argc, argv);
@@ -924,6 +962,12 @@ int main(int argc, char **argv)
 	printf("# bench_rc: two NICs at %.0f MHz (512-bit datapath); PCIe %u ns one way, bus "
 	       "bandwidth, %u DMA bursts in flight each way; link %u Gb/s, %u ns\n",
 	       mhz, PCIE_NS, HROCE_SIM_PCIE_BRIDGE_BURSTS, LINK_GBPS, LINK_NS);
+	if (getenv("BENCH_LATENCY")) {
+		bool ok = read_latencies(&e) && write_latencies(&e);
+
+		env_close(&e);
+		return ok ? 0 : 1;
+	}
 
 	if (!stream(&e, &goodput, &r))
 		return 1;
@@ -963,31 +1007,14 @@ int main(int argc, char **argv)
 	       "8 QPs, 64 in flight each: %.2f Mpps (%" PRIu64 " messages in %.1f us)\n",
 	       (double)r.messages * 1000 / r.ns, r.messages, r.ns / 1000);
 
-	if (!read_latency(&e, 20, &rd))
+	if (!read_latencies(&e))
 		return 1;
-	printf("8 B READ round trip, doorbell write to data in local memory (WQE pushed, average of "
-	       "20): %.0f ns = doorbell %.0f + request TX pipeline %.0f + wire %.0f + responder "
-	       "(with its DMA read) %.0f + wire %.0f + RX pipeline and DMA write %.0f\n",
-	       rd.total, rd.doorbell, rd.request_tx, rd.wire_out, rd.responder, rd.wire_back,
-	       rd.requester_rx);
 
 	if (!resend_times(&e) || !loss_sweep(&e))
 		return 1;
 
-	if (!latency(&e, true, 20, &fast) || !latency(&e, false, 20, &slow))
+	if (!write_latencies(&e))
 		return 1;
-	printf("8 B WRITE one-way latency, doorbell write to data in remote memory (average of "
-	       "20):\n");
-	print_lat("WQE pushed in the doorbell, inline:", &fast);
-	print_lat("WQE (3 SGEs) and payload read by DMA:", &slow);
-	/* the same over IPv6: GID index 0, the link-local addresses; 20 more bytes of header */
-	e.gid_index = HROCE_GID_INDEX_LINK_LOCAL;
-	if (!latency(&e, true, 20, &fast) || !latency(&e, false, 20, &slow))
-		return 1;
-	e.gid_index = HROCE_GID_INDEX_IPV4;
-	printf("the same over IPv6 (GID index 0, link-local addresses):\n");
-	print_lat("WQE pushed in the doorbell, inline:", &fast);
-	print_lat("WQE (3 SGEs) and payload read by DMA:", &slow);
 	env_close(&e);
 	return bridge_limits(&b, &p) && many_qps(&b, &p, MANY_MAX_QPS) ? 0 : 1;
 }

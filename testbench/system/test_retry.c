@@ -16,6 +16,8 @@
  *   must.
  * - peer gone: the peer's QP stops answering: RETRY_EXC_ERR after retry_cnt + 1 ACK
  *   timeouts of simulated time, the WQE behind it flushed.
+ * - bad ICRC: a request with a bit flipped leaves no trace at the responder, which starts
+ *   on a request before its ICRC is known.
  *
  * The random mix over a lossy link is test_rc's (random_mix_lossy).
  */
@@ -841,6 +843,209 @@ out:
 
 /* ===================================================================================== */
 
+/* ===================================================================================== */
+/* A request with a bit flipped leaves no trace */
+
+#define FLIP_LEN 8  /* headers are most of the bits a flip may hit */
+#define FLIP_SEEDS 8 /* of each kind of request */
+
+/*
+ * One 8-byte message of k from node 0 to node 1 (a READ: from node 1's memory to node
+ * 0's) whose request has a bit flipped the first time it is sent (anywhere the receiver's
+ * checks cover: seed picks it), and is sent again after the ACK timeout. The responder
+ * starts on a request before its ICRC is known (context lookup, checks, translation,
+ * the RECV WQE's read), so this checks that it commits nothing of one that turns out bad:
+ * the receiving core took exactly one good request (the second), the retransmission met
+ * the responder as if the first never came (no duplicate, no sequence NAK, no QP error,
+ * no drop for a QP), one completion each side, the bytes in place and nothing around them
+ * touched. icrc: the ICRC is what caught the flipped request (not the IP checks).
+ */
+static const char *one_flipped(struct bench *b, struct env *e, const struct op_kind *k,
+			       uint64_t seed, bool *icrc, char *why, size_t whylen)
+{
+	static const unsigned int quiet[] = {
+		HROCE_CORE_COUNTER_RX_DUPLICATE, HROCE_CORE_COUNTER_RX_OUT_OF_SEQUENCE,
+		HROCE_CORE_COUNTER_RX_NO_QP,	 HROCE_CORE_COUNTER_RX_NO_ROOM,
+		HROCE_CORE_COUNTER_RX_NOT_OURS,	 HROCE_CORE_COUNTER_RX_UNSUPPORTED,
+	};
+	size_t size = FLIP_LEN + 2 * GUARD;
+	struct hroce_sim_frame_faults f = { .seed = seed, .flip = 1.0 };
+	struct hroce_sim_frame_fault_stats st;
+	struct counts c0 = counts_of(e, 0), c1;
+	uint64_t before[sizeof(quiet) / sizeof(quiet[0])];
+	uint64_t good0 = hroce_rx_counter(e->n[1].dev, HROCE_ROCE_RX_DROP_OK);
+	uint64_t icrc0 = hroce_rx_counter(e->n[1].dev, HROCE_ROCE_RX_DROP_ICRC);
+	uint64_t end;
+	struct buf src, dst, rbuf;
+	struct qp_pair qp;
+	struct hroce_wc wc;
+	const uint8_t *from, *to;
+	uint8_t *snap;
+	int err;
+
+	why[0] = 0;
+	*icrc = false;
+	for (size_t i = 0; i < sizeof(quiet) / sizeof(quiet[0]); i++)
+		before[i] = counter(e, 1, quiet[i]);
+	e->t.timeout = DIRECTED_TIMEOUT;
+	err = qp_pair_open(e, &qp, HROCE_MTU_1024, &caps, ACCESS_ALL);
+	e->t.timeout = 14;
+	if (err) {
+		snprintf(why, whylen, "connect: %s", strerror(err));
+		return why;
+	}
+	buf_open(e, &src, 0, size, ACCESS_ALL, 0);
+	buf_open(e, &dst, 1, size, ACCESS_ALL, 0);
+	buf_open(e, &rbuf, 1, size, ACCESS_ALL, 0);
+	bench_fill(b, (k->read ? dst.p : src.p) + GUARD, FLIP_LEN);
+	snap = malloc(size);
+	memcpy(snap, k->read ? dst.p : src.p, size);
+	if (hroce_sim_link_set_faults(e->link, e->n[0].sim, &f)) {
+		snprintf(why, whylen, "set_faults: %s", strerror(errno));
+		goto out;
+	}
+	{
+		struct hroce_sge sge = { (uintptr_t)src.p + GUARD, FLIP_LEN, hroce_mr_lkey(src.mr) };
+		struct hroce_sge rsge = { (uintptr_t)rbuf.p + GUARD, FLIP_LEN,
+					  hroce_mr_lkey(rbuf.mr) };
+		struct hroce_send_wr wr = { .wr_id = 1,
+					    .sg_list = &sge,
+					    .num_sge = 1,
+					    .opcode = k->op,
+					    .send_flags = HROCE_SEND_SIGNALED,
+					    .imm_data = htobe32(0xf11bu),
+					    .remote_addr = (uintptr_t)dst.p + GUARD,
+					    .rkey = hroce_mr_rkey(dst.mr) };
+		struct hroce_recv_wr rwr = { .wr_id = 2, .sg_list = &rsge, .num_sge = 1 };
+		struct hroce_send_wr *bad;
+		struct hroce_recv_wr *rbad;
+
+		if ((k->recv && hroce_post_recv(qp.qp[1], &rwr, &rbad)) ||
+		    hroce_post_send(qp.qp[0], &wr, &bad)) {
+			snprintf(why, whylen, "post failed");
+			goto out;
+		}
+	}
+	/* the request flipped, then a clean link for its retransmission */
+	end = env_ns(e) + TIMEOUT_NS(DIRECTED_TIMEOUT) / 2;
+	do {
+		env_idle(e);
+		hroce_sim_link_fault_stats(e->link, e->n[0].sim, &st);
+	} while (!st.frames && env_ns(e) < end);
+	hroce_sim_link_set_faults(e->link, e->n[0].sim, NULL);
+	if (st.flipped != 1) {
+		snprintf(why, whylen, "%llu frames flipped before the ACK timeout, wanted 1",
+			 (unsigned long long)st.flipped);
+		goto out;
+	}
+	if (env_poll(e, e->n[0].scq, 1, &wc, POLL_NS) != 1) {
+		snprintf(why, whylen, "no send completion");
+		goto out;
+	}
+	if (wc.wr_id != 1 || wc.status != HROCE_WC_SUCCESS || wc.opcode != k->sq_op) {
+		snprintf(why, whylen, "send completion: wr_id %llu status %s opcode %u",
+			 (unsigned long long)wc.wr_id, hroce_wc_status_name(wc.status),
+			 (unsigned int)wc.opcode);
+		goto out;
+	}
+	if (k->recv) {
+		if (env_poll(e, e->n[1].rcq, 1, &wc, POLL_NS) != 1) {
+			snprintf(why, whylen, "no receive completion");
+			goto out;
+		}
+		if (wc.wr_id != 2 || wc.status != HROCE_WC_SUCCESS || wc.opcode != k->rq_op ||
+		    wc.byte_len != FLIP_LEN || !!(wc.wc_flags & HROCE_WC_WITH_IMM) != k->imm ||
+		    (k->imm && wc.imm_data != htobe32(0xf11bu))) {
+			snprintf(why, whylen,
+				 "receive completion: wr_id %llu status %s opcode %u length %u",
+				 (unsigned long long)wc.wr_id, hroce_wc_status_name(wc.status),
+				 (unsigned int)wc.opcode, wc.byte_len);
+			goto out;
+		}
+	}
+	if (!no_more_cqes(e, why, whylen))
+		goto out;
+	from = k->read ? snap : src.p;
+	to = k->read							 ? src.p
+	     : k->op == HROCE_WR_SEND || k->op == HROCE_WR_SEND_WITH_IMM ? rbuf.p
+									 : dst.p;
+	if (memcmp(from + GUARD, to + GUARD, FLIP_LEN)) {
+		snprintf(why, whylen, "the data differs");
+		goto out;
+	}
+	for (size_t i = 0; i < GUARD; i++) {
+		if (to[i] != POISON || to[GUARD + FLIP_LEN + i] != POISON) {
+			snprintf(why, whylen, "a guard byte changed");
+			goto out;
+		}
+	}
+	/* nothing else of node 1's memory that the request could name */
+	for (size_t i = 0; i < size; i++) {
+		if ((to != dst.p && !k->read && dst.p[i] != POISON) ||
+		    (to != rbuf.p && rbuf.p[i] != POISON)) {
+			snprintf(why, whylen, "a byte of another buffer changed");
+			goto out;
+		}
+	}
+	if (hroce_rx_counter(e->n[1].dev, HROCE_ROCE_RX_DROP_OK) - good0 != 1) {
+		snprintf(why, whylen, "%llu good requests taken, wanted 1",
+			 (unsigned long long)(hroce_rx_counter(e->n[1].dev, HROCE_ROCE_RX_DROP_OK) -
+					      good0));
+		goto out;
+	}
+	*icrc = hroce_rx_counter(e->n[1].dev, HROCE_ROCE_RX_DROP_ICRC) - icrc0 == 1;
+	for (size_t i = 0; i < sizeof(quiet) / sizeof(quiet[0]); i++) {
+		if (counter(e, 1, quiet[i]) != before[i]) {
+			snprintf(why, whylen, "the responder counted %s (core counter %u)",
+				 "a request that was never good", quiet[i]);
+			goto out;
+		}
+	}
+	c1 = counts_of(e, 0);
+	if (c1.naks != c0.naks || c1.timeouts - c0.timeouts != 1 || c1.exceeded != c0.exceeded) {
+		snprintf(why, whylen, "%llu NAKs and %llu ACK timeouts, wanted none and one",
+			 (unsigned long long)(c1.naks - c0.naks),
+			 (unsigned long long)(c1.timeouts - c0.timeouts));
+		goto out;
+	}
+out:
+	hroce_sim_link_set_faults(e->link, e->n[0].sim, NULL);
+	qp_pair_close(&qp);
+	buf_close(&src);
+	buf_close(&dst);
+	buf_close(&rbuf);
+	free(snap);
+	return why[0] ? why : NULL;
+}
+
+static void test_bad_icrc(struct bench *b, struct env *e)
+{
+	for (size_t ki = 0; ki < sizeof(ops) / sizeof(ops[0]); ki++) {
+		const struct op_kind *k = &ops[ki];
+		int by_icrc = 0;
+		char name[64], why[300];
+		const char *err = NULL;
+
+		int n = 0;
+
+		/* a flip lands in the IP header (checked before the ICRC) about one time in
+		 * three: more seeds until the ICRC caught one, which is what this is about */
+		while (!err && (n < FLIP_SEEDS || (!by_icrc && n < 8 * FLIP_SEEDS))) {
+			bool icrc;
+
+			err = one_flipped(b, e, k, b->seed * 8 * FLIP_SEEDS + (uint64_t)n, &icrc,
+					  why, sizeof(why));
+			by_icrc += icrc;
+			n++;
+		}
+		snprintf(name, sizeof(name), "bad_icrc_%s", k->name);
+		if (!err && !by_icrc)
+			err = "no flipped request was caught by its ICRC";
+		bench_result(b, name, !err, "%s (%d of %d caught by the ICRC)", err ? err : "",
+			     by_icrc, n);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	struct bench b;
@@ -855,6 +1060,7 @@ int main(int argc, char **argv)
 	test_rnr(&b, &e);
 	test_peer_gone(&b, &e);
 	test_bad_responses(&b, &e);
+	test_bad_icrc(&b, &e);
 	env_close(&e);
 	return bench_finish(&b);
 }
