@@ -99,6 +99,9 @@ $(eval $(call model,roce_icrc_w64,roce_icrc,-GDATA_WIDTH=64,$(NET_RTL_SRCS)))
 $(eval $(call model,roce_icrc_w512,roce_icrc,-GDATA_WIDTH=512,$(NET_RTL_SRCS)))
 $(eval $(call model,roce_rx_w64,roce_rx,-GDATA_WIDTH=64,$(NET_RTL_SRCS)))
 $(eval $(call model,roce_rx_w512,roce_rx,-GDATA_WIDTH=512,$(NET_RTL_SRCS)))
+# headers before their ICRC verdict, as the core uses it
+$(eval $(call model,roce_rx_early_w64,roce_rx,-GDATA_WIDTH=64 -GEARLY_HDR=1,$(NET_RTL_SRCS)))
+$(eval $(call model,roce_rx_early_w512,roce_rx,-GDATA_WIDTH=512 -GEARLY_HDR=1,$(NET_RTL_SRCS)))
 $(eval $(call model,roce_tx_w64,roce_tx,-GDATA_WIDTH=64,$(NET_RTL_SRCS)))
 $(eval $(call model,roce_tx_w512,roce_tx,-GDATA_WIDTH=512,$(NET_RTL_SRCS)))
 $(eval $(call model,hroce_core,hroce_core,,$(RTL_SRCS)))
@@ -146,7 +149,8 @@ endef
 
 $(eval $(call program,test_wire,testbench/wire/test_wire.c testbench/net/roce_random.c testbench/net/roce_oracle.c $(WIRE_SRCS) testbench/lib/bench.c sim/vmodel/vmodel.c))
 $(eval $(call program,test_icrc,testbench/net/test_icrc.c $(WIRE_SRCS) $(BENCH_SRCS),roce_icrc_w64 roce_icrc_w512))
-$(eval $(call program,test_rx,testbench/net/test_rx.c testbench/net/roce_random.c $(WIRE_SRCS) $(BENCH_SRCS),roce_rx_w64 roce_rx_w512))
+$(eval $(call program,test_rx,testbench/net/test_rx.c testbench/net/roce_random.c $(WIRE_SRCS) $(BENCH_SRCS),roce_rx_w64 roce_rx_w512 \
+	roce_rx_early_w64 roce_rx_early_w512))
 $(eval $(call program,test_tx,testbench/net/test_tx.c testbench/net/roce_random.c testbench/net/roce_oracle.c $(WIRE_SRCS) $(BENCH_SRCS),roce_tx_w64 roce_tx_w512))
 
 $(eval $(call program,test_icmp,testbench/net/test_icmp.c testbench/net/net_oracle.c $(WIRE_SRCS) $(BENCH_SRCS),icmp_echo_w64 icmp_echo_w512 icmp6_echo_w64 icmp6_echo_w512))

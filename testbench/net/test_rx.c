@@ -5,6 +5,11 @@
  * The C wire-format library is the scoreboard: for every frame sent in, roce_parse() says
  * what must come out — a header and payload, a whole non-RoCE frame, or a drop under one
  * reason — and the RTL's outputs and counters must say the same, in order.
+ *
+ * With EARLY_HDR (the models roce_rx_early_*), a frame whose ICRC alone is wrong gives its
+ * header too (the one the frame would have with its ICRC right), and every header is
+ * followed by its verdict, good or bad, never before the header; the payload only for
+ * good ones.
  */
 #include <dirent.h>
 #include <stdio.h>
@@ -20,6 +25,7 @@
 #include "roce_wire.h"
 
 extern const struct vmodel_ops vmodel_Vroce_rx_w64, vmodel_Vroce_rx_w512;
+extern const struct vmodel_ops vmodel_Vroce_rx_early_w64, vmodel_Vroce_rx_early_w512;
 
 #define DATA_DIR "testbench/data"
 #define MAX_FRAME 4224
@@ -31,6 +37,13 @@ struct expect_frame {
 	size_t len;
 	struct roce_hdr hdr;
 	size_t payload_off;
+	bool early; /* EARLY_HDR: its header comes out (good, or bad by its ICRC alone) */
+};
+
+/* EARLY_HDR's verdicts, with the headers out before each (it must not come before its own) */
+struct verdict {
+	bool good;
+	size_t headers_before;
 };
 
 struct rx_env {
@@ -47,7 +60,36 @@ struct rx_env {
 	size_t nexpect, cap;
 	uint64_t counts[HROCE_ROCE_RX_DROP_COUNT];
 	uint64_t stalls; /* cycles the input offered a beat and was refused */
+	bool early;	 /* the model has EARLY_HDR */
+	const struct vmodel_port *verdict_good, *verdict_valid, *verdict_ready;
+	unsigned int busy_pct;
+	struct verdict *verdicts;
+	size_t nverdicts;
 };
+
+/* The verdict output's consumer: busy at random, every verdict taken recorded. */
+static void verdict_drive(void *ctx)
+{
+	struct rx_env *e = ctx;
+
+	vport_set(e->verdict_ready, !bench_chance(e->b, e->busy_pct));
+}
+
+static void verdict_sample(void *ctx)
+{
+	struct rx_env *e = ctx;
+
+	if (!vport_get(e->verdict_valid) || !vport_get(e->verdict_ready))
+		return;
+	e->verdicts = realloc(e->verdicts, (e->nverdicts + 1) * sizeof(*e->verdicts));
+	if (!e->verdicts) {
+		perror("realloc");
+		exit(1);
+	}
+	/* a header taken in this very cycle is counted by its sink's sample, which ran */
+	e->verdicts[e->nverdicts++] =
+		(struct verdict){ vport_get(e->verdict_good) != 0, axis_sink_count(&e->hdr) };
+}
 
 static void count_stalls(void *ctx)
 {
@@ -91,6 +133,8 @@ static void env_open(struct rx_env *e, struct bench *b, const struct vmodel_ops 
 {
 	memset(e, 0, sizeof(*e));
 	e->b = b;
+	e->early = ops == &vmodel_Vroce_rx_early_w64 || ops == &vmodel_Vroce_rx_early_w512;
+	e->busy_pct = busy_pct;
 	dut_open(&e->dut, b, ops);
 	axis_source_init(&e->in, &e->dut, "s_axis", idle_pct);
 	axis_sink_init(&e->hdr, &e->dut, "m_hdr", busy_pct);
@@ -106,6 +150,10 @@ static void env_open(struct rx_env *e, struct bench *b, const struct vmodel_ops 
 	e->other_dest = dut_port(&e->dut, "m_other_tdest");
 	dut_add_agent(&e->dut, NULL, count_stalls, e);
 	dut_add_agent(&e->dut, NULL, sample_kind, e);
+	e->verdict_good = dut_port(&e->dut, "m_verdict_good");
+	e->verdict_valid = dut_port(&e->dut, "m_verdict_valid");
+	e->verdict_ready = dut_port(&e->dut, "m_verdict_ready");
+	dut_add_agent(&e->dut, verdict_drive, verdict_sample, e);
 	dut_reset(&e->dut, 4);
 }
 
@@ -115,6 +163,7 @@ static void env_close(struct rx_env *e)
 		free(e->expect[i].frame);
 	free(e->expect);
 	free(e->kinds);
+	free(e->verdicts);
 	axis_source_free(&e->in);
 	axis_sink_free(&e->hdr);
 	axis_sink_free(&e->pay);
@@ -148,6 +197,36 @@ static unsigned int expected_verdict(const uint8_t *f, size_t len, bool mac_erro
 	}
 }
 
+/*
+ * The header EARLY_HDR gives for a frame bad by its ICRC alone: the frame's own, with the
+ * payload length it would have; found by parsing a copy with its ICRC made right.
+ */
+static void header_of_bad_icrc(const uint8_t *f, size_t len, const struct roce_hdr *h,
+			       struct roce_hdr *out)
+{
+	size_t l2 = h->vlan_valid ? 18 : 14;
+	uint8_t *copy = malloc(len);
+	const uint8_t *ip, *payload;
+	size_t ip_total;
+	uint32_t icrc;
+
+	if (!copy) {
+		perror("malloc");
+		exit(1);
+	}
+	memcpy(copy, f, len);
+	ip = copy + l2;
+	ip_total = h->ip6 ? 40u + ((size_t)ip[4] << 8 | ip[5]) : ((size_t)ip[2] << 8 | ip[3]);
+	icrc = roce_icrc(ip, ip_total);
+	for (int k = 0; k < 4; k++)
+		copy[l2 + ip_total - 4 + (size_t)k] = (uint8_t)(icrc >> (8 * k));
+	if (roce_parse(copy, len, out, &payload) != ROCE_OK) {
+		fprintf(stderr, "test_rx: a frame bad by its ICRC is not good with it right\n");
+		exit(1);
+	}
+	free(copy);
+}
+
 static void send_frame(struct rx_env *e, const uint8_t *f, size_t len, int err_beat)
 {
 	struct expect_frame *x;
@@ -162,6 +241,10 @@ static void send_frame(struct rx_env *e, const uint8_t *f, size_t len, int err_b
 	}
 	x = &e->expect[e->nexpect++];
 	x->verdict = expected_verdict(f, len, err_beat >= 0, &x->hdr, &x->payload_off);
+	x->early = e->early &&
+		   (x->verdict == HROCE_ROCE_RX_DROP_OK || x->verdict == HROCE_ROCE_RX_DROP_ICRC);
+	if (x->early && x->verdict == HROCE_ROCE_RX_DROP_ICRC)
+		header_of_bad_icrc(f, len, &x->hdr, &x->hdr);
 	x->frame = malloc(len ? len : 1);
 	memcpy(x->frame, f, len);
 	x->len = len;
@@ -179,14 +262,32 @@ static bool check(struct rx_env *e, char *why, size_t whylen)
 {
 	uint32_t stat[HROCE_ROCE_RX_DROP_COUNT];
 	struct axis_frame f;
-	size_t nother = 0;
+	size_t nother = 0, nhdr = 0;
 	bool ok = true;
 
 	why[0] = 0;
 	for (size_t i = 0; i < e->nexpect && ok; i++) {
 		struct expect_frame *x = &e->expect[i];
 
-		if (x->verdict == HROCE_ROCE_RX_DROP_OK) {
+		if (x->early) {
+			const struct verdict *v = nhdr < e->nverdicts ? &e->verdicts[nhdr] : NULL;
+			bool good = x->verdict == HROCE_ROCE_RX_DROP_OK;
+
+			if (!v || v->good != good || v->headers_before < nhdr + 1) {
+				snprintf(why, whylen,
+					 "frame %zu: verdict %s (after %zu headers), want %s after "
+					 "its header (%zu)",
+					 i,
+					 !v	   ? "missing"
+					 : v->good ? "good"
+						   : "bad",
+					 v ? v->headers_before : 0, good ? "good" : "bad",
+					 nhdr + 1);
+				return false;
+			}
+			nhdr++;
+		}
+		if (x->verdict == HROCE_ROCE_RX_DROP_OK || x->early) {
 			roce_bus_t want;
 			roce_bus_t got;
 
@@ -209,7 +310,7 @@ static bool check(struct rx_env *e, char *why, size_t whylen)
 					h.payload_len, x->hdr.payload_len);
 				return false;
 			}
-			if (!x->hdr.payload_len)
+			if (!x->hdr.payload_len || x->verdict != HROCE_ROCE_RX_DROP_OK)
 				continue;
 			if (!axis_sink_pop(&e->pay, &f)) {
 				snprintf(why, whylen, "frame %zu: no payload came out", i);
@@ -246,10 +347,12 @@ static bool check(struct rx_env *e, char *why, size_t whylen)
 	}
 	if (!ok)
 		return false;
-	if (axis_sink_count(&e->hdr) || axis_sink_count(&e->pay) || axis_sink_count(&e->other)) {
-		snprintf(why, whylen, "extra output: %zu headers, %zu payloads, %zu frames",
+	if (axis_sink_count(&e->hdr) || axis_sink_count(&e->pay) || axis_sink_count(&e->other) ||
+	    e->nverdicts != nhdr) {
+		snprintf(why, whylen,
+			 "extra output: %zu headers, %zu payloads, %zu frames, %zu verdicts",
 			 axis_sink_count(&e->hdr), axis_sink_count(&e->pay),
-			 axis_sink_count(&e->other));
+			 axis_sink_count(&e->other), e->nverdicts - nhdr);
 		return false;
 	}
 	vport_read(e->stat, stat, sizeof(stat));
@@ -453,9 +556,10 @@ static void test_random(struct bench *b, const struct vmodel_ops *ops, const cha
 	for (size_t i = 0; i < e.nexpect; i++)
 		good6 += e.expect[i].verdict == HROCE_ROCE_RX_DROP_OK && e.expect[i].hdr.ip6;
 	bench_log(b,
-		  "%s: %zu frames, %llu good, %u of them IPv6; %llu IP6_EXT_HEADER, %llu "
-		  "IP6_HOP_LIMIT",
+		  "%s: %zu frames, %llu good, %u of them IPv6; %llu ICRC, %llu IP6_EXT_HEADER, "
+		  "%llu IP6_HOP_LIMIT",
 		  name, e.nexpect, (unsigned long long)e.counts[HROCE_ROCE_RX_DROP_OK], good6,
+		  (unsigned long long)e.counts[HROCE_ROCE_RX_DROP_ICRC],
 		  (unsigned long long)e.counts[HROCE_ROCE_RX_DROP_IP6_EXT_HEADER],
 		  (unsigned long long)e.counts[HROCE_ROCE_RX_DROP_IP6_HOP_LIMIT]);
 	finish(&e, name);
@@ -514,7 +618,10 @@ int main(int argc, char **argv)
 	static const struct {
 		const struct vmodel_ops *ops;
 		const char *width;
-	} models[] = { { &vmodel_Vroce_rx_w64, "w64" }, { &vmodel_Vroce_rx_w512, "w512" } };
+	} models[] = { { &vmodel_Vroce_rx_w64, "w64" },
+		       { &vmodel_Vroce_rx_w512, "w512" },
+		       { &vmodel_Vroce_rx_early_w64, "early_w64" },
+		       { &vmodel_Vroce_rx_early_w512, "early_w512" } };
 	struct bench b;
 	char name[64];
 

@@ -846,7 +846,7 @@ out:
 /* ===================================================================================== */
 /* A request with a bit flipped leaves no trace */
 
-#define FLIP_LEN 8  /* headers are most of the bits a flip may hit */
+#define FLIP_LEN 8   /* headers are most of the bits a flip may hit */
 #define FLIP_SEEDS 8 /* of each kind of request */
 
 /*
@@ -905,7 +905,8 @@ static const char *one_flipped(struct bench *b, struct env *e, const struct op_k
 		goto out;
 	}
 	{
-		struct hroce_sge sge = { (uintptr_t)src.p + GUARD, FLIP_LEN, hroce_mr_lkey(src.mr) };
+		struct hroce_sge sge = { (uintptr_t)src.p + GUARD, FLIP_LEN,
+					 hroce_mr_lkey(src.mr) };
 		struct hroce_sge rsge = { (uintptr_t)rbuf.p + GUARD, FLIP_LEN,
 					  hroce_mr_lkey(rbuf.mr) };
 		struct hroce_send_wr wr = { .wr_id = 1,
