@@ -227,6 +227,142 @@ static bool no_more_cqes(struct env *e, char *why, size_t len)
 
 enum fate { LOST, DUPLICATED, DELAYED };
 
+/* The buffers of a message between node 0 and node 1 */
+struct msg_bufs {
+	struct buf src;	 /* node 0's source (a READ's destination) */
+	struct buf dst;	 /* node 1's target (a READ's source) */
+	struct buf rbuf; /* node 1's RECV buffer */
+};
+
+/* A message of k, len bytes GUARD bytes into the buffers, wr_id 1 (its RECV: 2). */
+static bool post_message(struct qp_pair *qp, const struct op_kind *k, struct msg_bufs *m,
+			 uint32_t len, uint32_t imm)
+{
+	struct hroce_sge sge = { (uintptr_t)m->src.p + GUARD, len, hroce_mr_lkey(m->src.mr) };
+	struct hroce_sge rsge = { (uintptr_t)m->rbuf.p + GUARD, len, hroce_mr_lkey(m->rbuf.mr) };
+	struct hroce_send_wr wr = { .wr_id = 1,
+				    .sg_list = &sge,
+				    .num_sge = 1,
+				    .opcode = k->op,
+				    .send_flags = HROCE_SEND_SIGNALED,
+				    .imm_data = htobe32(imm),
+				    .remote_addr = (uintptr_t)m->dst.p + GUARD,
+				    .rkey = hroce_mr_rkey(m->dst.mr) };
+	struct hroce_recv_wr rwr = { .wr_id = 2, .sg_list = &rsge, .num_sge = 1 };
+	struct hroce_send_wr *bad;
+	struct hroce_recv_wr *rbad;
+
+	return !(k->recv && hroce_post_recv(qp->qp[1], &rwr, &rbad)) &&
+	       !hroce_post_send(qp->qp[0], &wr, &bad);
+}
+
+/*
+ * The QP pair of a case (ACK timeout DIRECTED_TIMEOUT) and its buffers (len bytes and
+ * GUARD on each side), the source filled; returns a copy of the source as it is, or NULL
+ * with why.
+ */
+static uint8_t *message_open(struct bench *b, struct env *e, const struct op_kind *k,
+			     struct qp_pair *qp, struct msg_bufs *m, uint32_t len, char *why,
+			     size_t whylen)
+{
+	size_t size = len + 2 * GUARD;
+	uint8_t *snap;
+	int err;
+
+	e->t.timeout = DIRECTED_TIMEOUT;
+	err = qp_pair_open(e, qp, HROCE_MTU_1024, &caps, ACCESS_ALL);
+	e->t.timeout = 14;
+	if (err) {
+		snprintf(why, whylen, "connect: %s", strerror(err));
+		return NULL;
+	}
+	buf_open(e, &m->src, 0, size, ACCESS_ALL, 0);
+	buf_open(e, &m->dst, 1, size, ACCESS_ALL, 0);
+	buf_open(e, &m->rbuf, 1, size, ACCESS_ALL, 0);
+	bench_fill(b, (k->read ? m->dst.p : m->src.p) + GUARD, len);
+	snap = malloc(size);
+	if (!snap) {
+		perror("malloc");
+		exit(1);
+	}
+	memcpy(snap, k->read ? m->dst.p : m->src.p, size);
+	return snap;
+}
+
+/* The end of a case: a clean link again, the QPs, the buffers and the source's copy gone */
+static void message_close(struct env *e, struct qp_pair *qp, struct msg_bufs *m, uint8_t *snap)
+{
+	hroce_sim_link_set_faults(e->link, e->n[0].sim, NULL);
+	hroce_sim_link_set_faults(e->link, e->n[1].sim, NULL);
+	qp_pair_close(qp);
+	buf_close(&m->src);
+	buf_close(&m->dst);
+	buf_close(&m->rbuf);
+	free(snap);
+}
+
+/* Where a message of k puts its bytes */
+static const uint8_t *message_target(const struct op_kind *k, const struct msg_bufs *m)
+{
+	if (k->read)
+		return m->src.p;
+	return k->op == HROCE_WR_SEND || k->op == HROCE_WR_SEND_WITH_IMM ? m->rbuf.p : m->dst.p;
+}
+
+/*
+ * The message posted by post_message landed: its completions (status, opcode, length,
+ * immediate) and no other, the bytes of from (a copy of the source as it was) where they
+ * go, and nothing around them. False with why.
+ */
+static bool message_landed(struct env *e, const struct op_kind *k, const struct msg_bufs *m,
+			   uint32_t len, uint32_t imm, const uint8_t *from, char *why,
+			   size_t whylen)
+{
+	const uint8_t *to = message_target(k, m);
+	struct hroce_wc wc;
+
+	if (env_poll(e, e->n[0].scq, 1, &wc, POLL_NS) != 1) {
+		snprintf(why, whylen, "no send completion");
+		return false;
+	}
+	if (wc.wr_id != 1 || wc.status != HROCE_WC_SUCCESS || wc.opcode != k->sq_op) {
+		snprintf(why, whylen, "send completion: wr_id %llu status %s opcode %u",
+			 (unsigned long long)wc.wr_id, hroce_wc_status_name(wc.status),
+			 (unsigned int)wc.opcode);
+		return false;
+	}
+	if (k->recv) {
+		if (env_poll(e, e->n[1].rcq, 1, &wc, POLL_NS) != 1) {
+			snprintf(why, whylen, "no receive completion");
+			return false;
+		}
+		if (wc.wr_id != 2 || wc.status != HROCE_WC_SUCCESS || wc.opcode != k->rq_op ||
+		    wc.byte_len != len || !!(wc.wc_flags & HROCE_WC_WITH_IMM) != k->imm ||
+		    (k->imm && wc.imm_data != htobe32(imm))) {
+			snprintf(why, whylen,
+				 "receive completion: wr_id %llu status %s opcode %u length %u "
+				 "flags %u imm 0x%x",
+				 (unsigned long long)wc.wr_id, hroce_wc_status_name(wc.status),
+				 (unsigned int)wc.opcode, wc.byte_len, wc.wc_flags,
+				 be32toh(wc.imm_data));
+			return false;
+		}
+	}
+	if (!no_more_cqes(e, why, whylen))
+		return false;
+	if (memcmp(from + GUARD, to + GUARD, len)) {
+		snprintf(why, whylen, "the data differs");
+		return false;
+	}
+	for (size_t i = 0; i < GUARD; i++) {
+		if (to[i] != POISON || to[GUARD + len + i] != POISON) {
+			snprintf(why, whylen, "a guard byte changed");
+			return false;
+		}
+	}
+	return true;
+}
+
 /*
  * One message of k, n packets long, from node 0 to node 1 (a READ: from node 1's memory to
  * node 0's), with fate applied to the packet t. Returns the failure, or NULL.
@@ -236,38 +372,25 @@ static const char *one_message(struct bench *b, struct env *e, const struct op_k
 {
 	uint32_t len = n == 1 ? SHORT_LEN : LONG_LEN;
 	size_t size = len + 2 * GUARD;
-	struct buf src, dst, rbuf;
+	uint32_t imm = 0x5eed0000u | (uint32_t)n;
+	struct msg_bufs m;
 	struct hroce_sim_frame_faults fq = { .seed = b->seed }, fr = { .seed = b->seed };
 	struct hroce_sim_frame_fault_stats sq, sr;
 	struct hroce_sim_fault_rule rule = { 0 };
 	struct counts c0 = counts_of(e, 0), c1;
 	struct qp_pair qp;
 	struct hroce_qp_attr qa;
-	struct hroce_wc wc;
 	struct expect x;
 	uint32_t psn0;
 	bool resp_dir;
-	const uint8_t *from, *to;
 	uint8_t *snap;
-	int err;
 
 	why[0] = 0;
-	e->t.timeout = DIRECTED_TIMEOUT;
-	err = qp_pair_open(e, &qp, HROCE_MTU_1024, &caps, ACCESS_ALL);
-	e->t.timeout = 14;
-	if (err) {
-		snprintf(why, whylen, "connect: %s", strerror(err));
+	snap = message_open(b, e, k, &qp, &m, len, why, whylen);
+	if (!snap)
 		return why;
-	}
 	hroce_query_qp(qp.qp[0], &qa);
 	psn0 = qa.sq_psn;
-	/* node 0's source (a READ's destination), node 1's target, node 1's RECV buffer */
-	buf_open(e, &src, 0, size, ACCESS_ALL, 0);
-	buf_open(e, &dst, 1, size, ACCESS_ALL, 0);
-	buf_open(e, &rbuf, 1, size, ACCESS_ALL, 0);
-	bench_fill(b, (k->read ? dst.p : src.p) + GUARD, len);
-	snap = malloc(size);
-	memcpy(snap, k->read ? dst.p : src.p, size);
 
 	rule.action = fate == LOST	   ? HROCE_SIM_FAULT_DROP
 		      : fate == DUPLICATED ? HROCE_SIM_FAULT_DUP
@@ -297,72 +420,13 @@ static const char *one_message(struct bench *b, struct env *e, const struct op_k
 		goto out;
 	}
 
-	{
-		struct hroce_sge sge = { (uintptr_t)src.p + GUARD, len, hroce_mr_lkey(src.mr) };
-		struct hroce_sge rsge = { (uintptr_t)rbuf.p + GUARD, len, hroce_mr_lkey(rbuf.mr) };
-		struct hroce_send_wr wr = { .wr_id = 1,
-					    .sg_list = &sge,
-					    .num_sge = 1,
-					    .opcode = k->op,
-					    .send_flags = HROCE_SEND_SIGNALED,
-					    .imm_data = htobe32(0x5eed0000u | (uint32_t)n),
-					    .remote_addr = (uintptr_t)dst.p + GUARD,
-					    .rkey = hroce_mr_rkey(dst.mr) };
-		struct hroce_recv_wr rwr = { .wr_id = 2, .sg_list = &rsge, .num_sge = 1 };
-		struct hroce_send_wr *bad;
-		struct hroce_recv_wr *rbad;
-
-		if ((k->recv && hroce_post_recv(qp.qp[1], &rwr, &rbad)) ||
-		    hroce_post_send(qp.qp[0], &wr, &bad)) {
-			snprintf(why, whylen, "post failed");
-			goto out;
-		}
-	}
-	if (env_poll(e, e->n[0].scq, 1, &wc, POLL_NS) != 1) {
-		snprintf(why, whylen, "no send completion");
+	if (!post_message(&qp, k, &m, len, imm)) {
+		snprintf(why, whylen, "post failed");
 		goto out;
 	}
-	if (wc.wr_id != 1 || wc.status != HROCE_WC_SUCCESS || wc.opcode != k->sq_op) {
-		snprintf(why, whylen, "send completion: wr_id %llu status %s opcode %u",
-			 (unsigned long long)wc.wr_id, hroce_wc_status_name(wc.status),
-			 (unsigned int)wc.opcode);
+	if (!message_landed(e, k, &m, len, imm, k->read ? snap : m.src.p, why, whylen))
 		goto out;
-	}
-	if (k->recv) {
-		if (env_poll(e, e->n[1].rcq, 1, &wc, POLL_NS) != 1) {
-			snprintf(why, whylen, "no receive completion");
-			goto out;
-		}
-		if (wc.wr_id != 2 || wc.status != HROCE_WC_SUCCESS || wc.opcode != k->rq_op ||
-		    wc.byte_len != len || !!(wc.wc_flags & HROCE_WC_WITH_IMM) != k->imm ||
-		    (k->imm && wc.imm_data != htobe32(0x5eed0000u | (uint32_t)n))) {
-			snprintf(why, whylen,
-				 "receive completion: wr_id %llu status %s opcode %u length %u "
-				 "flags %u imm 0x%x",
-				 (unsigned long long)wc.wr_id, hroce_wc_status_name(wc.status),
-				 (unsigned int)wc.opcode, wc.byte_len, wc.wc_flags,
-				 be32toh(wc.imm_data));
-			goto out;
-		}
-	}
-	if (!no_more_cqes(e, why, whylen))
-		goto out;
-	/* the bytes, and nothing around them */
-	from = k->read ? snap : src.p;
-	to = k->read							 ? src.p
-	     : k->op == HROCE_WR_SEND || k->op == HROCE_WR_SEND_WITH_IMM ? rbuf.p
-									 : dst.p;
-	if (memcmp(from + GUARD, to + GUARD, len)) {
-		snprintf(why, whylen, "the data differs");
-		goto out;
-	}
-	for (size_t i = 0; i < GUARD; i++) {
-		if (to[i] != POISON || to[GUARD + len + i] != POISON) {
-			snprintf(why, whylen, "a guard byte changed");
-			goto out;
-		}
-	}
-	if (k->read && memcmp(snap, dst.p, size)) {
+	if (k->read && memcmp(snap, m.dst.p, size)) {
 		snprintf(why, whylen, "the READ's source changed");
 		goto out;
 	}
@@ -399,13 +463,7 @@ static const char *one_message(struct bench *b, struct env *e, const struct op_k
 		goto out;
 	}
 out:
-	hroce_sim_link_set_faults(e->link, e->n[0].sim, NULL);
-	hroce_sim_link_set_faults(e->link, e->n[1].sim, NULL);
-	qp_pair_close(&qp);
-	buf_close(&src);
-	buf_close(&dst);
-	buf_close(&rbuf);
-	free(snap);
+	message_close(e, &qp, &m, snap);
 	return why[0] ? why : NULL;
 }
 
@@ -848,6 +906,7 @@ out:
 
 #define FLIP_LEN 8   /* headers are most of the bits a flip may hit */
 #define FLIP_SEEDS 8 /* of each kind of request */
+#define FLIP_IMM 0xf11bu
 
 /*
  * One 8-byte message of k from node 0 to node 1 (a READ: from node 1's memory to node
@@ -876,56 +935,25 @@ static const char *one_flipped(struct bench *b, struct env *e, const struct op_k
 	uint64_t good0 = hroce_rx_counter(e->n[1].dev, HROCE_ROCE_RX_DROP_OK);
 	uint64_t icrc0 = hroce_rx_counter(e->n[1].dev, HROCE_ROCE_RX_DROP_ICRC);
 	uint64_t end;
-	struct buf src, dst, rbuf;
+	struct msg_bufs m;
 	struct qp_pair qp;
-	struct hroce_wc wc;
-	const uint8_t *from, *to;
+	const uint8_t *to;
 	uint8_t *snap;
-	int err;
 
 	why[0] = 0;
 	*icrc = false;
 	for (size_t i = 0; i < sizeof(quiet) / sizeof(quiet[0]); i++)
 		before[i] = counter(e, 1, quiet[i]);
-	e->t.timeout = DIRECTED_TIMEOUT;
-	err = qp_pair_open(e, &qp, HROCE_MTU_1024, &caps, ACCESS_ALL);
-	e->t.timeout = 14;
-	if (err) {
-		snprintf(why, whylen, "connect: %s", strerror(err));
+	snap = message_open(b, e, k, &qp, &m, FLIP_LEN, why, whylen);
+	if (!snap)
 		return why;
-	}
-	buf_open(e, &src, 0, size, ACCESS_ALL, 0);
-	buf_open(e, &dst, 1, size, ACCESS_ALL, 0);
-	buf_open(e, &rbuf, 1, size, ACCESS_ALL, 0);
-	bench_fill(b, (k->read ? dst.p : src.p) + GUARD, FLIP_LEN);
-	snap = malloc(size);
-	memcpy(snap, k->read ? dst.p : src.p, size);
 	if (hroce_sim_link_set_faults(e->link, e->n[0].sim, &f)) {
 		snprintf(why, whylen, "set_faults: %s", strerror(errno));
 		goto out;
 	}
-	{
-		struct hroce_sge sge = { (uintptr_t)src.p + GUARD, FLIP_LEN,
-					 hroce_mr_lkey(src.mr) };
-		struct hroce_sge rsge = { (uintptr_t)rbuf.p + GUARD, FLIP_LEN,
-					  hroce_mr_lkey(rbuf.mr) };
-		struct hroce_send_wr wr = { .wr_id = 1,
-					    .sg_list = &sge,
-					    .num_sge = 1,
-					    .opcode = k->op,
-					    .send_flags = HROCE_SEND_SIGNALED,
-					    .imm_data = htobe32(0xf11bu),
-					    .remote_addr = (uintptr_t)dst.p + GUARD,
-					    .rkey = hroce_mr_rkey(dst.mr) };
-		struct hroce_recv_wr rwr = { .wr_id = 2, .sg_list = &rsge, .num_sge = 1 };
-		struct hroce_send_wr *bad;
-		struct hroce_recv_wr *rbad;
-
-		if ((k->recv && hroce_post_recv(qp.qp[1], &rwr, &rbad)) ||
-		    hroce_post_send(qp.qp[0], &wr, &bad)) {
-			snprintf(why, whylen, "post failed");
-			goto out;
-		}
+	if (!post_message(&qp, k, &m, FLIP_LEN, FLIP_IMM)) {
+		snprintf(why, whylen, "post failed");
+		goto out;
 	}
 	/* the request flipped, then a clean link for its retransmission */
 	end = env_ns(e) + TIMEOUT_NS(DIRECTED_TIMEOUT) / 2;
@@ -939,51 +967,13 @@ static const char *one_flipped(struct bench *b, struct env *e, const struct op_k
 			 (unsigned long long)st.flipped);
 		goto out;
 	}
-	if (env_poll(e, e->n[0].scq, 1, &wc, POLL_NS) != 1) {
-		snprintf(why, whylen, "no send completion");
+	if (!message_landed(e, k, &m, FLIP_LEN, FLIP_IMM, k->read ? snap : m.src.p, why, whylen))
 		goto out;
-	}
-	if (wc.wr_id != 1 || wc.status != HROCE_WC_SUCCESS || wc.opcode != k->sq_op) {
-		snprintf(why, whylen, "send completion: wr_id %llu status %s opcode %u",
-			 (unsigned long long)wc.wr_id, hroce_wc_status_name(wc.status),
-			 (unsigned int)wc.opcode);
-		goto out;
-	}
-	if (k->recv) {
-		if (env_poll(e, e->n[1].rcq, 1, &wc, POLL_NS) != 1) {
-			snprintf(why, whylen, "no receive completion");
-			goto out;
-		}
-		if (wc.wr_id != 2 || wc.status != HROCE_WC_SUCCESS || wc.opcode != k->rq_op ||
-		    wc.byte_len != FLIP_LEN || !!(wc.wc_flags & HROCE_WC_WITH_IMM) != k->imm ||
-		    (k->imm && wc.imm_data != htobe32(0xf11bu))) {
-			snprintf(why, whylen,
-				 "receive completion: wr_id %llu status %s opcode %u length %u",
-				 (unsigned long long)wc.wr_id, hroce_wc_status_name(wc.status),
-				 (unsigned int)wc.opcode, wc.byte_len);
-			goto out;
-		}
-	}
-	if (!no_more_cqes(e, why, whylen))
-		goto out;
-	from = k->read ? snap : src.p;
-	to = k->read							 ? src.p
-	     : k->op == HROCE_WR_SEND || k->op == HROCE_WR_SEND_WITH_IMM ? rbuf.p
-									 : dst.p;
-	if (memcmp(from + GUARD, to + GUARD, FLIP_LEN)) {
-		snprintf(why, whylen, "the data differs");
-		goto out;
-	}
-	for (size_t i = 0; i < GUARD; i++) {
-		if (to[i] != POISON || to[GUARD + FLIP_LEN + i] != POISON) {
-			snprintf(why, whylen, "a guard byte changed");
-			goto out;
-		}
-	}
+	to = message_target(k, &m);
 	/* nothing else of node 1's memory that the request could name */
 	for (size_t i = 0; i < size; i++) {
-		if ((to != dst.p && !k->read && dst.p[i] != POISON) ||
-		    (to != rbuf.p && rbuf.p[i] != POISON)) {
+		if ((to != m.dst.p && !k->read && m.dst.p[i] != POISON) ||
+		    (to != m.rbuf.p && m.rbuf.p[i] != POISON)) {
 			snprintf(why, whylen, "a byte of another buffer changed");
 			goto out;
 		}
@@ -1010,12 +1000,7 @@ static const char *one_flipped(struct bench *b, struct env *e, const struct op_k
 		goto out;
 	}
 out:
-	hroce_sim_link_set_faults(e->link, e->n[0].sim, NULL);
-	qp_pair_close(&qp);
-	buf_close(&src);
-	buf_close(&dst);
-	buf_close(&rbuf);
-	free(snap);
+	message_close(e, &qp, &m, snap);
 	return why[0] ? why : NULL;
 }
 

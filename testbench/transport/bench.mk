@@ -16,3 +16,11 @@ $(eval $(call program,test_wqe_info,testbench/transport/test_wqe_info.c $(BENCH_
 	wqe_info wqe_info_tiny))
 BLOCK_TESTS += test_wqe_info
 CORE_LINT_TOPS += wqe_info
+
+# rx_dispatch: headers before their ICRC verdict, the verdicts, the payloads of good frames
+$(eval $(call model,rx_dispatch,rx_dispatch,,$(wildcard rtl/lib/*.v) rtl/net/ip6_ours.v \
+	rtl/transport/rx_dispatch.v))
+$(eval $(call program,test_rx_dispatch,testbench/transport/test_rx_dispatch.c $(WIRE_SRCS) \
+	$(BENCH_SRCS),rx_dispatch))
+BLOCK_TESTS += test_rx_dispatch
+CORE_LINT_TOPS += rx_dispatch
