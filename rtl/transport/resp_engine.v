@@ -674,6 +674,9 @@ wire take_rx = state_reg == S_IDLE && !take_fault && !send_ack && !hold && !take
 assign s_verdict_ready = v_wait_reg;
 wire v_pending = v_wait_reg && !s_verdict_valid;
 wire v_bad = v_bad_reg || (v_wait_reg && s_verdict_valid && !s_verdict_good);
+// a WRITE or READ whose range is checked (or needs no check): a READ waits for its turn, a
+// packet without data commits, one with data is walked
+wire [4:0] range_next = op_read ? S_READ_WAIT : rx_len == 13'd0 ? S_COMMIT : S_WALK;
 // S_RX's and S_EXEC's ways that answer or fail, rather than go on with the request
 wire rx_on = answer_room && ctx_ok_reg && qp_receives && !qp_err && psn_diff == 24'd0;
 wire exec_fails = (!dup_reg && !seq_ok) || !len_ok || !write_len_ok || !access_ok ||
@@ -875,13 +878,9 @@ always @* begin
                     reply_syn_next = s_mr_resp_status == `HROCE_MR_XLATE_DMA_ERROR ?
                                      SYN_NAK_REM_OP : SYN_NAK_REM_ACCESS;
                     state_next = S_FAIL;
-                end else if (op_read) begin
-                    state_next = S_READ_WAIT;
-                end else if (rx_len == 13'd0) begin
-                    state_next = S_COMMIT;
                 end else begin
-                    walk_cmd_valid = 1'b1;
-                    state_next = S_WALK;
+                    walk_cmd_valid = range_next == S_WALK;
+                    state_next = range_next;
                 end
             end
         end
@@ -1206,13 +1205,9 @@ always @* begin
             xl_key_next = op_reth ? reth_rkey : wr_rkey;
             if (op_reth && reth_len != 32'd0 && !(op_write && op_only)) begin
                 state_next = S_CHECK;
-            end else if (op_read) begin
-                state_next = S_READ_WAIT;
-            end else if (rx_len == 13'd0) begin
-                state_next = S_COMMIT;
             end else begin
-                walk_cmd_valid = 1'b1;
-                state_next = S_WALK;
+                walk_cmd_valid = range_next == S_WALK;
+                state_next = range_next;
             end
         end
     end
