@@ -17,6 +17,8 @@
 `define REQ_TXM_PKT 97:74
 `define REQ_TXM_PI 113:98
 `define REQ_TXM_STATUS 121:114
+// the bits that say which messages a newer one may replace while they wait (a SENT)
+`define REQ_TXM_KEY_WIDTH 34
 `define REQ_TXM_SENT 2'd0
 `define REQ_TXM_FLUSH 2'd1
 `define REQ_TXM_ERROR 2'd2
