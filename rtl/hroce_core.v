@@ -172,14 +172,15 @@ end
  */
 // read clients
 localparam RD_CMD = 0, RD_REQ_WQE = 1, RD_REQ_PAY = 2, RD_RESP_WQE = 3, RD_RESP_PAY = 4,
-           RD_CTX_REQ = 5, RD_CTX_RESP = 6, RD_CTX_CQ = 7, RD_MR_REQ = 8, RD_MR_RESP = 9;
-localparam NRD = 10;
+           RD_CTX_REQ = 5, RD_CTX_RESP = 6, RD_CTX_CQ = 7, RD_MR_REQ = 8, RD_MR_RESP = 9,
+           RD_ACK_WQE = 10, RD_CTX_ACK = 11;
+localparam NRD = 12;
 // byte-stream (realigning) read clients; the others read whole beats
 localparam [NRD-1:0] RD_STREAM = (1 << RD_REQ_PAY) | (1 << RD_RESP_PAY);
 // write clients (all byte streams)
 localparam WR_CMD = 0, WR_REQ = 1, WR_RESP = 2, WR_CQ = 3, WR_CTX_REQ = 4, WR_CTX_RESP = 5,
-           WR_CTX_CQ = 6;
-localparam NWR = 7;
+           WR_CTX_CQ = 6, WR_CTX_ACK = 7;
+localparam NWR = 8;
 
 wire [NRD*64-1:0] rd_req_addr;
 wire [NRD*16-1:0] rd_req_len;
@@ -241,13 +242,9 @@ wire pushed_valid, pushed_ready, pushed_busy;
 wire reg_sq_db = db_valid && db_kind == 2'd0;
 wire [23:0] sq_db_qpn = reg_sq_db ? db_value[`HROCE_DOORBELL_NUM] : pushed_qpn;
 wire [15:0] sq_db_index = reg_sq_db ? db_value[`HROCE_DOORBELL_INDEX] : pushed_index;
-// The requester takes a doorbell before anything else in each of its idle cycles, which
-// was harmless while a doorbell took nine register writes; the doorbell pages deliver one
-// a cycle, and a stream of them would starve the ACKs and the queued work (and replace
-// the one pushed WQE the requester holds before it is used). So after each SQ doorbell the
-// next waits until the requester has been idle once without one on offer.
-reg sq_db_gap_reg = 1'b0;
-wire sq_db_valid = (reg_sq_db || pushed_valid) && !sq_db_gap_reg;
+// One SQ doorbell a cycle: req_tx takes doorbells and QPs' turns in turn, and the
+// responses go to req_ack, so a stream of doorbells starves neither.
+wire sq_db_valid = reg_sq_db || pushed_valid;
 
 wire [`HROCE_ROCE_RX_DROP_COUNT*32-1:0] rx_stat_count;
 wire [`HROCE_ROCE_RX_DROP_COUNT*64-1:0] rx_counters;
@@ -422,24 +419,15 @@ assign db_ready = db_kind == 2'd0 ? req_db_ready : db_kind == 2'd1 ? resp_db_rea
                   db_kind == 2'd2 ? cq_db_ready : 1'b1;
 assign pushed_ready = req_db_ready && !reg_sq_db;
 
-always @(posedge clk) begin
-    if (sq_db_valid && req_db_ready) begin
-        sq_db_gap_reg <= 1'b1;
-    end else if (req_idle) begin
-        sq_db_gap_reg <= 1'b0;
-    end
-    if (rst) begin
-        sq_db_gap_reg <= 1'b0;
-    end
-end
-
 wire [1:0] inval_kind;
 wire [23:0] inval_num;
 wire inval_valid, inval_ready, inval_done;
-// invalidation targets: QP caches of both engines, the CQ cache, both MR translators
-localparam INV_CTX_REQ = 0, INV_CTX_RESP = 1, INV_CTX_CQ = 2, INV_MR_REQ = 3, INV_MR_RESP = 4;
+// invalidation targets: the QP caches (the requester's two, the responder's), the CQ
+// cache, both MR translators
+localparam INV_CTX_REQ = 0, INV_CTX_RESP = 1, INV_CTX_CQ = 2, INV_MR_REQ = 3, INV_MR_RESP = 4,
+           INV_CTX_ACK = 5;
 wire [23:0] inv_num;
-wire [4:0] inv_valid, inv_ready, inv_done;
+wire [5:0] inv_valid, inv_ready, inv_done;
 
 cmd_engine #(
     .DATA_WIDTH(DATA_WIDTH)
@@ -493,10 +481,10 @@ cmd_inst (
 assign rd_req_last[RD_CMD] = 1'b1;
 
 inval_fanout #(
-    .TARGETS(5),
-    .KIND_MASK0((5'd1 << INV_CTX_REQ) | (5'd1 << INV_CTX_RESP)),
-    .KIND_MASK1(5'd1 << INV_CTX_CQ),
-    .KIND_MASK2((5'd1 << INV_MR_REQ) | (5'd1 << INV_MR_RESP))
+    .TARGETS(6),
+    .KIND_MASK0((6'd1 << INV_CTX_REQ) | (6'd1 << INV_CTX_RESP) | (6'd1 << INV_CTX_ACK)),
+    .KIND_MASK1(6'd1 << INV_CTX_CQ),
+    .KIND_MASK2((6'd1 << INV_MR_REQ) | (6'd1 << INV_MR_RESP))
 )
 inval_inst (
     .clk(clk),
@@ -899,6 +887,11 @@ wire [23:0] qreq_up_index, qresp_up_index, cq_up_index;
 wire [`HROCE_QPC_BITS-1:0] qreq_up_data, qresp_up_data;
 wire [511:0] cq_up_data;
 wire qreq_up_valid, qreq_up_ready, qresp_up_valid, qresp_up_ready, cq_up_valid, cq_up_ready;
+// the requester's acknowledging side (req_ack) has a QP context cache of its own
+wire [23:0] qack_lk_index, qack_up_index;
+wire qack_lk_valid, qack_lk_ready, qack_lk_rvalid, qack_lk_rready, qack_up_valid, qack_up_ready;
+wire [`HROCE_QPC_BITS-1:0] qack_lk_data, qack_up_data;
+wire [1:0] qack_lk_status;
 
 // MR translation of each engine
 wire [31:0] mrq_key, mrp_key, mrq_len, mrp_len;
@@ -1015,6 +1008,17 @@ req_inst (
     .m_ctx_update_data(qreq_up_data),
     .m_ctx_update_valid(qreq_up_valid),
     .m_ctx_update_ready(qreq_up_ready),
+    .m_actx_lookup_index(qack_lk_index),
+    .m_actx_lookup_valid(qack_lk_valid),
+    .m_actx_lookup_ready(qack_lk_ready),
+    .s_actx_lookup_data(qack_lk_data),
+    .s_actx_lookup_status(qack_lk_status),
+    .s_actx_lookup_valid(qack_lk_rvalid),
+    .s_actx_lookup_ready(qack_lk_rready),
+    .m_actx_update_index(qack_up_index),
+    .m_actx_update_data(qack_up_data),
+    .m_actx_update_valid(qack_up_valid),
+    .m_actx_update_ready(qack_up_ready),
     .m_mr_req_key(mrq_key),
     .m_mr_req_pd(mrq_pd),
     .m_mr_req_va(mrq_va),
@@ -1037,6 +1041,15 @@ req_inst (
     .s_wqe_rd_axis_tready(rd_tready[RD_REQ_WQE]),
     .s_wqe_rd_axis_tlast(rd_tlast[RD_REQ_WQE]),
     .s_wqe_rd_axis_tuser(rd_tuser[RD_REQ_WQE]),
+    .m_awqe_rd_req_addr(rd_req_addr[RD_ACK_WQE*64 +: 64]),
+    .m_awqe_rd_req_len(rd_req_len[RD_ACK_WQE*16 +: 16]),
+    .m_awqe_rd_req_valid(rd_req_valid[RD_ACK_WQE]),
+    .m_awqe_rd_req_ready(rd_req_ready[RD_ACK_WQE]),
+    .s_awqe_rd_axis_tdata(rd_tdata[RD_ACK_WQE*DATA_WIDTH +: DATA_WIDTH]),
+    .s_awqe_rd_axis_tvalid(rd_tvalid[RD_ACK_WQE]),
+    .s_awqe_rd_axis_tready(rd_tready[RD_ACK_WQE]),
+    .s_awqe_rd_axis_tlast(rd_tlast[RD_ACK_WQE]),
+    .s_awqe_rd_axis_tuser(rd_tuser[RD_ACK_WQE]),
     .m_pay_rd_req_addr(rd_req_addr[RD_REQ_PAY*64 +: 64]),
     .m_pay_rd_req_len(rd_req_len[RD_REQ_PAY*16 +: 16]),
     .m_pay_rd_req_last(rd_req_last[RD_REQ_PAY]),
@@ -1081,6 +1094,7 @@ req_inst (
     .stat_retry_exceeded(core_stat[`HROCE_CORE_COUNTER_RETRY_EXCEEDED])
 );
 assign rd_req_last[RD_REQ_WQE] = 1'b1;
+assign rd_req_last[RD_ACK_WQE] = 1'b1;
 
 resp_engine #(
     .DATA_WIDTH(DATA_WIDTH)
@@ -1327,7 +1341,7 @@ cq_inst (
 /*
  * Memory: context caches and MR translation
  */
-// the requester writes back its 32 bytes of a QP context, the responder its own
+// req_tx writes back its 32 bytes of a QP context, the responder its own
 ctx_cache #(
     .DATA_WIDTH(DATA_WIDTH),
     .LINE_BYTES(`HROCE_QPC_BYTES),
@@ -1381,6 +1395,61 @@ qpc_req_inst (
     .stat_writeback(core_stat[`HROCE_CORE_COUNTER_QPC_REQ_WRITEBACK])
 );
 assign rd_req_last[RD_CTX_REQ] = 1'b1;
+
+// and req_ack its own
+ctx_cache #(
+    .DATA_WIDTH(DATA_WIDTH),
+    .LINE_BYTES(`HROCE_QPC_BYTES),
+    .WB_OFFSET(`HROCE_QPC_ACK_BYTE),
+    .WB_BYTES(32),
+    .CACHE_LOG(QPC_CACHE_LOG),
+    .WAY_LOG(QPC_WAY_LOG)
+)
+qpc_ack_inst (
+    .clk(clk),
+    .rst(rst),
+    .cfg_base(cfg_qpc_base),
+    .cfg_log(cfg_qpc_log),
+    .s_lookup_index(qack_lk_index),
+    .s_lookup_valid(qack_lk_valid),
+    .s_lookup_ready(qack_lk_ready),
+    .m_lookup_data(qack_lk_data),
+    .m_lookup_status(qack_lk_status),
+    .m_lookup_valid(qack_lk_rvalid),
+    .m_lookup_ready(qack_lk_rready),
+    .s_update_index(qack_up_index),
+    .s_update_data(qack_up_data),
+    .s_update_valid(qack_up_valid),
+    .s_update_ready(qack_up_ready),
+    .s_inval_num(inv_num),
+    .s_inval_valid(inv_valid[INV_CTX_ACK]),
+    .s_inval_ready(inv_ready[INV_CTX_ACK]),
+    .inval_done(inv_done[INV_CTX_ACK]),
+    .m_rd_req_addr(rd_req_addr[RD_CTX_ACK*64 +: 64]),
+    .m_rd_req_len(rd_req_len[RD_CTX_ACK*16 +: 16]),
+    .m_rd_req_valid(rd_req_valid[RD_CTX_ACK]),
+    .m_rd_req_ready(rd_req_ready[RD_CTX_ACK]),
+    .s_rd_axis_tdata(rd_tdata[RD_CTX_ACK*DATA_WIDTH +: DATA_WIDTH]),
+    .s_rd_axis_tvalid(rd_tvalid[RD_CTX_ACK]),
+    .s_rd_axis_tready(rd_tready[RD_CTX_ACK]),
+    .s_rd_axis_tlast(rd_tlast[RD_CTX_ACK]),
+    .s_rd_axis_tuser(rd_tuser[RD_CTX_ACK]),
+    .m_wr_req_addr(wr_req_addr[WR_CTX_ACK*64 +: 64]),
+    .m_wr_req_len(wr_req_len[WR_CTX_ACK*16 +: 16]),
+    .m_wr_req_valid(wr_req_valid[WR_CTX_ACK]),
+    .m_wr_req_ready(wr_req_ready[WR_CTX_ACK]),
+    .m_wr_axis_tdata(wr_tdata[WR_CTX_ACK*DATA_WIDTH +: DATA_WIDTH]),
+    .m_wr_axis_tkeep(wr_tkeep[WR_CTX_ACK*KEEP_WIDTH +: KEEP_WIDTH]),
+    .m_wr_axis_tvalid(wr_tvalid[WR_CTX_ACK]),
+    .m_wr_axis_tready(wr_tready[WR_CTX_ACK]),
+    .m_wr_axis_tlast(wr_tlast[WR_CTX_ACK]),
+    .s_wr_done_valid(wr_done_valid[WR_CTX_ACK]),
+    .s_wr_done_error(wr_done_error[WR_CTX_ACK]),
+    .stat_hit(core_stat[`HROCE_CORE_COUNTER_QPC_ACK_HIT]),
+    .stat_miss(core_stat[`HROCE_CORE_COUNTER_QPC_ACK_MISS]),
+    .stat_writeback(core_stat[`HROCE_CORE_COUNTER_QPC_ACK_WRITEBACK])
+);
+assign rd_req_last[RD_CTX_ACK] = 1'b1;
 
 ctx_cache #(
     .DATA_WIDTH(DATA_WIDTH),
@@ -1572,8 +1641,8 @@ assign rd_req_last[RD_MR_RESP] = 1'b1;
  */
 // the clients that write at any byte are the payload writers; the caches and the CQE
 // writer write at 32-byte boundaries, the command engine whole beats
-// client NWR-1 first:  CTX_CQ CTX_RESP CTX_REQ CQ    RESP  REQ   CMD
-localparam [NWR*3-1:0] WR_ALIGN_LOG = {3'd6,  3'd5,    3'd5,   3'd5, 3'd0, 3'd0, 3'd6};
+// client NWR-1 first:  CTX_ACK CTX_CQ CTX_RESP CTX_REQ CQ    RESP  REQ   CMD
+localparam [NWR*3-1:0] WR_ALIGN_LOG = {3'd5,   3'd6,  3'd5,    3'd5,   3'd5, 3'd0, 3'd0, 3'd6};
 
 dma_rd #(
     .DATA_WIDTH(DATA_WIDTH),
@@ -1611,8 +1680,9 @@ dma_rd_inst (
 );
 
 // log2 beats of buffer: two 4 KiB bursts for the payload writers, four beats for the others
-// client NWR-1 first:       CTX_CQ CTX_RESP CTX_REQ CQ    RESP  REQ   CMD
-localparam [NWR*4-1:0] WR_BUF_ADDR_WIDTH = {4'd2,  4'd2,    4'd2,   4'd2, 4'd7, 4'd7, 4'd2};
+// client NWR-1 first:       CTX_ACK CTX_CQ CTX_RESP CTX_REQ CQ    RESP  REQ   CMD
+localparam [NWR*4-1:0] WR_BUF_ADDR_WIDTH = {4'd2,   4'd2,  4'd2,    4'd2,   4'd2, 4'd7, 4'd7,
+                                            4'd2};
 
 dma_wr #(
     .DATA_WIDTH(DATA_WIDTH),

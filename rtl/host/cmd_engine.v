@@ -193,7 +193,8 @@ wire [24:0] table_entries = 25'd1 << table_log;
 
 // the QP's state as the driver sees it: ERR if either engine put it there
 wire [3:0] qp_state = entry_reg[`HROCE_QPC_STATE];
-wire [3:0] qp_effective = (entry_reg[`HROCE_QPC_REQ_ERR] || entry_reg[`HROCE_QPC_RESP_ERR]) ?
+wire [3:0] qp_effective = (entry_reg[`HROCE_QPC_REQ_ERR] || entry_reg[`HROCE_QPC_TX_ERR] ||
+                           entry_reg[`HROCE_QPC_RESP_ERR]) ?
                           QPS_ERR : qp_state;
 wire [3:0] qp_new = mailbox_reg[`HROCE_QPC_STATE];
 

@@ -1,0 +1,1110 @@
+/*
+
+RC requester, sending side: turns posted send WQEs into request packets. Its partner
+transport/req_ack takes the responses, completes the WQEs and keeps the timers; the two
+run side by side, each on its own QP, so that an ACK never waits behind a packet being
+built nor a packet behind an ACK.
+
+    SQ doorbell --> context: SQ_PI --> work FIFO (QPNs with WQEs to send)
+    work FIFO ---> context --> WQE (pushed copy, window, or DMA read) --> per packet:
+                   sg_walk (SGEs -> mr_translate) -> chunk FIFO --(commit)--> DMA reads
+                   header --------------------------------------------> m_hdr
+                   payload (DMA byte stream, or inline bytes) ---------> m_axis
+    WQE sent ----> wqe_info (its facts, for req_ack), SENT message to req_ack
+    req_ack's messages --> context (READs done, RNR wait, rewind, stop) --> work FIFO
+
+Ownership: this engine writes the requester's sending bytes of the context (SQ_PI, SQ_CI,
+NPSN, SQ_PKT, the READ count, its error, wait and rewind-generation bits) and nothing
+else; req_ack writes its own bytes. What each must know of the other's travels as
+messages, in order (transport/req_msg.vh):
+  - to req_ack, a SENT message when a WQE has gone whole, when a long message asked for an
+    ACK part of the way, and when a WQE yields the link part of the way; each leaves no
+    later than the packets it tells of leave this engine, so req_ack knows of a packet
+    before any response to it can come back. A FLUSH or ERROR message when the QP is in
+    error (found here, by the responder, by a command, or by req_ack: a STOP);
+  - from req_ack, a message that gives the QP a turn, with the READs answered so far (the
+    READ window and fences count on them), the RNR wait, and a rewind: SQ_CI, NPSN and
+    SQ_PKT go back to the oldest packet not acknowledged, and the rewind generation moves
+    on, so that req_ack can tell the SENT messages that left before the rewind was
+    applied (stale) from those after.
+Every event this engine takes emits at most one message to req_ack, and a turn looks for
+room before each WQE: req_ack takes this engine's messages without waiting on this
+engine, so the two never wait on each other.
+
+One control FSM handles one event at a time (a message, a doorbell, a QP's turn); the
+payload moves beside it (chunk FIFO to the DMA reader, payload out to m_axis), so that a
+packet's data streams at one beat per cycle while the FSM prepares the next packet. A
+packet's DMA chunks are committed only once every piece of it translated without a
+violation: a violation never reaches memory, and a header never leaves without its
+payload.
+
+PSNs: a message takes max(1, ceil(LENGTH / MTU)) PSNs, a READ as many as its responses.
+NPSN is the first PSN of the WQE at SQ_CI; SQ_PKT the packets of it already sent (it
+yielded the link, or a rewind resumes it there: a READ from its first missing response,
+with the RETH moved on).
+
+A window on the send queue holds 512 bytes of the ring (8 WQEs of 64 bytes, or one of
+512) from SQ_CI on: one DMA read fills it, and a QP's turn sends every WQE it holds (one
+window a turn, so round-robin stays fair). A pushed WQE fills it with itself. The host
+writes a slot again only once its WQE completed, which is behind SQ_CI: a window never
+holds a stale WQE. A command may recreate a QP, so the window is dropped whenever one
+runs (hold).
+
+The payload output is a pass-through of the DMA read stream: its ready reaches the other
+side combinationally.
+
+*/
+
+`resetall
+`timescale 1ns / 1ps
+`default_nettype none
+
+`include "hroce_contract.vh"
+`include "req_msg.vh"
+
+module req_tx #
+(
+    // Datapath width (a WQE beat is 64 bytes)
+    parameter DATA_WIDTH = 512,
+    parameter KEEP_WIDTH = ((DATA_WIDTH+7)/8),
+    // log2 of the QPNs the work FIFO holds (a QP waits there at most once)
+    parameter WORK_ADDR_WIDTH = 10,
+    // log2 of the payload chunks between translation and the DMA reader (at least 7:
+    // a packet may take 60 chunks, and one starts only with room for them all)
+    parameter RD_CHUNK_ADDR_WIDTH = 7,
+    // bits of a WQE's facts for transport/wqe_info
+    parameter INFO_WIDTH = 184
+)
+(
+    input  wire                          clk,
+    input  wire                          rst,
+
+    /*
+     * Configuration and control
+     */
+    input  wire [47:0]                   cfg_mac,
+    input  wire                          hold,
+    output wire                          idle,
+
+    /*
+     * SQ doorbells (push_data valid when push is set)
+     */
+    input  wire [23:0]                   s_db_qpn,
+    input  wire [15:0]                   s_db_index,
+    input  wire                          s_db_push,
+    input  wire [511:0]                  s_db_push_data,
+    input  wire                          s_db_valid,
+    output wire                          s_db_ready,
+
+    /*
+     * QPs put in error by the responder
+     */
+    input  wire [23:0]                   s_err_qpn,
+    input  wire                          s_err_valid,
+    output wire                          s_err_ready,
+
+    /*
+     * Messages: to req_ack (out), from req_ack (in); req_msg.vh
+     */
+    output wire [`REQ_TXM_WIDTH-1:0]     m_msg_data,
+    output wire                          m_msg_valid,
+    input  wire                          m_msg_ready,
+    input  wire [`REQ_ACKM_WIDTH-1:0]    s_msg_data,
+    input  wire                          s_msg_valid,
+    output wire                          s_msg_ready,
+
+    /*
+     * The facts of each WQE sent (to transport/wqe_info)
+     */
+    output wire [23:0]                   m_info_qpn,
+    output wire [15:0]                   m_info_index,
+    output wire [INFO_WIDTH-1:0]         m_info_data,
+    output wire                          m_info_valid,
+
+    /*
+     * QP context (this engine owns bytes QPC_REQ_BYTE..+31)
+     */
+    output wire [23:0]                   m_ctx_lookup_index,
+    output wire                          m_ctx_lookup_valid,
+    input  wire                          m_ctx_lookup_ready,
+    input  wire [`HROCE_QPC_BITS-1:0]    s_ctx_lookup_data,
+    input  wire [1:0]                    s_ctx_lookup_status,
+    input  wire                          s_ctx_lookup_valid,
+    output wire                          s_ctx_lookup_ready,
+    output wire [23:0]                   m_ctx_update_index,
+    output wire [`HROCE_QPC_BITS-1:0]    m_ctx_update_data,
+    output wire                          m_ctx_update_valid,
+    input  wire                          m_ctx_update_ready,
+
+    /*
+     * MR translation (local keys)
+     */
+    output wire [31:0]                   m_mr_req_key,
+    output wire [23:0]                   m_mr_req_pd,
+    output wire [63:0]                   m_mr_req_va,
+    output wire [31:0]                   m_mr_req_len,
+    output wire [3:0]                    m_mr_req_access,
+    output wire                          m_mr_req_valid,
+    input  wire                          m_mr_req_ready,
+    input  wire [63:0]                   s_mr_resp_iova,
+    input  wire [15:0]                   s_mr_resp_len,
+    input  wire                          s_mr_resp_last,
+    input  wire [2:0]                    s_mr_resp_status,
+    input  wire                          s_mr_resp_valid,
+    output wire                          s_mr_resp_ready,
+
+    /*
+     * DMA read client, aligned: WQEs
+     */
+    output wire [63:0]                   m_wqe_rd_req_addr,
+    output wire [15:0]                   m_wqe_rd_req_len,
+    output wire                          m_wqe_rd_req_valid,
+    input  wire                          m_wqe_rd_req_ready,
+    input  wire [DATA_WIDTH-1:0]         s_wqe_rd_axis_tdata,
+    input  wire                          s_wqe_rd_axis_tvalid,
+    output wire                          s_wqe_rd_axis_tready,
+    input  wire                          s_wqe_rd_axis_tlast,
+    input  wire                          s_wqe_rd_axis_tuser,
+
+    /*
+     * DMA read client, byte stream: payload (one segment per packet)
+     */
+    output wire [63:0]                   m_pay_rd_req_addr,
+    output wire [15:0]                   m_pay_rd_req_len,
+    output wire                          m_pay_rd_req_last,
+    output wire                          m_pay_rd_req_valid,
+    input  wire                          m_pay_rd_req_ready,
+    input  wire [DATA_WIDTH-1:0]         s_pay_rd_axis_tdata,
+    input  wire [KEEP_WIDTH-1:0]         s_pay_rd_axis_tkeep,
+    input  wire                          s_pay_rd_axis_tvalid,
+    output wire                          s_pay_rd_axis_tready,
+    input  wire                          s_pay_rd_axis_tlast,
+    input  wire                          s_pay_rd_axis_tuser,
+
+    /*
+     * Request packets out: header, then payload (for PAYLOAD_LEN > 0), in order
+     */
+    output wire [`HROCE_ROCE_HDR_WIDTH-1:0] m_hdr_data,
+    output wire                          m_hdr_valid,
+    input  wire                          m_hdr_ready,
+    output wire [DATA_WIDTH-1:0]         m_axis_tdata,
+    output wire [KEEP_WIDTH-1:0]         m_axis_tkeep,
+    output wire                          m_axis_tvalid,
+    input  wire                          m_axis_tready,
+    output wire                          m_axis_tlast,
+    output wire                          m_axis_tuser,
+
+    /*
+     * Status
+     */
+    output wire                          stat_dma_error
+);
+
+initial begin
+    if (DATA_WIDTH != 512) begin
+        $error("Error: %m: WQE beats are 512 bits (DATA_WIDTH=%0d)", DATA_WIDTH);
+        $finish;
+    end
+end
+
+localparam HDR_WIDTH = `HROCE_ROCE_HDR_WIDTH;
+localparam WORK_DEPTH = 2**WORK_ADDR_WIDTH;
+localparam RD_CHUNK_DEPTH = 2**RD_CHUNK_ADDR_WIDTH;
+// a long message asks for an ACK every 2^ACK_INTERVAL_LOG packets (as rxe does every 64)
+localparam ACK_INTERVAL_LOG = 6;
+// chunks one packet may take: a piece per SGE (30 at most), each split once by a page
+// boundary (a packet is at most 4 KiB, a page at least 4 KiB)
+localparam PKT_CHUNKS = 64;
+// a WQE's facts: opcode, flags, length, SGE count, SGE 0 (at byte 32 of the WQE)
+localparam SGE0_BIT = 32 * 8;
+
+localparam [7:0]
+    WR_WRITE_IMM = `HROCE_WR_OPCODE_RDMA_WRITE_WITH_IMM,
+    WR_WRITE = `HROCE_WR_OPCODE_RDMA_WRITE,
+    WR_SEND = `HROCE_WR_OPCODE_SEND,
+    WR_SEND_IMM = `HROCE_WR_OPCODE_SEND_WITH_IMM,
+    WR_READ = `HROCE_WR_OPCODE_RDMA_READ;
+
+localparam [3:0] QPS_RTS = `HROCE_QP_STATE_RTS, QPS_ERR = `HROCE_QP_STATE_ERR;
+
+localparam [7:0]
+    WC_LOC_LEN_ERR = `HROCE_WC_STATUS_LOC_LEN_ERR,
+    WC_LOC_QP_OP_ERR = `HROCE_WC_STATUS_LOC_QP_OP_ERR,
+    WC_LOC_PROT_ERR = `HROCE_WC_STATUS_LOC_PROT_ERR;
+
+localparam [3:0]
+    S_IDLE = 4'd0,
+    S_LOOKUP_WAIT = 4'd1,
+    S_UPDATE = 4'd2,
+    S_MSG = 4'd3,
+    S_ERR = 4'd4,
+    S_DB = 4'd5,
+    S_SQ = 4'd6,
+    S_FETCH = 4'd7,
+    S_FETCH_DATA = 4'd8,
+    S_PARSE = 4'd9,
+    S_PKT = 4'd10,
+    S_WALK = 4'd11,
+    S_COMMIT = 4'd12,
+    S_INLINE = 4'd13,
+    S_SQ_DONE = 4'd14,
+    S_FAIL = 4'd15;
+
+/*
+ * Control state
+ */
+reg [3:0] state_reg = S_IDLE, state_next;
+reg [3:0] return_reg = S_IDLE, return_next;  // where a lookup returns to
+reg [23:0] qpn_reg = 24'd0, qpn_next;
+reg [`HROCE_QPC_BITS-1:0] ctx_reg = {`HROCE_QPC_BITS{1'b0}}, ctx_next;
+reg ctx_ok_reg = 1'b0, ctx_ok_next;
+reg lookup_valid_reg = 1'b0, lookup_valid_next;
+reg update_valid_reg = 1'b0, update_valid_next;
+reg last_db_reg = 1'b0, last_db_next;  // the last event taken was a doorbell
+
+reg [15:0] db_index_reg = 16'd0, db_index_next;
+reg [`REQ_ACKM_WIDTH-1:0] msg_reg = {`REQ_ACKM_WIDTH{1'b0}}, msg_next;
+
+// the one pushed WQE the core holds (from the last doorbell that carried one)
+reg push_valid_reg = 1'b0, push_valid_next;
+reg [23:0] push_qpn_reg = 24'd0, push_qpn_next;
+reg [15:0] push_index_reg = 16'd0, push_index_next;
+reg [511:0] push_data_reg = 512'd0, push_data_next;
+
+// the window: WQEs win_index .. win_index + win_count - 1 of QP win_qpn
+reg [511:0] wqe_mem [0:7];
+reg win_valid_reg = 1'b0, win_valid_next;
+reg [23:0] win_qpn_reg = 24'd0, win_qpn_next;
+reg [15:0] win_index_reg = 16'd0, win_index_next;
+reg [3:0] win_count_reg = 4'd0, win_count_next;
+reg [511:0] wqe_wr_data;
+reg [2:0] wqe_wr_addr;
+reg wqe_wr_en;
+reg [2:0] wqe_beat_reg = 3'd0, wqe_beat_next;
+reg wqe_error_reg = 1'b0, wqe_error_next;
+reg rd_req_valid_reg = 1'b0, rd_req_valid_next;
+
+// the current message
+reg [31:0] msg_left_reg = 32'd0, msg_left_next;   // bytes not yet packetized
+reg [24:0] pkt_reg = 25'd0, pkt_next;             // packet index within the message
+// where the packet's payload starts among the SGEs (sg_walk goes on from there)
+reg [4:0] sge_idx_reg = 5'd0, sge_idx_next;
+reg [31:0] sge_off_reg = 32'd0, sge_off_next;
+reg [2:0] inline_beat_reg = 3'd0, inline_beat_next;
+// the WQE at SQ_CI failed before it went (S_FAIL tells req_ack)
+reg [7:0] fail_status_reg = 8'd0, fail_status_next;
+
+reg stat_dma_error_reg = 1'b0, stat_dma_error_next;
+
+/*
+ * FIFOs
+ */
+wire [23:0] work_out_qpn;
+wire work_out_valid;
+reg work_out_ready;
+reg work_in_valid;
+wire [WORK_ADDR_WIDTH+1:0] work_count;
+
+reg [HDR_WIDTH-1:0] hdr_in_data;
+reg hdr_in_valid;
+wire [4:0] hdr_count;
+
+// payload source per packet with payload: 1 = inline beats, 0 = DMA stream
+reg src_in_data;
+reg src_in_valid;
+wire src_out_data;
+wire src_out_valid;
+wire src_out_ready;
+wire [4:0] src_count;
+
+reg [DATA_WIDTH+KEEP_WIDTH:0] inl_in_data;
+reg inl_in_valid;
+wire [DATA_WIDTH+KEEP_WIDTH:0] inl_out_data;
+wire inl_out_valid;
+wire inl_out_ready;
+wire [5:0] inl_count;
+
+// to req_ack
+reg [1:0] txm_kind;
+reg [23:0] txm_pkt;
+reg [15:0] txm_ci;
+reg [23:0] txm_npsn;
+reg [7:0] txm_status;
+reg txm_valid;
+wire [4:0] txm_count;
+
+fifo_sync #(.WIDTH(24), .ADDR_WIDTH(WORK_ADDR_WIDTH))
+work_fifo (
+    .clk(clk), .rst(rst),
+    .s_data(qpn_reg), .s_valid(work_in_valid), .s_ready(),
+    .m_data(work_out_qpn), .m_valid(work_out_valid), .m_ready(work_out_ready),
+    .count(work_count)
+);
+
+fifo_sync #(.WIDTH(HDR_WIDTH), .ADDR_WIDTH(3))
+hdr_fifo (
+    .clk(clk), .rst(rst),
+    .s_data(hdr_in_data), .s_valid(hdr_in_valid), .s_ready(),
+    .m_data(m_hdr_data), .m_valid(m_hdr_valid), .m_ready(m_hdr_ready),
+    .count(hdr_count)
+);
+
+fifo_sync #(.WIDTH(1), .ADDR_WIDTH(3))
+src_fifo (
+    .clk(clk), .rst(rst),
+    .s_data(src_in_data), .s_valid(src_in_valid), .s_ready(),
+    .m_data(src_out_data), .m_valid(src_out_valid), .m_ready(src_out_ready),
+    .count(src_count)
+);
+
+fifo_sync #(.WIDTH(DATA_WIDTH+KEEP_WIDTH+1), .ADDR_WIDTH(4))
+inline_fifo (
+    .clk(clk), .rst(rst),
+    .s_data(inl_in_data), .s_valid(inl_in_valid), .s_ready(),
+    .m_data(inl_out_data), .m_valid(inl_out_valid), .m_ready(inl_out_ready),
+    .count(inl_count)
+);
+
+/*
+ * Fields of the context and the WQE
+ */
+wire [3:0] qp_state = ctx_reg[`HROCE_QPC_STATE];
+wire qp_err = ctx_reg[`HROCE_QPC_TX_ERR] || qp_state == QPS_ERR;
+wire [15:0] sq_pi = ctx_reg[`HROCE_QPC_SQ_PI];
+wire [15:0] sq_ci = ctx_reg[`HROCE_QPC_SQ_CI];
+wire [23:0] npsn = ctx_reg[`HROCE_QPC_NPSN];
+wire [7:0] rd_inflight = ctx_reg[`HROCE_QPC_RD_SENT] - ctx_reg[`HROCE_QPC_TX_RD_DONE];
+wire [7:0] max_rd = ctx_reg[`HROCE_QPC_MAX_RD_ATOMIC] == 8'd0 ? 8'd1 :
+                    ctx_reg[`HROCE_QPC_MAX_RD_ATOMIC];
+wire [1:0] sq_stride = ctx_reg[`HROCE_QPC_LOG_SQ_STRIDE];
+wire [3:0] log_sq = ctx_reg[`HROCE_QPC_LOG_SQ_SIZE];
+wire [3:0] log_mtu = {1'b0, ctx_reg[`HROCE_QPC_PATH_MTU]} + 4'd7;
+wire [12:0] mtu = 13'd1 << log_mtu;
+wire [23:0] sq_pkt_ctx = ctx_reg[`HROCE_QPC_SQ_PKT];
+wire tx_wait = ctx_reg[`HROCE_QPC_TX_WAIT];
+wire [7:0] tx_gen = ctx_reg[`HROCE_QPC_TX_GEN];
+wire scheduled = ctx_reg[`HROCE_QPC_SCHEDULED];
+
+`include "wqe_addr.vh"
+
+// where the WQE at SQ_CI lies in the window, and how many WQEs a read brings: up to 512
+// bytes, not past the ring's end nor past the last WQE posted (SQ_PI)
+wire [15:0] win_k = sq_ci - win_index_reg;
+wire win_hit = win_valid_reg && qpn_reg == win_qpn_reg && win_k < {12'd0, win_count_reg};
+wire [2:0] wqe_base = win_k[2:0] << sq_stride;
+wire [15:0] sq_slots = 16'd1 << log_sq;
+wire [15:0] win_to_end = sq_slots - (sq_ci & (sq_slots - 16'd1));
+wire [15:0] win_posted = sq_pi - sq_ci;
+wire [15:0] blk_slots = 16'd8 >> sq_stride;
+wire [15:0] win_slots_a = win_to_end < blk_slots ? win_to_end : blk_slots;
+wire [15:0] win_slots = win_posted < win_slots_a ? win_posted : win_slots_a;
+// the WQE after the one at SQ_CI is in the window too (a turn goes on with it)
+wire win_next = win_valid_reg && win_k + 16'd1 < {12'd0, win_count_reg};
+
+wire [511:0] wqe0 = wqe_mem[wqe_base];
+wire [7:0] wqe_opcode = wqe0[`HROCE_SQ_WQE_OPCODE];
+wire [7:0] wqe_flags = wqe0[`HROCE_SQ_WQE_FLAGS];
+wire [7:0] wqe_num_sge = wqe0[`HROCE_SQ_WQE_NUM_SGE];
+wire [31:0] wqe_len = wqe0[`HROCE_SQ_WQE_LENGTH];
+wire [31:0] wqe_imm = wqe0[`HROCE_SQ_WQE_IMM];
+wire [63:0] wqe_raddr = wqe0[`HROCE_SQ_WQE_RADDR];
+wire [31:0] wqe_rkey = wqe0[`HROCE_SQ_WQE_RKEY];
+wire wqe_inline = (wqe_flags & `HROCE_WR_INLINE) != 8'd0;
+wire wqe_solicited = (wqe_flags & `HROCE_WR_SOLICITED) != 8'd0;
+wire wqe_fence = (wqe_flags & `HROCE_WR_FENCE) != 8'd0;
+wire wqe_is_read = wqe_opcode == WR_READ;
+wire wqe_is_send = wqe_opcode == WR_SEND || wqe_opcode == WR_SEND_IMM;
+wire wqe_has_imm = wqe_opcode == WR_SEND_IMM || wqe_opcode == WR_WRITE_IMM;
+wire [31:0] wqe_pkts_m1 = (wqe_len - 32'd1) >> log_mtu;
+wire [24:0] wqe_npkts = wqe_len == 32'd0 ? 25'd1 : wqe_pkts_m1[24:0] + 25'd1;
+// the packet the WQE at SQ_CI goes on from (it yielded the link, or a rewind resumes it):
+// never past its end, whatever the context says
+wire [23:0] sq_pkt = {1'b0, sq_pkt_ctx} < wqe_npkts ? sq_pkt_ctx : 24'd0;
+wire [31:0] sq_pkt_off = {8'd0, sq_pkt} << log_mtu;
+wire [9:0] wqe_bytes = 10'd64 << sq_stride;
+wire [7:0] wqe_max_sge = (8'd4 << sq_stride) - 8'd2;
+
+// SGE i of the WQE (i: the walker's): byte 32 + 16 i
+wire [4:0] walk_sge_index;
+wire [8:0] sge_byte = 9'd32 + {walk_sge_index, 4'd0};
+wire [511:0] sge_beat = wqe_mem[wqe_base + sge_byte[8:6]];
+wire [127:0] sge = sge_beat[{sge_byte[5:4], 7'd0} +: 128];
+
+// the packet being built
+wire pkt_first = pkt_reg == 25'd0;
+wire [31:0] pkt_off = {7'd0, pkt_reg} << log_mtu;
+// a READ is one request packet, whatever the number of responses
+wire pkt_last = wqe_is_read || pkt_reg == wqe_npkts - 25'd1;
+wire [12:0] pkt_len = wqe_is_read ? 13'd0 :
+                      (msg_left_reg > {19'd0, mtu}) ? mtu : msg_left_reg[12:0];
+// an ACK at the end of each message, and every ACK_INTERVAL packets of a long one, so
+// that the ACK timer sees progress while a long message streams
+wire pkt_ackreq = !wqe_is_read && (pkt_last || pkt_reg[ACK_INTERVAL_LOG-1:0] ==
+                                   {ACK_INTERVAL_LOG{1'b1}});
+reg [7:0] pkt_opcode;
+
+always @* begin
+    case (wqe_opcode)
+        WR_SEND, WR_SEND_IMM: begin
+            if (wqe_npkts == 25'd1)
+                pkt_opcode = wqe_has_imm ? `HROCE_RC_OP_SEND_ONLY_IMM : `HROCE_RC_OP_SEND_ONLY;
+            else if (pkt_first) pkt_opcode = `HROCE_RC_OP_SEND_FIRST;
+            else if (pkt_last)
+                pkt_opcode = wqe_has_imm ? `HROCE_RC_OP_SEND_LAST_IMM : `HROCE_RC_OP_SEND_LAST;
+            else pkt_opcode = `HROCE_RC_OP_SEND_MIDDLE;
+        end
+        WR_WRITE, WR_WRITE_IMM: begin
+            if (wqe_npkts == 25'd1)
+                pkt_opcode = wqe_has_imm ? `HROCE_RC_OP_WRITE_ONLY_IMM : `HROCE_RC_OP_WRITE_ONLY;
+            else if (pkt_first) pkt_opcode = `HROCE_RC_OP_WRITE_FIRST;
+            else if (pkt_last)
+                pkt_opcode = wqe_has_imm ? `HROCE_RC_OP_WRITE_LAST_IMM : `HROCE_RC_OP_WRITE_LAST;
+            else pkt_opcode = `HROCE_RC_OP_WRITE_MIDDLE;
+        end
+        default: pkt_opcode = `HROCE_RC_OP_READ_REQUEST;
+    endcase
+end
+
+reg [HDR_WIDTH-1:0] pkt_hdr;
+
+// the QP's path: IPv6 addresses, or IPv4 in the low 32 bits
+wire [127:0] ctx_sgid = ctx_reg[`HROCE_QPC_SGID];
+wire [127:0] ctx_dgid = ctx_reg[`HROCE_QPC_DGID];
+
+always @* begin
+    pkt_hdr = {HDR_WIDTH{1'b0}};
+    pkt_hdr[`HROCE_ROCE_HDR_ETH_DST] = ctx_reg[`HROCE_QPC_DMAC];
+    pkt_hdr[`HROCE_ROCE_HDR_ETH_SRC] = cfg_mac;
+    pkt_hdr[`HROCE_ROCE_HDR_IP_DSCP] = ctx_reg[`HROCE_QPC_DSCP];
+    pkt_hdr[`HROCE_ROCE_HDR_IP_FLAGS] = 3'b010;
+    pkt_hdr[`HROCE_ROCE_HDR_IP_TTL] = ctx_reg[`HROCE_QPC_TTL];
+    pkt_hdr[`HROCE_ROCE_HDR_IP_SRC] = ctx_sgid[31:0];
+    pkt_hdr[`HROCE_ROCE_HDR_IP_DST] = ctx_dgid[31:0];
+    pkt_hdr[`HROCE_ROCE_HDR_IP6] = ctx_reg[`HROCE_QPC_IP6];
+    pkt_hdr[`HROCE_ROCE_HDR_IP6_FLOW_LABEL] = ctx_reg[`HROCE_QPC_FLOW_LABEL];
+    pkt_hdr[`HROCE_ROCE_HDR_IP6_SRC] = ctx_sgid;
+    pkt_hdr[`HROCE_ROCE_HDR_IP6_DST] = ctx_dgid;
+    pkt_hdr[`HROCE_ROCE_HDR_UDP_SPORT] = ctx_reg[`HROCE_QPC_UDP_SPORT];
+    pkt_hdr[`HROCE_ROCE_HDR_BTH_OPCODE] = pkt_opcode;
+    pkt_hdr[`HROCE_ROCE_HDR_BTH_SE] = pkt_last && wqe_solicited && (wqe_is_send ||
+                                      wqe_opcode == WR_WRITE_IMM);
+    pkt_hdr[`HROCE_ROCE_HDR_BTH_PKEY] = ctx_reg[`HROCE_QPC_PKEY];
+    pkt_hdr[`HROCE_ROCE_HDR_BTH_DQPN] = ctx_reg[`HROCE_QPC_DEST_QPN];
+    pkt_hdr[`HROCE_ROCE_HDR_BTH_ACKREQ] = pkt_ackreq;
+    pkt_hdr[`HROCE_ROCE_HDR_BTH_PSN] = npsn + pkt_reg[23:0];
+    if (wqe_is_read) begin
+        // a READ sent again from response pkt_reg on asks for the rest only
+        pkt_hdr[`HROCE_ROCE_HDR_RETH_VA] = wqe_raddr + {32'd0, pkt_off};
+        pkt_hdr[`HROCE_ROCE_HDR_RETH_RKEY] = wqe_rkey;
+        pkt_hdr[`HROCE_ROCE_HDR_RETH_DMA_LEN] = wqe_len - pkt_off;
+    end else if (pkt_first && !wqe_is_send) begin
+        pkt_hdr[`HROCE_ROCE_HDR_RETH_VA] = wqe_raddr;
+        pkt_hdr[`HROCE_ROCE_HDR_RETH_RKEY] = wqe_rkey;
+        pkt_hdr[`HROCE_ROCE_HDR_RETH_DMA_LEN] = wqe_len;
+    end
+    if (pkt_last && wqe_has_imm) begin
+        pkt_hdr[`HROCE_ROCE_HDR_IMMDT] = wqe_imm;
+    end
+    pkt_hdr[`HROCE_ROCE_HDR_PAYLOAD_LEN] = pkt_len;
+    pkt_hdr[`HROCE_ROCE_HDR_SRC_QPN] = qpn_reg;
+end
+
+// inline payload beat k: WQE bytes 32 + 64 k .. 95 + 64 k
+wire [511:0] inline_lo = wqe_mem[wqe_base + inline_beat_reg];
+wire [511:0] inline_hi = wqe_mem[wqe_base + inline_beat_reg + 3'd1];
+wire [511:0] inline_data = {inline_hi[255:0], inline_lo[511:256]};
+wire [12:0] inline_done = {4'd0, inline_beat_reg, 6'd0};  // bytes before this beat
+wire inline_last = {19'd0, inline_done} + 32'd64 >= wqe_len;
+wire [31:0] inline_rem = wqe_len - {19'd0, inline_done};
+wire [6:0] inline_bytes = inline_last ? inline_rem[6:0] : 7'd64;
+
+// the message from req_ack being applied
+wire [15:0] ackm_ci = msg_reg[`REQ_ACKM_CI];
+
+/*
+ * The scatter-gather walk of a packet's payload
+ */
+reg walk_cmd_valid;
+wire [2:0] walk_done_status;
+wire walk_done_short;
+wire [4:0] walk_done_sge;
+wire [31:0] walk_done_off;
+wire walk_done_valid;
+wire [12:0] walk_chunk_len;
+wire [63:0] walk_chunk_iova;
+wire walk_chunk_last;
+wire chunk_wr_en;
+reg chunk_commit, chunk_discard;
+wire [77:0] rd_chunk_head;
+wire rd_chunk_valid;
+wire [RD_CHUNK_ADDR_WIDTH:0] rd_chunk_used;
+
+sg_walk
+walk_inst (
+    .clk(clk), .rst(rst),
+    .s_cmd_sge(sge_idx_reg), .s_cmd_off(sge_off_reg), .s_cmd_len(pkt_len),
+    .s_cmd_num_sge(wqe_num_sge), .s_cmd_pd(ctx_reg[`HROCE_QPC_PD]),
+    .s_cmd_access(4'd0),
+    .s_cmd_valid(walk_cmd_valid), .s_cmd_ready(), .busy(),
+    .sge_index(walk_sge_index), .sge_addr(sge[`HROCE_SGE_ADDR]),
+    .sge_len(sge[`HROCE_SGE_LENGTH]), .sge_key(sge[`HROCE_SGE_LKEY]),
+    .m_mr_req_key(m_mr_req_key), .m_mr_req_pd(m_mr_req_pd), .m_mr_req_va(m_mr_req_va),
+    .m_mr_req_len(m_mr_req_len), .m_mr_req_access(m_mr_req_access),
+    .m_mr_req_valid(m_mr_req_valid), .m_mr_req_ready(m_mr_req_ready),
+    .s_mr_resp_iova(s_mr_resp_iova), .s_mr_resp_len(s_mr_resp_len),
+    .s_mr_resp_last(s_mr_resp_last), .s_mr_resp_status(s_mr_resp_status),
+    .s_mr_resp_valid(s_mr_resp_valid), .s_mr_resp_ready(s_mr_resp_ready),
+    .m_chunk_iova(walk_chunk_iova), .m_chunk_len(walk_chunk_len),
+    .m_chunk_last(walk_chunk_last), .m_chunk_valid(chunk_wr_en),
+    .m_chunk_ready(rd_chunk_used != RD_CHUNK_DEPTH),
+    .m_done_status(walk_done_status), .m_done_short(walk_done_short),
+    .m_done_sge(walk_done_sge), .m_done_off(walk_done_off), .m_done_valid(walk_done_valid),
+    .m_done_ready(state_reg == S_WALK)
+);
+
+fifo_commit #(.WIDTH(78), .ADDR_WIDTH(RD_CHUNK_ADDR_WIDTH))
+rd_chunk_fifo (
+    .clk(clk), .rst(rst),
+    .s_data({walk_chunk_last, walk_chunk_len, walk_chunk_iova}), .s_valid(chunk_wr_en),
+    .commit(chunk_commit), .discard(chunk_discard),
+    .m_data(rd_chunk_head), .m_valid(rd_chunk_valid), .m_ready(m_pay_rd_req_ready),
+    .used(rd_chunk_used), .empty()
+);
+
+// room for a whole packet on the way to the link, and for the message it may send: a
+// packet is started only then, so that nothing this engine does waits for the link (the
+// link may wait for the peer, and the peer for the responses req_ack takes)
+wire msg_room = txm_count < 5'd6;
+wire tx_room = hdr_count < 5'd7 && src_count < 5'd7 && inl_count < 6'd10 &&
+               rd_chunk_used <= RD_CHUNK_DEPTH - PKT_CHUNKS && msg_room;
+
+// req_ack's messages first (they may free a QP, and nothing else drains them; they are
+// taken while a command holds the engine, so that it finds both engines idle); then
+// doorbells and turns in turn, so that a stream of doorbells holds no QP back from its
+// pushed WQEs (doorbells first would let a turn find more WQEs posted and read them in
+// one window: 3.6 against 2.0 Mpps of 64-byte inline WRITEs, but 3.5 against 14.6 of
+// pushed ones, bench_rc)
+wire work_room = work_count < WORK_DEPTH - 1;
+wire take_msg = state_reg == S_IDLE && s_msg_valid && msg_room && work_room;
+wire take_err = state_reg == S_IDLE && !hold && !take_msg && s_err_valid && msg_room;
+wire work_ok = work_out_valid && tx_room;
+wire take_db = state_reg == S_IDLE && !hold && !take_msg && !take_err && s_db_valid &&
+               work_room && msg_room && !(last_db_reg && work_ok);
+wire take_work = state_reg == S_IDLE && !hold && !take_msg && !take_err && !take_db &&
+                 work_ok;
+
+/*
+ * Control FSM
+ */
+always @* begin
+    state_next = state_reg;
+    return_next = return_reg;
+    qpn_next = qpn_reg;
+    ctx_next = ctx_reg;
+    ctx_ok_next = ctx_ok_reg;
+    lookup_valid_next = lookup_valid_reg && !m_ctx_lookup_ready;
+    update_valid_next = update_valid_reg && !m_ctx_update_ready;
+    last_db_next = last_db_reg;
+    db_index_next = db_index_reg;
+    msg_next = msg_reg;
+    // (a command may create a QP again: no pushed WQE outlives one)
+    push_valid_next = push_valid_reg && !hold;
+    push_qpn_next = push_qpn_reg;
+    push_index_next = push_index_reg;
+    push_data_next = push_data_reg;
+    wqe_beat_next = wqe_beat_reg;
+    wqe_error_next = wqe_error_reg;
+    win_valid_next = win_valid_reg && !hold;
+    win_qpn_next = win_qpn_reg;
+    win_index_next = win_index_reg;
+    win_count_next = win_count_reg;
+    rd_req_valid_next = rd_req_valid_reg && !m_wqe_rd_req_ready;
+    msg_left_next = msg_left_reg;
+    pkt_next = pkt_reg;
+    sge_idx_next = sge_idx_reg;
+    sge_off_next = sge_off_reg;
+    inline_beat_next = inline_beat_reg;
+    fail_status_next = fail_status_reg;
+    stat_dma_error_next = 1'b0;
+
+    wqe_wr_en = 1'b0;
+    wqe_wr_addr = 3'd0;
+    wqe_wr_data = 512'd0;
+    walk_cmd_valid = 1'b0;
+    chunk_commit = 1'b0;
+    chunk_discard = 1'b0;
+    work_out_ready = 1'b0;
+    work_in_valid = 1'b0;
+    hdr_in_data = pkt_hdr;
+    hdr_in_valid = 1'b0;
+    src_in_data = 1'b0;
+    src_in_valid = 1'b0;
+    inl_in_data = {inline_last, {KEEP_WIDTH{1'b1}} >> (7'd64 - inline_bytes), inline_data};
+    inl_in_valid = 1'b0;
+    txm_kind = `REQ_TXM_SENT;
+    txm_ci = sq_ci;
+    txm_npsn = npsn;
+    txm_pkt = 24'd0;
+    txm_status = 8'd0;
+    txm_valid = 1'b0;
+
+    case (state_reg)
+        S_IDLE: begin
+            if (take_msg) begin
+                msg_next = s_msg_data;
+                qpn_next = s_msg_data[`REQ_ACKM_QPN];
+                lookup_valid_next = 1'b1;
+                return_next = S_MSG;
+                state_next = S_LOOKUP_WAIT;
+            end else if (take_err) begin
+                qpn_next = s_err_qpn;
+                lookup_valid_next = 1'b1;
+                return_next = S_ERR;
+                state_next = S_LOOKUP_WAIT;
+            end else if (take_db) begin
+                last_db_next = 1'b1;
+                qpn_next = s_db_qpn;
+                db_index_next = s_db_index;
+                if (s_db_push) begin
+                    push_valid_next = 1'b1;
+                    push_qpn_next = s_db_qpn;
+                    push_index_next = s_db_index - 16'd1;
+                    push_data_next = s_db_push_data;
+                end
+                lookup_valid_next = 1'b1;
+                return_next = S_DB;
+                state_next = S_LOOKUP_WAIT;
+            end else if (take_work) begin
+                last_db_next = 1'b0;
+                work_out_ready = 1'b1;
+                qpn_next = work_out_qpn;
+                lookup_valid_next = 1'b1;
+                return_next = S_SQ;
+                state_next = S_LOOKUP_WAIT;
+            end
+        end
+        S_LOOKUP_WAIT: begin
+            if (s_ctx_lookup_valid) begin
+                ctx_next = s_ctx_lookup_data;
+                ctx_ok_next = s_ctx_lookup_status == 2'd0 && s_ctx_lookup_data[`HROCE_QPC_VALID];
+                state_next = return_reg;
+            end
+        end
+        S_UPDATE: begin
+            if (!update_valid_reg || m_ctx_update_ready) begin
+                state_next = S_IDLE;
+            end
+        end
+
+        /*
+         * A message from req_ack: READs done, the RNR wait, a rewind, a stop; and a turn
+         */
+        S_MSG: begin
+            if (!ctx_ok_reg) begin
+                state_next = S_IDLE;
+            end else begin
+                ctx_next[`HROCE_QPC_TX_RD_DONE] = msg_reg[`REQ_ACKM_RD_DONE];
+                ctx_next[`HROCE_QPC_TX_WAIT] = msg_reg[`REQ_ACKM_WAIT];
+                if (msg_reg[`REQ_ACKM_REWIND]) begin
+                    // go-back-N: the WQEs from the oldest unacknowledged packet on are read
+                    // again and sent again; none of their READs is in flight any more
+                    ctx_next[`HROCE_QPC_SQ_CI] = ackm_ci;
+                    ctx_next[`HROCE_QPC_NPSN] = msg_reg[`REQ_ACKM_NPSN];
+                    ctx_next[`HROCE_QPC_SQ_PKT] = msg_reg[`REQ_ACKM_PKT];
+                    ctx_next[`HROCE_QPC_RD_SENT] = msg_reg[`REQ_ACKM_RD_DONE];
+                    ctx_next[`HROCE_QPC_TX_GEN] = tx_gen + 8'd1;
+                end
+                if (msg_reg[`REQ_ACKM_STOP]) begin
+                    // req_ack put the QP in error: it flushes up to the SQ's end
+                    ctx_next[`HROCE_QPC_TX_ERR] = 1'b1;
+                    txm_kind = `REQ_TXM_FLUSH;
+                    txm_valid = 1'b1;
+                end
+                // a turn, for whatever the QP waited for (the context is written again with
+                // SCHEDULED set, in case the cache took the write of the state before)
+                work_in_valid = !scheduled;
+                ctx_next[`HROCE_QPC_SCHEDULED] = 1'b1;
+                update_valid_next = 1'b1;
+                state_next = S_UPDATE;
+            end
+        end
+
+        /*
+         * The responder put the QP in error: req_ack flushes the SQ
+         */
+        S_ERR: begin
+            if (ctx_ok_reg && !ctx_reg[`HROCE_QPC_TX_ERR]) begin
+                ctx_next[`HROCE_QPC_TX_ERR] = 1'b1;
+                txm_kind = `REQ_TXM_FLUSH;
+                txm_valid = 1'b1;
+                update_valid_next = 1'b1;
+                state_next = S_UPDATE;
+            end else begin
+                state_next = S_IDLE;
+            end
+        end
+
+        /*
+         * SQ doorbell: record the producer counter and queue the QP
+         */
+        S_DB: begin
+            if (!ctx_ok_reg) begin
+                state_next = S_IDLE;
+            end else begin
+                ctx_next[`HROCE_QPC_SQ_PI] = db_index_reg;
+                if (push_valid_reg && push_qpn_reg == qpn_reg && push_index_reg == sq_ci &&
+                    tx_room) begin
+                    // the WQE came with its doorbell and is the next to send: send it now,
+                    // whether or not the QP waits for a turn already (S_SQ writes the
+                    // context back on every way on, and keeps SCHEDULED)
+                    state_next = S_SQ;
+                end else begin
+                    if (push_valid_reg && push_qpn_reg == qpn_reg && push_index_reg == sq_ci) begin
+                        // the next WQE to send, but not now: the window keeps it for the
+                        // QP's turn (the last pushed WQE the core holds may be replaced)
+                        wqe_wr_en = 1'b1;
+                        wqe_wr_addr = 3'd0;
+                        wqe_wr_data = push_data_reg;
+                        push_valid_next = 1'b0;
+                        win_valid_next = !hold;
+                        win_qpn_next = qpn_reg;
+                        win_index_next = sq_ci;
+                        win_count_next = 4'd1;
+                    end else if (push_valid_reg && push_qpn_reg == qpn_reg && win_valid_reg &&
+                                 win_qpn_reg == qpn_reg &&
+                                 push_index_reg == win_index_reg + {12'd0, win_count_reg} &&
+                                 win_count_reg < (4'd8 >> sq_stride)) begin
+                        // the WQE after the last the window holds: it joins them, and the
+                        // turn sends them all without a read of the ring (a pushed WQE is
+                        // one beat, the first of its slot)
+                        wqe_wr_en = 1'b1;
+                        wqe_wr_addr = win_count_reg[2:0] << sq_stride;
+                        wqe_wr_data = push_data_reg;
+                        push_valid_next = 1'b0;
+                        win_count_next = win_count_reg + 4'd1;
+                    end
+                    // a pushed WQE is kept only from its doorbell to its send: one left
+                    // behind could be taken for a later WQE of the same index (the ring's
+                    // next lap, or a QP created again with that QPN)
+                    push_valid_next = 1'b0;
+                    ctx_next[`HROCE_QPC_SCHEDULED] = 1'b1;
+                    update_valid_next = 1'b1;
+                    work_in_valid = !scheduled;
+                    state_next = S_UPDATE;
+                end
+            end
+        end
+
+        /*
+         * Send the next WQE of a QP
+         */
+        S_SQ: begin
+            // out of the work FIFO (or a doorbell's direct send, which leaves a turn the QP
+            // waits for queued): every way on writes the context back
+            ctx_next[`HROCE_QPC_SCHEDULED] = return_reg == S_DB && scheduled;
+            if (!ctx_ok_reg) begin
+                state_next = S_IDLE;
+            end else if (qp_err) begin
+                // req_ack completes what was posted, up to SQ_PI
+                ctx_next[`HROCE_QPC_TX_ERR] = 1'b1;
+                txm_kind = `REQ_TXM_FLUSH;
+                txm_valid = 1'b1;
+                update_valid_next = 1'b1;
+                state_next = S_UPDATE;
+            end else if (qp_state != QPS_RTS || sq_ci == sq_pi || tx_wait) begin
+                // (the end of an RNR wait gives the QP a turn)
+                update_valid_next = 1'b1;
+                state_next = S_UPDATE;
+            end else begin
+                state_next = S_FETCH;
+            end
+        end
+        S_FETCH: begin
+            wqe_beat_next = 3'd0;
+            wqe_error_next = 1'b0;
+            if (push_qpn_reg == qpn_reg) begin
+                push_valid_next = 1'b0;
+            end
+            if (win_hit && !hold) begin
+                // the WQE is in the window already
+                state_next = S_PARSE;
+            end else if (push_valid_reg && push_qpn_reg == qpn_reg && push_index_reg == sq_ci) begin
+                // the WQE came with its doorbell: the window holds it alone
+                wqe_wr_en = 1'b1;
+                wqe_wr_addr = 3'd0;
+                wqe_wr_data = push_data_reg;
+                push_valid_next = 1'b0;
+                win_valid_next = !hold;
+                win_qpn_next = qpn_reg;
+                win_index_next = sq_ci;
+                win_count_next = 4'd1;
+                state_next = S_PARSE;
+            end else begin
+                win_valid_next = 1'b0;
+                rd_req_valid_next = 1'b1;
+                state_next = S_FETCH_DATA;
+            end
+        end
+        S_FETCH_DATA: begin
+            if (s_wqe_rd_axis_tvalid) begin
+                wqe_wr_en = 1'b1;
+                wqe_wr_addr = wqe_beat_reg;
+                wqe_wr_data = s_wqe_rd_axis_tdata;
+                wqe_beat_next = wqe_beat_reg + 3'd1;
+                if (s_wqe_rd_axis_tlast) begin
+                    wqe_error_next = s_wqe_rd_axis_tuser;
+                    win_valid_next = !s_wqe_rd_axis_tuser && !hold;
+                    win_qpn_next = qpn_reg;
+                    win_index_next = sq_ci;
+                    win_count_next = win_slots[3:0];
+                    state_next = S_PARSE;
+                end
+            end
+        end
+        S_PARSE: begin
+            // from the first packet, or where the WQE yielded the link
+            msg_left_next = wqe_len - sq_pkt_off;
+            pkt_next = {1'b0, sq_pkt};
+            sge_idx_next = 5'd0;
+            sge_off_next = sq_pkt_off;
+            if (wqe_error_reg) begin
+                stat_dma_error_next = 1'b1;
+                fail_status_next = WC_LOC_QP_OP_ERR;
+                state_next = S_FAIL;
+            end else if (wqe_opcode > WR_READ || wqe0[`HROCE_SQ_WQE_QPN] != qpn_reg ||
+                         (wqe_inline && (wqe_is_read || wqe_len > `HROCE_MAX_INLINE ||
+                                         wqe_len > {22'd0, wqe_bytes} - 32'd32)) ||
+                         (!wqe_inline && wqe_num_sge > wqe_max_sge)) begin
+                fail_status_next = WC_LOC_QP_OP_ERR;
+                state_next = S_FAIL;
+            end else if ((wqe_is_read && rd_inflight >= max_rd) ||
+                         (wqe_fence && rd_inflight != 8'd0)) begin
+                // wait: req_ack's message of the READ completion that frees the window
+                // gives the QP a turn again
+                update_valid_next = 1'b1;
+                state_next = S_UPDATE;
+            end else begin
+                // (sg_walk skips the SGEs before where a resumed WQE goes on)
+                state_next = S_PKT;
+            end
+        end
+        S_PKT: begin
+            if (!tx_room) begin
+                // the link is busy: give way, and go on from this packet on the QP's next
+                // turn; req_ack learns what of the WQE went
+                ctx_next[`HROCE_QPC_SQ_PKT] = pkt_reg[23:0];
+                ctx_next[`HROCE_QPC_SCHEDULED] = 1'b1;
+                work_in_valid = !scheduled;
+                txm_pkt = pkt_reg[23:0];
+                txm_valid = pkt_reg != 25'd0;
+                update_valid_next = 1'b1;
+                state_next = S_UPDATE;
+            end else if (pkt_len == 13'd0 || wqe_inline) begin
+                state_next = S_COMMIT;
+            end else begin
+                walk_cmd_valid = 1'b1;
+                state_next = S_WALK;
+            end
+        end
+        S_WALK: begin
+            if (walk_done_valid) begin
+                sge_idx_next = walk_done_sge;
+                sge_off_next = walk_done_off;
+                if (walk_done_short || walk_done_status != `HROCE_MR_XLATE_OK) begin
+                    // the SGEs hold fewer bytes than the WQE's length, or a violation:
+                    // nothing of this packet reaches memory nor the link
+                    chunk_discard = 1'b1;
+                    fail_status_next = walk_done_short ? WC_LOC_LEN_ERR : WC_LOC_PROT_ERR;
+                    state_next = S_FAIL;
+                end else begin
+                    state_next = S_COMMIT;
+                end
+            end
+        end
+        S_COMMIT: begin
+            // header and payload source leave together, once the chunks are committed
+            if (hdr_count < 5'd7 && src_count < 5'd7 && inl_count < 6'd10) begin
+                chunk_commit = 1'b1;
+                hdr_in_valid = 1'b1;
+                if (pkt_len != 13'd0) begin
+                    src_in_data = wqe_inline;
+                    src_in_valid = 1'b1;
+                end
+                inline_beat_next = 3'd0;
+                if (wqe_inline && pkt_len != 13'd0) begin
+                    state_next = S_INLINE;
+                end else if (pkt_last) begin
+                    state_next = S_SQ_DONE;
+                end else begin
+                    if (pkt_ackreq) begin
+                        // the ACK this packet asks for may come before the WQE is done
+                        txm_pkt = pkt_reg[23:0] + 24'd1;
+                        txm_valid = 1'b1;
+                    end
+                    pkt_next = pkt_reg + 25'd1;
+                    msg_left_next = msg_left_reg - {19'd0, pkt_len};
+                    state_next = S_PKT;
+                end
+            end
+        end
+        S_INLINE: begin
+            inl_in_valid = 1'b1;
+            inline_beat_next = inline_beat_reg + 3'd1;
+            if (inline_last) begin
+                state_next = S_SQ_DONE;
+            end
+        end
+        S_SQ_DONE: begin
+            ctx_next[`HROCE_QPC_NPSN] = npsn + wqe_npkts[23:0];
+            ctx_next[`HROCE_QPC_SQ_CI] = sq_ci + 16'd1;
+            ctx_next[`HROCE_QPC_SQ_PKT] = 24'd0;
+            if (wqe_is_read) begin
+                ctx_next[`HROCE_QPC_RD_SENT] = ctx_reg[`HROCE_QPC_RD_SENT] + 8'd1;
+            end
+            txm_ci = sq_ci + 16'd1;
+            txm_npsn = npsn + wqe_npkts[23:0];
+            txm_valid = 1'b1;
+            if (sq_ci + 16'd1 != sq_pi && win_next && !hold && tx_room) begin
+                // a turn sends what the window holds: on with the next WQE (the context
+                // is written back when the turn ends)
+                state_next = S_FETCH;
+            end else begin
+                update_valid_next = 1'b1;
+                // the QP goes to the back of the line (unless a doorbell's direct send
+                // left it there already)
+                work_in_valid = sq_ci + 16'd1 != sq_pi && !scheduled;
+                ctx_next[`HROCE_QPC_SCHEDULED] = sq_ci + 16'd1 != sq_pi || scheduled;
+                state_next = S_UPDATE;
+            end
+        end
+        S_FAIL: begin
+            // the WQE at SQ_CI failed before it went: req_ack completes it with its
+            // error, and flushes the rest
+            ctx_next[`HROCE_QPC_TX_ERR] = 1'b1;
+            txm_kind = `REQ_TXM_ERROR;
+            txm_status = fail_status_reg;
+            txm_valid = 1'b1;
+            update_valid_next = 1'b1;
+            state_next = S_UPDATE;
+        end
+        default: state_next = S_IDLE;
+    endcase
+end
+
+wire [`REQ_TXM_WIDTH-1:0] txm_data;
+assign txm_data[`REQ_TXM_QPN] = qpn_reg;
+assign txm_data[`REQ_TXM_KIND] = txm_kind;
+assign txm_data[`REQ_TXM_GEN] = tx_gen;
+assign txm_data[`REQ_TXM_CI] = txm_ci;
+assign txm_data[`REQ_TXM_NPSN] = txm_npsn;
+assign txm_data[`REQ_TXM_PKT] = txm_pkt;
+// (a doorbell's SQ_PI is written into ctx_next in the cycle it may go with a message)
+assign txm_data[`REQ_TXM_PI] = ctx_next[`HROCE_QPC_SQ_PI];
+assign txm_data[`REQ_TXM_STATUS] = txm_status;
+
+// a SENT message waiting behind another takes the place of the one before it if that
+// one is a SENT of the same QP and rewind generation too (the key: QPN, kind and
+// generation, the message's low bits): it tells the same, and more
+fifo_merge #(.WIDTH(`REQ_TXM_WIDTH), .ADDR_WIDTH(3), .KEY_WIDTH(`REQ_TXM_KEY_WIDTH))
+txm_fifo (
+    .clk(clk), .rst(rst),
+    .s_data(txm_data), .s_merge(txm_kind == `REQ_TXM_SENT), .s_valid(txm_valid),
+    .s_ready(),
+    .m_data(m_msg_data), .m_valid(m_msg_valid), .m_ready(m_msg_ready),
+    .count(txm_count)
+);
+
+/*
+ * Payload out: each packet's bytes from the DMA stream or the inline FIFO
+ */
+wire pay_from_inline = src_out_data;
+assign m_axis_tdata = pay_from_inline ? inl_out_data[DATA_WIDTH-1:0] : s_pay_rd_axis_tdata;
+assign m_axis_tkeep = pay_from_inline ? inl_out_data[DATA_WIDTH +: KEEP_WIDTH] :
+                      s_pay_rd_axis_tkeep;
+assign m_axis_tlast = pay_from_inline ? inl_out_data[DATA_WIDTH+KEEP_WIDTH] :
+                      s_pay_rd_axis_tlast;
+assign m_axis_tuser = !pay_from_inline && s_pay_rd_axis_tuser;
+assign m_axis_tvalid = src_out_valid && (pay_from_inline ? inl_out_valid : s_pay_rd_axis_tvalid);
+assign s_pay_rd_axis_tready = src_out_valid && !pay_from_inline && m_axis_tready;
+assign inl_out_ready = src_out_valid && pay_from_inline && m_axis_tready;
+assign src_out_ready = m_axis_tvalid && m_axis_tready && m_axis_tlast;
+
+always @(posedge clk) begin
+    state_reg <= state_next;
+    return_reg <= return_next;
+    qpn_reg <= qpn_next;
+    ctx_reg <= ctx_next;
+    ctx_ok_reg <= ctx_ok_next;
+    lookup_valid_reg <= lookup_valid_next;
+    update_valid_reg <= update_valid_next;
+    last_db_reg <= last_db_next;
+    db_index_reg <= db_index_next;
+    msg_reg <= msg_next;
+    push_valid_reg <= push_valid_next;
+    push_qpn_reg <= push_qpn_next;
+    push_index_reg <= push_index_next;
+    push_data_reg <= push_data_next;
+    wqe_beat_reg <= wqe_beat_next;
+    wqe_error_reg <= wqe_error_next;
+    win_valid_reg <= win_valid_next;
+    win_qpn_reg <= win_qpn_next;
+    win_index_reg <= win_index_next;
+    win_count_reg <= win_count_next;
+    rd_req_valid_reg <= rd_req_valid_next;
+    msg_left_reg <= msg_left_next;
+    pkt_reg <= pkt_next;
+    sge_idx_reg <= sge_idx_next;
+    sge_off_reg <= sge_off_next;
+    inline_beat_reg <= inline_beat_next;
+    fail_status_reg <= fail_status_next;
+    stat_dma_error_reg <= stat_dma_error_next;
+
+    if (wqe_wr_en) begin
+        wqe_mem[wqe_wr_addr] <= wqe_wr_data;
+    end
+
+    if (rst) begin
+        state_reg <= S_IDLE;
+        lookup_valid_reg <= 1'b0;
+        update_valid_reg <= 1'b0;
+        last_db_reg <= 1'b0;
+        push_valid_reg <= 1'b0;
+        win_valid_reg <= 1'b0;
+        rd_req_valid_reg <= 1'b0;
+        stat_dma_error_reg <= 1'b0;
+    end
+end
+
+assign idle = state_reg == S_IDLE && !lookup_valid_reg && !update_valid_reg && !m_msg_valid;
+
+assign s_db_ready = take_db;
+assign s_err_ready = take_err;
+assign s_msg_ready = take_msg;
+
+assign m_info_qpn = qpn_reg;
+assign m_info_index = sq_ci;
+assign m_info_data = {wqe_opcode, wqe_flags, wqe_len, wqe_num_sge, wqe0[SGE0_BIT +: 128]};
+assign m_info_valid = state_reg == S_SQ_DONE;
+
+assign m_ctx_lookup_index = qpn_reg;
+assign m_ctx_lookup_valid = lookup_valid_reg;
+assign s_ctx_lookup_ready = state_reg == S_LOOKUP_WAIT;
+assign m_ctx_update_index = qpn_reg;
+assign m_ctx_update_data = ctx_reg;
+assign m_ctx_update_valid = update_valid_reg;
+
+assign m_wqe_rd_req_addr = wqe_addr(ctx_reg[`HROCE_QPC_SQ_BASE], sq_ci, log_sq, sq_stride);
+assign m_wqe_rd_req_len = win_slots << (6 + sq_stride);
+assign m_wqe_rd_req_valid = rd_req_valid_reg;
+assign s_wqe_rd_axis_tready = state_reg == S_FETCH_DATA;
+
+assign m_pay_rd_req_addr = rd_chunk_head[63:0];
+assign m_pay_rd_req_len = {3'd0, rd_chunk_head[76:64]};
+assign m_pay_rd_req_last = rd_chunk_head[77];
+assign m_pay_rd_req_valid = rd_chunk_valid;
+
+assign stat_dma_error = stat_dma_error_reg;
+
+endmodule
+
+`resetall
