@@ -24,3 +24,12 @@ $(eval $(call program,test_rx_dispatch,testbench/transport/test_rx_dispatch.c $(
 	$(BENCH_SRCS),rx_dispatch))
 BLOCK_TESTS += test_rx_dispatch
 CORE_LINT_TOPS += rx_dispatch
+
+# fifo_merge: the FIFO of req_tx's messages to req_ack, a waiting word replaced by a newer
+# one of its key
+$(eval $(call model,fifo_merge,fifo_merge,-GWIDTH=16 -GKEY_WIDTH=4 -GADDR_WIDTH=3,\
+	rtl/lib/fifo_merge.v))
+$(eval $(call program,test_fifo_merge,testbench/transport/test_fifo_merge.c $(BENCH_SRCS),\
+	fifo_merge))
+BLOCK_TESTS += test_fifo_merge
+CORE_LINT_TOPS += fifo_merge
