@@ -258,6 +258,9 @@ struct mix {
 	struct qp_pair *qp; /* nqps */
 	struct stream *s;   /* 2 * nqps at most */
 	bool wronged;	    /* the wrong expectation is in the model */
+	/* where: a later WRITE over that byte must not put the right value back */
+	struct stream *wrong_s;
+	uint64_t wrong_off;
 	int nstreams;
 	uint64_t bytes;
 	char error[400];
@@ -423,8 +426,14 @@ static bool mix_post(struct mix *m, struct stream *s, struct mix_op *op)
 		   op->opcode == HROCE_WR_RDMA_WRITE_WITH_IMM) {
 		gather(s->local, op->local, op->nlocal, s->model + op->remote_off);
 		if (m->sh.wrong && !m->wronged && op->len) {
-			s->model[op->remote_off] ^= 1;
 			m->wronged = true;
+			m->wrong_s = s;
+			m->wrong_off = op->remote_off;
+			s->model[op->remote_off] ^= 1;
+		} else if (m->wronged && m->wrong_s == s && m->wrong_off >= op->remote_off &&
+			   m->wrong_off < op->remote_off + op->len) {
+			/* this WRITE covers the wrong byte: it stays wrong */
+			s->model[m->wrong_off] ^= 1;
 		}
 	}
 	fill_sges(sge, op->local, op->nlocal, s->local, s->lkey);
