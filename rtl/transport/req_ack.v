@@ -456,12 +456,7 @@ wire [15:0] sq_out_end = out_ci + {15'd0, out_pkt != 24'd0};
 wire [15:0] win_k = sq_cc - win_index_reg;
 wire win_hit = win_valid_reg && qpn_reg == win_qpn_reg && win_k < {12'd0, win_count_reg};
 wire [2:0] wqe_base = win_k[2:0] << sq_stride;
-wire [15:0] sq_slots = 16'd1 << log_sq;
-wire [15:0] win_to_end = sq_slots - (sq_cc & (sq_slots - 16'd1));
-wire [15:0] win_posted = sq_out_end - sq_cc;
-wire [15:0] blk_slots = 16'd8 >> sq_stride;
-wire [15:0] win_slots_a = win_to_end < blk_slots ? win_to_end : blk_slots;
-wire [15:0] win_slots = win_posted < win_slots_a ? win_posted : win_slots_a;
+wire [15:0] win_slots = wqe_window(sq_cc, sq_out_end - sq_cc, log_sq, sq_stride);
 
 // An ACK of a WQE sent whole (before OUT_CI), and the responses of a READ of one SGE, need
 // no read of the ring (a READ of more SGEs does: they place its data)
@@ -487,8 +482,7 @@ wire [31:0] wqe_len = wqe0[`HROCE_SQ_WQE_LENGTH];
 wire wqe_signaled = (wqe_flags & `HROCE_WR_SIGNALED) != 8'd0;
 wire wqe_is_read = wqe_opcode == WR_READ;
 wire wqe_is_send = wqe_opcode == WR_SEND || wqe_opcode == WR_SEND_IMM;
-wire [31:0] wqe_pkts_m1 = (wqe_len - 32'd1) >> log_mtu;
-wire [24:0] wqe_npkts = wqe_len == 32'd0 ? 25'd1 : wqe_pkts_m1[24:0] + 25'd1;
+wire [24:0] wqe_npkts = msg_pkts(wqe_len, log_mtu);
 wire [23:0] wqe_last_psn = una + wqe_npkts[23:0] - 24'd1;
 
 // SGE i of the WQE (i: the walker's): byte 32 + 16 i

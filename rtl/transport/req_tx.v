@@ -392,12 +392,7 @@ wire scheduled = ctx_reg[`HROCE_QPC_SCHEDULED];
 wire [15:0] win_k = sq_ci - win_index_reg;
 wire win_hit = win_valid_reg && qpn_reg == win_qpn_reg && win_k < {12'd0, win_count_reg};
 wire [2:0] wqe_base = win_k[2:0] << sq_stride;
-wire [15:0] sq_slots = 16'd1 << log_sq;
-wire [15:0] win_to_end = sq_slots - (sq_ci & (sq_slots - 16'd1));
-wire [15:0] win_posted = sq_pi - sq_ci;
-wire [15:0] blk_slots = 16'd8 >> sq_stride;
-wire [15:0] win_slots_a = win_to_end < blk_slots ? win_to_end : blk_slots;
-wire [15:0] win_slots = win_posted < win_slots_a ? win_posted : win_slots_a;
+wire [15:0] win_slots = wqe_window(sq_ci, sq_pi - sq_ci, log_sq, sq_stride);
 // the WQE after the one at SQ_CI is in the window too (a turn goes on with it)
 wire win_next = win_valid_reg && win_k + 16'd1 < {12'd0, win_count_reg};
 
@@ -415,8 +410,7 @@ wire wqe_fence = (wqe_flags & `HROCE_WR_FENCE) != 8'd0;
 wire wqe_is_read = wqe_opcode == WR_READ;
 wire wqe_is_send = wqe_opcode == WR_SEND || wqe_opcode == WR_SEND_IMM;
 wire wqe_has_imm = wqe_opcode == WR_SEND_IMM || wqe_opcode == WR_WRITE_IMM;
-wire [31:0] wqe_pkts_m1 = (wqe_len - 32'd1) >> log_mtu;
-wire [24:0] wqe_npkts = wqe_len == 32'd0 ? 25'd1 : wqe_pkts_m1[24:0] + 25'd1;
+wire [24:0] wqe_npkts = msg_pkts(wqe_len, log_mtu);
 // the packet the WQE at SQ_CI goes on from (it yielded the link, or a rewind resumes it):
 // never past its end, whatever the context says
 wire [23:0] sq_pkt = {1'b0, sq_pkt_ctx} < wqe_npkts ? sq_pkt_ctx : 24'd0;

@@ -513,13 +513,9 @@ wire rq_empty = rq_ci == rq_pi;
 wire [4:0] walk_sge_index;
 wire [15:0] wqe_k = rq_ci - wqe_index_reg;
 wire [2:0] wqe_base = wqe_k[2:0] << rq_stride;
-wire [15:0] rq_slots = 16'd1 << log_rq;
-wire [15:0] rq_to_end = rq_slots - (rq_ci & (rq_slots - 16'd1));
-wire [15:0] blk_slots = 16'd8 >> rq_stride;
-wire [15:0] win_slots_a = rq_to_end < blk_slots ? rq_to_end : blk_slots;
 // (one WQE at least, as a packet inside a message reads the one its first packet took)
 wire [15:0] rq_posted = rq_empty ? 16'd1 : rq_pi - rq_ci;
-wire [15:0] win_slots = rq_posted < win_slots_a ? rq_posted : win_slots_a;
+wire [15:0] win_slots = wqe_window(rq_ci, rq_posted, log_rq, rq_stride);
 wire [511:0] wqe0 = wqe_mem[wqe_base];
 wire [7:0] wqe_num_sge = wqe0[`HROCE_RQ_WQE_NUM_SGE];
 wire [8:0] sge_byte = 9'd16 + {walk_sge_index, 4'd0};
