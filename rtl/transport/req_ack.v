@@ -44,11 +44,11 @@ through a lossy link at all. What rewinds:
 The deadlines live in the contexts (TIMER_START and the QP's timer codes); transport/
 retry_timer keeps a bit per QP and hands the QPs whose timer may have expired back to this
 engine (s_tmr), which looks at their contexts and answers each with its deadline or a
-disarm (m_tmr); a QP is armed when its first request goes out (req_tx's SENT message) and
-when an RNR NAK comes, and disarmed when its last request is acknowledged. An error NAK
-completes the WQE with its error and moves the QP to error, as does an error req_tx found
-(an ERROR message); this engine then flushes every WQE still posted (WR_FLUSH_ERR) up to
-the SQ_PI req_tx told, and later ones as req_tx tells of them.
+disarm (m_tmr); a QP is armed when its first request goes out (req_tx's SENT message),
+when an RNR NAK comes and when its wait is over, and disarmed when its last request is
+acknowledged. An error NAK completes the WQE with its error and moves the QP to error, as
+does an error req_tx found (an ERROR message); this engine then flushes every WQE still
+posted (WR_FLUSH_ERR) up to the SQ_PI req_tx told, and later ones as req_tx tells of them.
 
 The response payload goes to the DMA writer through a pass-through: its ready reaches
 the other side combinationally.
@@ -1069,9 +1069,13 @@ always @* begin
                 tmr_in_deadline = tmr_deadline;
                 state_next = S_IDLE;
             end else if (rnr_wait) begin
-                // the RNR wait is over: send again (the first request arms the ACK timer)
+                // the RNR wait is over: send again, the ACK timer running from now (req_tx's
+                // next SENT message cannot arm it when the rewind went to the middle of a
+                // message: the QP does not look idle then)
                 ctx_next[`HROCE_QPC_RNR_WAIT] = 1'b0;
                 ctx_next[`HROCE_QPC_TIMER_START] = time_now;
+                tmr_in_arm = timeout != 5'd0;
+                tmr_in_deadline = ack_deadline_now;
                 state_next = S_REQUEUE;
             end else if (retry_left == 3'd0) begin
                 stat_retry_exceeded_next = 1'b1;

@@ -33,3 +33,11 @@ $(eval $(call program,test_fifo_merge,testbench/transport/test_fifo_merge.c $(BE
 	fifo_merge))
 BLOCK_TESTS += test_fifo_merge
 CORE_LINT_TOPS += fifo_merge
+
+# req_ack: the requester's acknowledging engine (CQEs, rewinds, timers, READ placement),
+# against a C requester, responder and lossy wire
+$(eval $(call model,req_ack,req_ack,,$(wildcard rtl/lib/*.v) rtl/transport/sg_walk.v \
+	rtl/transport/req_ack.v))
+$(eval $(call program,test_req_ack,testbench/transport/test_req_ack.c $(BENCH_SRCS),req_ack))
+BLOCK_TESTS += test_req_ack
+CORE_LINT_TOPS += req_ack
