@@ -41,3 +41,12 @@ $(eval $(call model,req_ack,req_ack,,$(wildcard rtl/lib/*.v) rtl/transport/sg_wa
 $(eval $(call program,test_req_ack,testbench/transport/test_req_ack.c $(BENCH_SRCS),req_ack))
 BLOCK_TESTS += test_req_ack
 CORE_LINT_TOPS += req_ack
+
+# wqe_fetch: the requester's windows on the send queues, at the core's size (8 slots) and
+# tiny (2 slots: every fill and push takes a window another QP may want)
+$(eval $(call model,wqe_fetch,wqe_fetch,,rtl/transport/wqe_fetch.v))
+$(eval $(call model,wqe_fetch_tiny,wqe_fetch,-GSLOT_LOG=1,rtl/transport/wqe_fetch.v))
+$(eval $(call program,test_wqe_fetch,testbench/transport/test_wqe_fetch.c $(BENCH_SRCS),\
+	wqe_fetch wqe_fetch_tiny))
+BLOCK_TESTS += test_wqe_fetch
+CORE_LINT_TOPS += wqe_fetch
