@@ -271,7 +271,12 @@ localparam [4:0]
     S_KICK = 5'd24,
     S_DROP = 5'd25,
     S_FAULT = 5'd27,
-    S_VDROP = 5'd28;
+    S_VDROP = 5'd28,
+    S_OWE = 5'd9;
+
+// owed NAKs kept (block RAM): one for each QP a burst of drops may hit
+localparam OWE_ADDR_WIDTH = 8;
+localparam OWE_DEPTH = 2**OWE_ADDR_WIDTH;
 
 /*
  * Control state
@@ -407,6 +412,24 @@ kick_fifo (
     .s_data(qpn_reg), .s_valid(kick_in_valid), .s_ready(),
     .m_data(m_err_qpn), .m_valid(m_err_valid), .m_ready(m_err_ready),
     .count(kick_count)
+);
+
+// the QPs whose expected request was dropped for want of room (RX_NO_ROOM): each is owed
+// a sequence NAK once there is room, so that the requester sends it again at once, not
+// when its ACK timer expires (a dropped request that was the last in flight has no later
+// one to show the gap: 67 ms at timeout 14); when this FIFO is full, the timer it is, as
+// before
+reg owe_in_valid, owe_pop;
+wire [23:0] owe_qpn;
+wire owe_valid;
+wire [OWE_ADDR_WIDTH+1:0] owe_count;
+
+fifo_sync #(.WIDTH(24), .ADDR_WIDTH(OWE_ADDR_WIDTH))
+owe_fifo (
+    .clk(clk), .rst(rst),
+    .s_data(qpn_reg), .s_valid(owe_in_valid), .s_ready(),
+    .m_data(owe_qpn), .m_valid(owe_valid), .m_ready(owe_pop),
+    .count(owe_count)
 );
 
 // the packets whose writes are not all answered: {QPN, PSN, chunks}, in commit order
@@ -664,6 +687,10 @@ wire take_db = state_reg == S_IDLE && !take_fault && !send_ack && !hold && !s_er
                s_db_valid && room;
 wire take_rx = state_reg == S_IDLE && !take_fault && !send_ack && !hold && !take_err &&
                !take_db && s_hdr_valid && rx_room && !v_wait_reg;
+// an owed NAK when nothing else is to do (not while a command holds the engine: it may
+// stay owed across one, and is checked against the QP's context when it goes)
+wire take_owe = state_reg == S_IDLE && !take_fault && !send_ack && !hold && !take_err &&
+                !take_db && !take_rx && !s_hdr_valid && owe_valid && room;
 
 // the request's verdict: still to come (what would change anything waits), or bad (it is
 // dropped); a verdict is used in the cycle it arrives
@@ -751,6 +778,8 @@ always @* begin
     act_in_data = 1'b0;
     act_in_valid = 1'b0;
     kick_in_valid = 1'b0;
+    owe_in_valid = 1'b0;
+    owe_pop = 1'b0;
     wrec_push = 1'b0;
     fault_pop = 1'b0;
 
@@ -792,6 +821,14 @@ always @* begin
                 lookup_valid_next = 1'b1;
                 return_next = S_RX;
                 state_next = S_LOOKUP_WAIT;
+            end else if (take_owe) begin
+                owe_pop = 1'b1;
+                qpn_next = owe_qpn;
+                err_valid_next = 1'b0;
+                kick_next = 1'b0;
+                lookup_valid_next = 1'b1;
+                return_next = S_OWE;
+                state_next = S_LOOKUP_WAIT;
             end else if (take_db) begin
                 qpn_next = s_db_qpn;
                 db_index_next = s_db_index;
@@ -828,8 +865,11 @@ always @* begin
                 // what it answers waits for the verdict
                 state_next = S_RX;
             end else if (!answer_room) begin
-                // no room for what it may answer: dropped unseen, sent again later
+                // no room for what it may answer: dropped unseen, sent again later (a
+                // sequence NAK is owed if it was the one expected)
                 stat_rx_no_room_next = 1'b1;
+                owe_in_valid = ctx_ok_reg && qp_receives && !qp_err && psn_diff == 24'd0 &&
+                               owe_count < OWE_DEPTH;
                 state_next = S_DROP;
             end else if (!ctx_ok_reg || !qp_receives || qp_err) begin
                 stat_rx_no_qp_next = 1'b1;
@@ -862,6 +902,20 @@ always @* begin
         end
         S_EXEC: begin
             exec_now = 1'b1;
+        end
+        S_OWE: begin
+            // a request of this QP was dropped for want of room: a sequence NAK asks for
+            // it again, unless one went since (or the QP moved on, or is gone)
+            if (ctx_ok_reg && qp_receives && !qp_err && !ctx_reg[`HROCE_QPC_NAK_SENT]) begin
+                ctx_next[`HROCE_QPC_NAK_SENT] = 1'b1;
+                update_valid_next = 1'b1;
+                reply_syn_next = SYN_NAK_SEQ;
+                reply_psn_next = epsn;
+                return_next = S_UPDATE;
+                state_next = S_REPLY;
+            end else begin
+                state_next = S_IDLE;
+            end
         end
         S_CHECK: begin
             if (m_mr_req_ready) begin
