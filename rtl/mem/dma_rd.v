@@ -66,6 +66,10 @@ module dma_rd #
     parameter STREAM_BUF_ADDR_WIDTH = 8,
     // log2 of the beats an aligned client's buffer holds (its bursts are at most that)
     parameter ALIGNED_BUF_ADDR_WIDTH = 4,
+    // Which aligned clients hold more beats, and how many (log2): several of their
+    // requests in flight at once
+    parameter [CLIENTS-1:0] DEEP = {CLIENTS{1'b0}},
+    parameter DEEP_BUF_ADDR_WIDTH = 6,
     // log2 of the bursts a client may have in flight
     parameter BURST_ADDR_WIDTH = 5
 )
@@ -283,7 +287,8 @@ generate
             .DATA_WIDTH(DATA_WIDTH),
             .KEEP_WIDTH(KEEP_WIDTH),
             .STREAM(STREAM[c]),
-            .BUF_ADDR_WIDTH(STREAM[c] ? STREAM_BUF_ADDR_WIDTH : ALIGNED_BUF_ADDR_WIDTH),
+            .BUF_ADDR_WIDTH(STREAM[c] ? STREAM_BUF_ADDR_WIDTH :
+                            DEEP[c] ? DEEP_BUF_ADDR_WIDTH : ALIGNED_BUF_ADDR_WIDTH),
             .BURST_ADDR_WIDTH(BURST_ADDR_WIDTH),
             .LANE_BITS(LANE_BITS)
         )
