@@ -6,7 +6,8 @@ run side by side, each on its own QP, so that an ACK never waits behind a packet
 built nor a packet behind an ACK.
 
     SQ doorbell --> context: SQ_PI --> work FIFO (QPNs with WQEs to send)
-    work FIFO ---> context --> WQE (pushed copy, window, or DMA read) --> per packet:
+                                   \-> pushed WQE: sent at once, or kept in a window
+    work FIFO ---> context --> WQE (a window of wqe_fetch) --> per packet:
                    sg_walk (SGEs -> mr_translate) -> chunk FIFO --(commit)--> DMA reads
                    header --------------------------------------------> m_hdr
                    payload (DMA byte stream, or inline bytes) ---------> m_axis
@@ -32,7 +33,7 @@ room before each WQE: req_ack takes this engine's messages without waiting on th
 engine, so the two never wait on each other.
 
 One control FSM handles one event at a time (a message, a doorbell, a QP's turn); the
-payload moves beside it (chunk FIFO to the DMA reader, payload out to m_axis), so that a
+WQE reads (transport/wqe_fetch) and the payload move beside it (chunk FIFO to the DMA reader, payload out to m_axis), so that a
 packet's data streams at one beat per cycle while the FSM prepares the next packet. A
 packet's DMA chunks are committed only once every piece of it translated without a
 violation: a violation never reaches memory, and a header never leaves without its
@@ -43,12 +44,19 @@ NPSN is the first PSN of the WQE at SQ_CI; SQ_PKT the packets of it already sent
 yielded the link, or a rewind resumes it there: a READ from its first missing response,
 with the RETH moved on).
 
-A window on the send queue holds 512 bytes of the ring (8 WQEs of 64 bytes, or one of
-512) from SQ_CI on: one DMA read fills it, and a QP's turn sends every WQE it holds (one
-window a turn, so round-robin stays fair). A pushed WQE fills it with itself. The host
-writes a slot again only once its WQE completed, which is behind SQ_CI: a window never
-holds a stale WQE. A command may recreate a QP, so the window is dropped whenever one
-runs (hold).
+The WQEs come from windows on the send queues (transport/wqe_fetch: 8 of up to 512
+bytes of a ring each, of any QPs; a window never holds a stale WQE, its header says
+why). A QP's turn sends every WQE its window holds (one window a turn, so round-robin
+stays fair), and asks for the next window as it begins to send one, if more are posted.
+A turn whose WQE is in no window ends at once: the QP waits for the read that brings it
+(the read's wake puts the QP back in the work FIFO), so that no turn waits for a PCIe
+round trip while other QPs have WQEs to send. A pushed WQE that cannot go at once is
+kept in the QP's window (after the WQEs it holds, or alone if it is the next to send).
+The turn token stays single: a QP is in the work FIFO, in its turn, or waiting for one
+read, never two of these, and SCHEDULED says so.
+
+The context of the QP of the last event stays in ctx_reg: the next event of the same QP
+(a stream of doorbells) starts from it without a lookup.
 
 The payload output is a pass-through of the DMA read stream: its ready reaches the other
 side combinationally.
@@ -73,7 +81,12 @@ module req_tx #
     // a packet may take 60 chunks, and one starts only with room for them all)
     parameter RD_CHUNK_ADDR_WIDTH = 7,
     // bits of a WQE's facts for transport/wqe_info
-    parameter INFO_WIDTH = 184
+    parameter INFO_WIDTH = 184,
+    // log2 of the windows on the send queues transport/wqe_fetch holds
+    parameter WQE_SLOT_LOG = 3,
+    // log2 of the packets between this engine and the link: built, their payload read
+    // (a DMA read's round trip is about 110 cycles, so packets of 7 cycles want 16 or more)
+    parameter PKT_LOG = 4
 )
 (
     input  wire                          clk,
@@ -210,6 +223,7 @@ end
 localparam HDR_WIDTH = `HROCE_ROCE_HDR_WIDTH;
 localparam WORK_DEPTH = 2**WORK_ADDR_WIDTH;
 localparam RD_CHUNK_DEPTH = 2**RD_CHUNK_ADDR_WIDTH;
+localparam PKT_DEPTH = 2**PKT_LOG;
 // a long message asks for an ACK every 2^ACK_INTERVAL_LOG packets (as rxe does every 64)
 localparam ACK_INTERVAL_LOG = 6;
 // chunks one packet may take: a piece per SGE (30 at most), each split once by a page
@@ -241,14 +255,13 @@ localparam [3:0]
     S_DB = 4'd5,
     S_SQ = 4'd6,
     S_FETCH = 4'd7,
-    S_FETCH_DATA = 4'd8,
-    S_PARSE = 4'd9,
-    S_PKT = 4'd10,
-    S_WALK = 4'd11,
-    S_COMMIT = 4'd12,
-    S_INLINE = 4'd13,
-    S_SQ_DONE = 4'd14,
-    S_FAIL = 4'd15;
+    S_PARSE = 4'd8,
+    S_PKT = 4'd9,
+    S_WALK = 4'd10,
+    S_COMMIT = 4'd11,
+    S_INLINE = 4'd12,
+    S_SQ_DONE = 4'd13,
+    S_FAIL = 4'd14;
 
 /*
  * Control state
@@ -258,6 +271,10 @@ reg [3:0] return_reg = S_IDLE, return_next;  // where a lookup returns to
 reg [23:0] qpn_reg = 24'd0, qpn_next;
 reg [`HROCE_QPC_BITS-1:0] ctx_reg = {`HROCE_QPC_BITS{1'b0}}, ctx_next;
 reg ctx_ok_reg = 1'b0, ctx_ok_next;
+// ctx_reg is the context of qpn_reg as this engine last wrote it to the cache: the bytes
+// it owns are its own, and the rest change only by a command (hold)
+reg ctx_kept_reg = 1'b0, ctx_kept_next;
+wire ctx_kept = ctx_kept_reg;
 reg lookup_valid_reg = 1'b0, lookup_valid_next;
 reg update_valid_reg = 1'b0, update_valid_next;
 reg last_db_reg = 1'b0, last_db_next;  // the last event taken was a doorbell
@@ -271,18 +288,13 @@ reg [23:0] push_qpn_reg = 24'd0, push_qpn_next;
 reg [15:0] push_index_reg = 16'd0, push_index_next;
 reg [511:0] push_data_reg = 512'd0, push_data_next;
 
-// the window: WQEs win_index .. win_index + win_count - 1 of QP win_qpn
-reg [511:0] wqe_mem [0:7];
-reg win_valid_reg = 1'b0, win_valid_next;
-reg [23:0] win_qpn_reg = 24'd0, win_qpn_next;
-reg [15:0] win_index_reg = 16'd0, win_index_next;
-reg [3:0] win_count_reg = 4'd0, win_count_next;
-reg [511:0] wqe_wr_data;
-reg [2:0] wqe_wr_addr;
-reg wqe_wr_en;
-reg [2:0] wqe_beat_reg = 3'd0, wqe_beat_next;
-reg wqe_error_reg = 1'b0, wqe_error_next;
-reg rd_req_valid_reg = 1'b0, rd_req_valid_next;
+// the window the turn sends from: WQEs cur_first .. cur_first + cur_count - 1 of the
+// QP, in slot cur_slot of wqe_fetch (protected from other fills while cur_valid)
+reg cur_valid_reg = 1'b0, cur_valid_next;
+reg [WQE_SLOT_LOG-1:0] cur_slot_reg = {WQE_SLOT_LOG{1'b0}}, cur_slot_next;
+reg [15:0] cur_first_reg = 16'd0, cur_first_next;
+reg [3:0] cur_count_reg = 4'd0, cur_count_next;
+reg cur_err_reg = 1'b0, cur_err_next;  // its read failed
 
 // the current message
 reg [31:0] msg_left_reg = 32'd0, msg_left_next;   // bytes not yet packetized
@@ -307,7 +319,7 @@ wire [WORK_ADDR_WIDTH+1:0] work_count;
 
 reg [HDR_WIDTH-1:0] hdr_in_data;
 reg hdr_in_valid;
-wire [4:0] hdr_count;
+wire [PKT_LOG+1:0] hdr_count;
 
 // payload source per packet with payload: 1 = inline beats, 0 = DMA stream
 reg src_in_data;
@@ -315,7 +327,7 @@ reg src_in_valid;
 wire src_out_data;
 wire src_out_valid;
 wire src_out_ready;
-wire [4:0] src_count;
+wire [PKT_LOG+1:0] src_count;
 
 reg [DATA_WIDTH+KEEP_WIDTH:0] inl_in_data;
 reg inl_in_valid;
@@ -333,15 +345,20 @@ reg [7:0] txm_status;
 reg txm_valid;
 wire [4:0] txm_count;
 
+// a QP's turn comes back from the FSM, or from a read it waited for (the FSM first)
+wire [23:0] wake_qpn;
+wire wake_valid;
+
 fifo_sync #(.WIDTH(24), .ADDR_WIDTH(WORK_ADDR_WIDTH))
 work_fifo (
     .clk(clk), .rst(rst),
-    .s_data(qpn_reg), .s_valid(work_in_valid), .s_ready(),
+    .s_data(work_in_valid ? qpn_reg : wake_qpn), .s_valid(work_in_valid || wake_valid),
+    .s_ready(),
     .m_data(work_out_qpn), .m_valid(work_out_valid), .m_ready(work_out_ready),
     .count(work_count)
 );
 
-fifo_sync #(.WIDTH(HDR_WIDTH), .ADDR_WIDTH(3))
+fifo_sync #(.WIDTH(HDR_WIDTH), .ADDR_WIDTH(PKT_LOG))
 hdr_fifo (
     .clk(clk), .rst(rst),
     .s_data(hdr_in_data), .s_valid(hdr_in_valid), .s_ready(),
@@ -349,7 +366,7 @@ hdr_fifo (
     .count(hdr_count)
 );
 
-fifo_sync #(.WIDTH(1), .ADDR_WIDTH(3))
+fifo_sync #(.WIDTH(1), .ADDR_WIDTH(PKT_LOG))
 src_fifo (
     .clk(clk), .rst(rst),
     .s_data(src_in_data), .s_valid(src_in_valid), .s_ready(),
@@ -387,16 +404,28 @@ wire scheduled = ctx_reg[`HROCE_QPC_SCHEDULED];
 
 `include "wqe_addr.vh"
 
-// where the WQE at SQ_CI lies in the window, and how many WQEs a read brings: up to 512
-// bytes, not past the ring's end nor past the last WQE posted (SQ_PI)
-wire [15:0] win_k = sq_ci - win_index_reg;
-wire win_hit = win_valid_reg && qpn_reg == win_qpn_reg && win_k < {12'd0, win_count_reg};
+// where the WQE at SQ_CI lies in the turn's window
+wire [15:0] win_k = sq_ci - cur_first_reg;
 wire [2:0] wqe_base = win_k[2:0] << sq_stride;
-wire [15:0] win_slots = wqe_window(sq_ci, sq_pi - sq_ci, log_sq, sq_stride);
+wire [15:0] cur_end = cur_first_reg + {12'd0, cur_count_reg};
 // the WQE after the one at SQ_CI is in the window too (a turn goes on with it)
-wire win_next = win_valid_reg && win_k + 16'd1 < {12'd0, win_count_reg};
+wire win_next = cur_valid_reg && win_k + 16'd1 < {12'd0, cur_count_reg};
 
-wire [511:0] wqe0 = wqe_mem[wqe_base];
+// the window looked up, and read if no slot holds it: the WQE at SQ_CI as a turn starts,
+// the next window as it begins to send a window (prefetch), the WQE after SQ_CI as it
+// ends; a read brings up to 512 bytes, not past the ring's end nor past SQ_PI
+reg [15:0] look_index;
+always @* begin
+    case (state_reg)
+        S_PARSE: look_index = cur_end;
+        S_SQ_DONE: look_index = sq_ci + 16'd1;
+        default: look_index = sq_ci;
+    endcase
+end
+wire [15:0] look_posted = sq_pi - look_index;
+wire [15:0] fill_count = wqe_window(look_index, look_posted, log_sq, sq_stride);
+
+wire [511:0] wqe0;
 wire [7:0] wqe_opcode = wqe0[`HROCE_SQ_WQE_OPCODE];
 wire [7:0] wqe_flags = wqe0[`HROCE_SQ_WQE_FLAGS];
 wire [7:0] wqe_num_sge = wqe0[`HROCE_SQ_WQE_NUM_SGE];
@@ -421,7 +450,7 @@ wire [7:0] wqe_max_sge = (8'd4 << sq_stride) - 8'd2;
 // SGE i of the WQE (i: the walker's): byte 32 + 16 i
 wire [4:0] walk_sge_index;
 wire [8:0] sge_byte = 9'd32 + {walk_sge_index, 4'd0};
-wire [511:0] sge_beat = wqe_mem[wqe_base + sge_byte[8:6]];
+wire [511:0] sge_beat;
 wire [127:0] sge = sge_beat[{sge_byte[5:4], 7'd0} +: 128];
 
 // the packet being built
@@ -504,13 +533,16 @@ always @* begin
 end
 
 // inline payload beat k: WQE bytes 32 + 64 k .. 95 + 64 k
-wire [511:0] inline_lo = wqe_mem[wqe_base + inline_beat_reg];
-wire [511:0] inline_hi = wqe_mem[wqe_base + inline_beat_reg + 3'd1];
+wire [511:0] inline_lo;
+wire [511:0] inline_hi;
 wire [511:0] inline_data = {inline_hi[255:0], inline_lo[511:256]};
 wire [12:0] inline_done = {4'd0, inline_beat_reg, 6'd0};  // bytes before this beat
 wire inline_last = {19'd0, inline_done} + 32'd64 >= wqe_len;
 wire [31:0] inline_rem = wqe_len - {19'd0, inline_done};
 wire [6:0] inline_bytes = inline_last ? inline_rem[6:0] : 7'd64;
+
+// the pushed WQE the core holds is the next of the QP to send
+wire push_here = push_valid_reg && push_qpn_reg == qpn_reg && push_index_reg == sq_ci;
 
 // the message from req_ack being applied
 wire [15:0] ackm_ci = msg_reg[`REQ_ACKM_CI];
@@ -565,12 +597,59 @@ rd_chunk_fifo (
     .used(rd_chunk_used), .empty()
 );
 
+/*
+ * The windows on the send queues (WQE fetch)
+ */
+reg fill_en, fill_wake, push_new, push_append, wake_en, retire_en;
+wire look_hit, look_err, look_pend;
+wire [WQE_SLOT_LOG-1:0] look_slot;
+wire [15:0] look_first;
+wire [3:0] look_count;
+wire app_hit;
+wire [2:0] app_count;
+wire alloc_ok, alloc_free, fill_ok;
+wire [WQE_SLOT_LOG-1:0] alloc_slot;
+wire fetch_idle;
+
+wqe_fetch #(.SLOT_LOG(WQE_SLOT_LOG), .DATA_WIDTH(DATA_WIDTH))
+fetch_inst (
+    .clk(clk), .rst(rst),
+    .hold(hold), .idle(fetch_idle),
+    .l_qpn(qpn_reg), .l_index(look_index),
+    .l_hit(look_hit), .l_err(look_err), .l_pend(look_pend), .l_slot(look_slot),
+    .l_first(look_first), .l_count(look_count),
+    .a_qpn(qpn_reg), .a_index(push_index_reg), .a_max(4'd8 >> sq_stride),
+    .a_hit(app_hit), .a_count(app_count),
+    .protect_slot(cur_slot_reg), .protect_en(cur_valid_reg),
+    .alloc_ok(alloc_ok), .alloc_free(alloc_free), .alloc_slot(alloc_slot), .fill_ok(fill_ok),
+    .c_qpn(qpn_reg),
+    .c_fill(fill_en), .c_fill_index(look_index), .c_fill_count(fill_count[3:0]),
+    .c_fill_addr(wqe_addr(ctx_reg[`HROCE_QPC_SQ_BASE], look_index, log_sq, sq_stride)),
+    .c_fill_len(fill_count << (6 + sq_stride)), .c_fill_wake(fill_wake),
+    .c_push_new(push_new), .c_push_append(push_append), .c_push_index(push_index_reg),
+    .c_push_beat(app_count << sq_stride), .c_push_data(push_data_reg),
+    .c_wake(wake_en), .c_wake_slot(look_slot),
+    .c_release(state_reg == S_SQ),
+    .c_retire(retire_en), .c_retire_ci(sq_ci + 16'd1),
+    .r_addr_0({cur_slot_reg, wqe_base}),
+    .r_addr_1({cur_slot_reg, wqe_base + sge_byte[8:6]}),
+    .r_addr_2({cur_slot_reg, wqe_base + inline_beat_reg}),
+    .r_addr_3({cur_slot_reg, wqe_base + inline_beat_reg + 3'd1}),
+    .r_data_0(wqe0), .r_data_1(sge_beat), .r_data_2(inline_lo), .r_data_3(inline_hi),
+    .m_wake_qpn(wake_qpn), .m_wake_valid(wake_valid), .m_wake_ready(!work_in_valid),
+    .m_rd_req_addr(m_wqe_rd_req_addr), .m_rd_req_len(m_wqe_rd_req_len),
+    .m_rd_req_valid(m_wqe_rd_req_valid), .m_rd_req_ready(m_wqe_rd_req_ready),
+    .s_rd_axis_tdata(s_wqe_rd_axis_tdata), .s_rd_axis_tvalid(s_wqe_rd_axis_tvalid),
+    .s_rd_axis_tready(s_wqe_rd_axis_tready), .s_rd_axis_tlast(s_wqe_rd_axis_tlast),
+    .s_rd_axis_tuser(s_wqe_rd_axis_tuser)
+);
+
 // room for a whole packet on the way to the link, and for the message it may send: a
 // packet is started only then, so that nothing this engine does waits for the link (the
 // link may wait for the peer, and the peer for the responses req_ack takes)
 wire msg_room = txm_count < 5'd6;
-wire tx_room = hdr_count < 5'd7 && src_count < 5'd7 && inl_count < 6'd10 &&
-               rd_chunk_used <= RD_CHUNK_DEPTH - PKT_CHUNKS && msg_room;
+wire pkt_room = hdr_count < PKT_DEPTH - 1 && src_count < PKT_DEPTH - 1 && inl_count < 6'd10;
+wire tx_room = pkt_room && rd_chunk_used <= RD_CHUNK_DEPTH - PKT_CHUNKS && msg_room;
 
 // req_ack's messages first (they may free a QP, and nothing else drains them; they are
 // taken while a command holds the engine, so that it finds both engines idle); then
@@ -587,6 +666,11 @@ wire take_db = state_reg == S_IDLE && !hold && !take_msg && !take_err && s_db_va
 wire take_work = state_reg == S_IDLE && !hold && !take_msg && !take_err && !take_db &&
                  work_ok;
 
+// the event taken, and the state it goes to with its QP's context
+wire [23:0] event_qpn = take_msg ? s_msg_data[`REQ_ACKM_QPN] : take_err ? s_err_qpn :
+                        take_db ? s_db_qpn : work_out_qpn;
+wire [3:0] event_state = take_msg ? S_MSG : take_err ? S_ERR : take_db ? S_DB : S_SQ;
+
 /*
  * Control FSM
  */
@@ -596,6 +680,8 @@ always @* begin
     qpn_next = qpn_reg;
     ctx_next = ctx_reg;
     ctx_ok_next = ctx_ok_reg;
+    // (a command may change any context)
+    ctx_kept_next = ctx_kept_reg && !hold;
     lookup_valid_next = lookup_valid_reg && !m_ctx_lookup_ready;
     update_valid_next = update_valid_reg && !m_ctx_update_ready;
     last_db_next = last_db_reg;
@@ -606,13 +692,11 @@ always @* begin
     push_qpn_next = push_qpn_reg;
     push_index_next = push_index_reg;
     push_data_next = push_data_reg;
-    wqe_beat_next = wqe_beat_reg;
-    wqe_error_next = wqe_error_reg;
-    win_valid_next = win_valid_reg && !hold;
-    win_qpn_next = win_qpn_reg;
-    win_index_next = win_index_reg;
-    win_count_next = win_count_reg;
-    rd_req_valid_next = rd_req_valid_reg && !m_wqe_rd_req_ready;
+    cur_valid_next = cur_valid_reg;
+    cur_slot_next = cur_slot_reg;
+    cur_first_next = cur_first_reg;
+    cur_count_next = cur_count_reg;
+    cur_err_next = cur_err_reg;
     msg_left_next = msg_left_reg;
     pkt_next = pkt_reg;
     sge_idx_next = sge_idx_reg;
@@ -621,9 +705,12 @@ always @* begin
     fail_status_next = fail_status_reg;
     stat_dma_error_next = 1'b0;
 
-    wqe_wr_en = 1'b0;
-    wqe_wr_addr = 3'd0;
-    wqe_wr_data = 512'd0;
+    fill_en = 1'b0;
+    fill_wake = 1'b0;
+    push_new = 1'b0;
+    push_append = 1'b0;
+    wake_en = 1'b0;
+    retire_en = 1'b0;
     walk_cmd_valid = 1'b0;
     chunk_commit = 1'b0;
     chunk_discard = 1'b0;
@@ -644,20 +731,11 @@ always @* begin
 
     case (state_reg)
         S_IDLE: begin
+            cur_valid_next = 1'b0;
             if (take_msg) begin
                 msg_next = s_msg_data;
-                qpn_next = s_msg_data[`REQ_ACKM_QPN];
-                lookup_valid_next = 1'b1;
-                return_next = S_MSG;
-                state_next = S_LOOKUP_WAIT;
-            end else if (take_err) begin
-                qpn_next = s_err_qpn;
-                lookup_valid_next = 1'b1;
-                return_next = S_ERR;
-                state_next = S_LOOKUP_WAIT;
             end else if (take_db) begin
                 last_db_next = 1'b1;
-                qpn_next = s_db_qpn;
                 db_index_next = s_db_index;
                 if (s_db_push) begin
                     push_valid_next = 1'b1;
@@ -665,16 +743,21 @@ always @* begin
                     push_index_next = s_db_index - 16'd1;
                     push_data_next = s_db_push_data;
                 end
-                lookup_valid_next = 1'b1;
-                return_next = S_DB;
-                state_next = S_LOOKUP_WAIT;
             end else if (take_work) begin
                 last_db_next = 1'b0;
                 work_out_ready = 1'b1;
-                qpn_next = work_out_qpn;
-                lookup_valid_next = 1'b1;
-                return_next = S_SQ;
-                state_next = S_LOOKUP_WAIT;
+            end
+            if (take_msg || take_err || take_db || take_work) begin
+                qpn_next = event_qpn;
+                return_next = event_state;
+                if (ctx_kept && event_qpn == qpn_reg) begin
+                    // the context this engine wrote last: no lookup
+                    state_next = event_state;
+                end else begin
+                    ctx_kept_next = 1'b0;
+                    lookup_valid_next = 1'b1;
+                    state_next = S_LOOKUP_WAIT;
+                end
             end
         end
         S_LOOKUP_WAIT: begin
@@ -686,6 +769,8 @@ always @* begin
         end
         S_UPDATE: begin
             if (!update_valid_reg || m_ctx_update_ready) begin
+                // the cache holds ctx_reg now: the QP's next event may start from it
+                ctx_kept_next = ctx_ok_reg && !hold;
                 state_next = S_IDLE;
             end
         end
@@ -746,36 +831,21 @@ always @* begin
                 state_next = S_IDLE;
             end else begin
                 ctx_next[`HROCE_QPC_SQ_PI] = db_index_reg;
-                if (push_valid_reg && push_qpn_reg == qpn_reg && push_index_reg == sq_ci &&
-                    tx_room) begin
+                if (push_here && tx_room && alloc_ok) begin
                     // the WQE came with its doorbell and is the next to send: send it now,
                     // whether or not the QP waits for a turn already (S_SQ writes the
                     // context back on every way on, and keeps SCHEDULED)
                     state_next = S_SQ;
                 end else begin
-                    if (push_valid_reg && push_qpn_reg == qpn_reg && push_index_reg == sq_ci) begin
-                        // the next WQE to send, but not now: the window keeps it for the
-                        // QP's turn (the last pushed WQE the core holds may be replaced)
-                        wqe_wr_en = 1'b1;
-                        wqe_wr_addr = 3'd0;
-                        wqe_wr_data = push_data_reg;
-                        push_valid_next = 1'b0;
-                        win_valid_next = !hold;
-                        win_qpn_next = qpn_reg;
-                        win_index_next = sq_ci;
-                        win_count_next = 4'd1;
-                    end else if (push_valid_reg && push_qpn_reg == qpn_reg && win_valid_reg &&
-                                 win_qpn_reg == qpn_reg &&
-                                 push_index_reg == win_index_reg + {12'd0, win_count_reg} &&
-                                 win_count_reg < (4'd8 >> sq_stride)) begin
-                        // the WQE after the last the window holds: it joins them, and the
-                        // turn sends them all without a read of the ring (a pushed WQE is
-                        // one beat, the first of its slot)
-                        wqe_wr_en = 1'b1;
-                        wqe_wr_addr = win_count_reg[2:0] << sq_stride;
-                        wqe_wr_data = push_data_reg;
-                        push_valid_next = 1'b0;
-                        win_count_next = win_count_reg + 4'd1;
+                    if (push_valid_reg && push_qpn_reg == qpn_reg) begin
+                        // not now: a window keeps it for the QP's turn, after the WQEs
+                        // before it or alone (it is one beat, the first of its slot)
+                        if (app_hit) begin
+                            push_append = 1'b1;
+                        end else if (push_index_reg == sq_ci && alloc_free) begin
+                            // (a WQE kept for later takes no other QP's window)
+                            push_new = 1'b1;
+                        end
                     end
                     // a pushed WQE is kept only from its doorbell to its send: one left
                     // behind could be taken for a later WQE of the same index (the ring's
@@ -814,45 +884,41 @@ always @* begin
             end
         end
         S_FETCH: begin
-            wqe_beat_next = 3'd0;
-            wqe_error_next = 1'b0;
             if (push_qpn_reg == qpn_reg) begin
                 push_valid_next = 1'b0;
             end
-            if (win_hit && !hold) begin
-                // the WQE is in the window already
+            if (look_hit && !hold) begin
+                // a window holds the WQE (its read may have failed: S_PARSE says so)
+                cur_valid_next = 1'b1;
+                cur_slot_next = look_slot;
+                cur_first_next = look_first;
+                cur_count_next = look_count;
+                cur_err_next = look_err;
                 state_next = S_PARSE;
-            end else if (push_valid_reg && push_qpn_reg == qpn_reg && push_index_reg == sq_ci) begin
-                // the WQE came with its doorbell: the window holds it alone
-                wqe_wr_en = 1'b1;
-                wqe_wr_addr = 3'd0;
-                wqe_wr_data = push_data_reg;
-                push_valid_next = 1'b0;
-                win_valid_next = !hold;
-                win_qpn_next = qpn_reg;
-                win_index_next = sq_ci;
-                win_count_next = 4'd1;
+            end else if (push_here && alloc_ok && !hold) begin
+                // the WQE came with its doorbell: a window holds it alone
+                push_new = 1'b1;
+                cur_valid_next = 1'b1;
+                cur_slot_next = alloc_slot;
+                cur_first_next = sq_ci;
+                cur_count_next = 4'd1;
+                cur_err_next = 1'b0;
                 state_next = S_PARSE;
             end else begin
-                win_valid_next = 1'b0;
-                rd_req_valid_next = 1'b1;
-                state_next = S_FETCH_DATA;
-            end
-        end
-        S_FETCH_DATA: begin
-            if (s_wqe_rd_axis_tvalid) begin
-                wqe_wr_en = 1'b1;
-                wqe_wr_addr = wqe_beat_reg;
-                wqe_wr_data = s_wqe_rd_axis_tdata;
-                wqe_beat_next = wqe_beat_reg + 3'd1;
-                if (s_wqe_rd_axis_tlast) begin
-                    wqe_error_next = s_wqe_rd_axis_tuser;
-                    win_valid_next = !s_wqe_rd_axis_tuser && !hold;
-                    win_qpn_next = qpn_reg;
-                    win_index_next = sq_ci;
-                    win_count_next = win_slots[3:0];
-                    state_next = S_PARSE;
+                // the turn ends: the QP waits for the read that brings its WQE (whose
+                // wake gives the turn back), asked for now if none is on its way; it goes
+                // to the back of the line if no slot is free, or if the turn is not its
+                // own (a doorbell's direct send while the QP waits in line)
+                ctx_next[`HROCE_QPC_SCHEDULED] = 1'b1;
+                if (!scheduled && !hold && (look_pend || fill_ok)) begin
+                    wake_en = look_pend;
+                    fill_en = !look_pend;
+                    fill_wake = 1'b1;
+                end else begin
+                    work_in_valid = !scheduled;
                 end
+                update_valid_next = 1'b1;
+                state_next = S_UPDATE;
             end
         end
         S_PARSE: begin
@@ -861,7 +927,11 @@ always @* begin
             pkt_next = {1'b0, sq_pkt};
             sge_idx_next = 5'd0;
             sge_off_next = sq_pkt_off;
-            if (wqe_error_reg) begin
+            // the next window, read while this one is sent, if WQEs are posted past it
+            // and a slot is free (a read ahead takes no other QP's window)
+            fill_en = !hold && look_posted != 16'd0 && !look_posted[15] && !look_hit &&
+                      !look_pend && fill_ok && alloc_free;
+            if (cur_err_reg) begin
                 stat_dma_error_next = 1'b1;
                 fail_status_next = WC_LOC_QP_OP_ERR;
                 state_next = S_FAIL;
@@ -917,7 +987,7 @@ always @* begin
         end
         S_COMMIT: begin
             // header and payload source leave together, once the chunks are committed
-            if (hdr_count < 5'd7 && src_count < 5'd7 && inl_count < 6'd10) begin
+            if (pkt_room) begin
                 chunk_commit = 1'b1;
                 hdr_in_valid = 1'b1;
                 if (pkt_len != 13'd0) begin
@@ -963,12 +1033,19 @@ always @* begin
                 // is written back when the turn ends)
                 state_next = S_FETCH;
             end else begin
-                update_valid_next = 1'b1;
-                // the QP goes to the back of the line (unless a doorbell's direct send
-                // left it there already)
-                work_in_valid = sq_ci + 16'd1 != sq_pi && !scheduled;
-                ctx_next[`HROCE_QPC_SCHEDULED] = sq_ci + 16'd1 != sq_pi || scheduled;
-                state_next = S_UPDATE;
+                // the windows wholly sent are done with
+                retire_en = 1'b1;
+                if (sq_ci + 16'd1 != sq_pi && !win_next && !look_hit && !hold) begin
+                    // the next WQE is in no window yet: S_FETCH waits for its read
+                    state_next = S_FETCH;
+                end else begin
+                    // one window a turn: the QP goes to the back of the line (unless a
+                    // doorbell's direct send left it there already)
+                    update_valid_next = 1'b1;
+                    work_in_valid = sq_ci + 16'd1 != sq_pi && !scheduled;
+                    ctx_next[`HROCE_QPC_SCHEDULED] = sq_ci + 16'd1 != sq_pi || scheduled;
+                    state_next = S_UPDATE;
+                end
             end
         end
         S_FAIL: begin
@@ -1029,6 +1106,7 @@ always @(posedge clk) begin
     qpn_reg <= qpn_next;
     ctx_reg <= ctx_next;
     ctx_ok_reg <= ctx_ok_next;
+    ctx_kept_reg <= ctx_kept_next;
     lookup_valid_reg <= lookup_valid_next;
     update_valid_reg <= update_valid_next;
     last_db_reg <= last_db_next;
@@ -1038,13 +1116,11 @@ always @(posedge clk) begin
     push_qpn_reg <= push_qpn_next;
     push_index_reg <= push_index_next;
     push_data_reg <= push_data_next;
-    wqe_beat_reg <= wqe_beat_next;
-    wqe_error_reg <= wqe_error_next;
-    win_valid_reg <= win_valid_next;
-    win_qpn_reg <= win_qpn_next;
-    win_index_reg <= win_index_next;
-    win_count_reg <= win_count_next;
-    rd_req_valid_reg <= rd_req_valid_next;
+    cur_valid_reg <= cur_valid_next;
+    cur_slot_reg <= cur_slot_next;
+    cur_first_reg <= cur_first_next;
+    cur_count_reg <= cur_count_next;
+    cur_err_reg <= cur_err_next;
     msg_left_reg <= msg_left_next;
     pkt_reg <= pkt_next;
     sge_idx_reg <= sge_idx_next;
@@ -1053,23 +1129,20 @@ always @(posedge clk) begin
     fail_status_reg <= fail_status_next;
     stat_dma_error_reg <= stat_dma_error_next;
 
-    if (wqe_wr_en) begin
-        wqe_mem[wqe_wr_addr] <= wqe_wr_data;
-    end
-
     if (rst) begin
         state_reg <= S_IDLE;
+        ctx_kept_reg <= 1'b0;
         lookup_valid_reg <= 1'b0;
         update_valid_reg <= 1'b0;
         last_db_reg <= 1'b0;
         push_valid_reg <= 1'b0;
-        win_valid_reg <= 1'b0;
-        rd_req_valid_reg <= 1'b0;
+        cur_valid_reg <= 1'b0;
         stat_dma_error_reg <= 1'b0;
     end
 end
 
-assign idle = state_reg == S_IDLE && !lookup_valid_reg && !update_valid_reg && !m_msg_valid;
+assign idle = state_reg == S_IDLE && !lookup_valid_reg && !update_valid_reg && !m_msg_valid &&
+              fetch_idle;
 
 assign s_db_ready = take_db;
 assign s_err_ready = take_err;
@@ -1086,11 +1159,6 @@ assign s_ctx_lookup_ready = state_reg == S_LOOKUP_WAIT;
 assign m_ctx_update_index = qpn_reg;
 assign m_ctx_update_data = ctx_reg;
 assign m_ctx_update_valid = update_valid_reg;
-
-assign m_wqe_rd_req_addr = wqe_addr(ctx_reg[`HROCE_QPC_SQ_BASE], sq_ci, log_sq, sq_stride);
-assign m_wqe_rd_req_len = win_slots << (6 + sq_stride);
-assign m_wqe_rd_req_valid = rd_req_valid_reg;
-assign s_wqe_rd_axis_tready = state_reg == S_FETCH_DATA;
 
 assign m_pay_rd_req_addr = rd_chunk_head[63:0];
 assign m_pay_rd_req_len = {3'd0, rd_chunk_head[76:64]};
