@@ -17,8 +17,9 @@ finds its WQE in none (the turn then ends, and the QP waits for the read: the re
 wake gives it its turn back), and for the next window of a QP while it sends the
 present one (prefetch: no wake, unless the turn ends before the read does).
 
-Which slot a fill or a new push takes: a free one if there is one, else round-robin over
-the ready ones that are neither reserved nor protected. A slot read for a waiting QP is
+Which slot a fill or a new push takes: the first free one from a round-robin pointer (a
+slot never used, or spent: its WQEs all sent), else the first from there of the ready ones
+that are neither reserved nor protected. A slot read for a waiting QP is
 reserved from its wake until that QP's turn begins (release): otherwise, with more QPs
 waiting than slots, every window could be taken again before its QP's turn came, and no
 turn would ever find its WQEs. Reserved slots and reads in flight are at most all the
@@ -27,10 +28,13 @@ completes), so a turn that finds no slot to take only has to try again later. Th
 turn sends from is protected while it does.
 
 A window never holds a stale WQE: the host writes a ring slot again only once its WQE
-completed, which is behind the consumer index of every turn; a turn retires the windows
-it went past (so that none lingers until the 16-bit index comes round again), and a
-command (hold: it may recreate a QP) drops every window, and every read in flight when
-it completes.
+completed, which is behind the consumer index of every turn and behind every rewind. A
+turn retires the windows it went past: they are spent, still found by lookups (a rewind
+goes back into them, and its WQEs need no read) but taken first. The pointer moves past
+every slot taken, so a spent slot is taken within 2^SLOT_LOG fills or pushes, and none
+lingers while its QP's 16-bit index comes round again (65536 WQEs take 8192 windows at
+least). A command (hold: it may recreate a QP) drops every window, and every read in
+flight when it completes.
 
 The write port is shared: a pushed WQE is written at once, and a DMA beat waits that
 cycle. Reads of the beats are combinational (distributed RAM).
@@ -76,7 +80,7 @@ module wqe_fetch #
     input  wire [15:0]                   a_index,
     input  wire [3:0]                    a_max,
     output wire                          a_hit,
-    output wire [2:0]                    a_count,    // (below a_max, at most 8)
+    output wire [2:0]                    a_count,    // (below a_max; a_max at most 8)
 
     /*
      * The slot a fill or a new push takes (never protect_slot while protect_en)
@@ -112,7 +116,7 @@ module wqe_fetch #
     input  wire [SLOT_LOG-1:0]           c_wake_slot,
     // the QP's turn begins: its ready windows are no longer reserved
     input  wire                          c_release,
-    // the QP's consumer index is c_retire_ci: free its windows wholly before it
+    // the QP's consumer index is c_retire_ci: its windows wholly before it are spent
     input  wire                          c_retire,
     input  wire [15:0]                   c_retire_ci,
 
@@ -167,6 +171,7 @@ reg [SLOTS-1:0] err_reg = {SLOTS{1'b0}}, err_next;      // its read failed
 reg [SLOTS-1:0] wake_reg = {SLOTS{1'b0}}, wake_next;    // its QP waits for it
 reg [SLOTS-1:0] resv_reg = {SLOTS{1'b0}}, resv_next;    // kept for its QP's turn
 reg [SLOTS-1:0] drop_reg = {SLOTS{1'b0}}, drop_next;    // a command ran while in flight
+reg [SLOTS-1:0] spent_reg = {SLOTS{1'b0}}, spent_next;  // ready, its WQEs all sent
 reg [SLOTS*24-1:0] qpn_reg = {SLOTS*24{1'b0}}, qpn_next;
 reg [SLOTS*16-1:0] first_reg = {SLOTS*16{1'b0}}, first_next;
 reg [SLOTS*4-1:0] count_reg = {SLOTS*4{1'b0}}, count_next;
@@ -208,7 +213,7 @@ always @* begin
         a_match[i] = valid_reg[i] && !err_reg[i] && qpn_reg[i*24 +: 24] == a_qpn &&
                      a_index - first_reg[i*16 +: 16] == {12'd0, count_reg[i*4 +: 4]} &&
                      count_reg[i*4 +: 4] < a_max;
-        free_vec[i] = !valid_reg[i] && !pend_reg[i];
+        free_vec[i] = (!valid_reg[i] || spent_reg[i]) && !pend_reg[i];
         take_vec[i] = !pend_reg[i] && !(valid_reg[i] && resv_reg[i]);
         if (protect_en && protect_slot == i[SLOT_LOG-1:0]) begin
             free_vec[i] = 1'b0;
@@ -251,7 +256,7 @@ assign a_hit = a_found;
 assign a_count = count_reg[a_sel*4 +: 3];
 
 /*
- * Allocation: the first free slot, else the first slot to take from rr on
+ * Allocation: the first free slot from rr on, else the first slot to take
  */
 reg free_found;
 reg [SLOT_LOG-1:0] alloc_sel, victim;
@@ -262,9 +267,10 @@ always @* begin
     free_found = 1'b0;
     alloc_sel = {SLOT_LOG{1'b0}};
     for (i = SLOTS - 1; i >= 0; i = i - 1) begin
-        if (free_vec[i]) begin
+        cand = rr_reg + i[SLOT_LOG-1:0];
+        if (free_vec[cand]) begin
             free_found = 1'b1;
-            alloc_sel = i[SLOT_LOG-1:0];
+            alloc_sel = cand;
         end
     end
     victim = {SLOT_LOG{1'b0}};
@@ -306,6 +312,7 @@ always @* begin
     wake_next = wake_reg;
     resv_next = resv_reg;
     drop_next = drop_reg;
+    spent_next = spent_reg;
     qpn_next = qpn_reg;
     first_next = first_reg;
     count_next = count_reg;
@@ -336,7 +343,7 @@ always @* begin
             r_k = c_retire_ci - first_reg[i*16 +: 16];
             if (valid_reg[i] && qpn_reg[i*24 +: 24] == c_qpn &&
                 r_k >= {12'd0, count_reg[i*4 +: 4]} && !r_k[15]) begin
-                valid_next[i] = 1'b0;
+                spent_next[i] = 1'b1;
                 resv_next[i] = 1'b0;
             end
         end
@@ -362,9 +369,8 @@ always @* begin
     end
 
     if (c_fill || c_push_new) begin
-        if (valid_reg[alloc_sel]) begin
-            rr_next = alloc_sel + 1'b1;
-        end
+        rr_next = alloc_sel + 1'b1;
+        spent_next[alloc_sel] = 1'b0;
         qpn_next[alloc_sel*24 +: 24] = c_qpn;
         err_next[alloc_sel] = 1'b0;
         drop_next[alloc_sel] = 1'b0;
@@ -391,6 +397,8 @@ always @* begin
         end
     end
     if (c_push_append) begin
+        // (a spent window that takes a new WQE is not spent any more)
+        spent_next[a_sel] = 1'b0;
         count_next[a_sel*4 +: 4] = count_reg[a_sel*4 +: 4] + 4'd1;
         mem_wr_en = 1'b1;
         mem_wr_addr = {a_sel, c_push_beat};
@@ -401,6 +409,7 @@ always @* begin
     if (hold) begin
         valid_next = {SLOTS{1'b0}};
         resv_next = {SLOTS{1'b0}};
+        spent_next = {SLOTS{1'b0}};
         drop_next = pend_next;
     end
 end
@@ -412,6 +421,7 @@ always @(posedge clk) begin
     wake_reg <= wake_next;
     resv_reg <= resv_next;
     drop_reg <= drop_next;
+    spent_reg <= spent_next;
     qpn_reg <= qpn_next;
     first_reg <= first_next;
     count_reg <= count_next;

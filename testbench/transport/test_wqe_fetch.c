@@ -38,7 +38,7 @@ extern const struct vmodel_ops vmodel_Vwqe_fetch, vmodel_Vwqe_fetch_tiny;
 #define DRAIN_CYCLES 5000
 
 struct slot {
-	bool valid, pend, err, resv;
+	bool valid, pend, err, resv, spent;
 	uint32_t qpn;
 	uint16_t first;
 	unsigned int count;
@@ -157,7 +157,8 @@ static bool protected_slot(const struct env *e, unsigned int s)
 
 static bool is_free(const struct env *e, unsigned int s)
 {
-	return !e->slot[s].valid && !e->slot[s].pend && !protected_slot(e, s);
+	return (!e->slot[s].valid || e->slot[s].spent) && !e->slot[s].pend &&
+	       !protected_slot(e, s);
 }
 
 static bool takeable(const struct env *e, unsigned int s)
@@ -468,7 +469,6 @@ static void drive(void *ctx)
 
 	/* the commands, as a legal user gives them */
 	bool fill_ok = vport_get(e->fill_ok) != 0, alloc_ok = vport_get(e->alloc_ok) != 0;
-	bool alloc_free = vport_get(e->alloc_free) != 0;
 	bool l_pend = vport_get(e->l_pend) != 0, a_hit = vport_get(e->a_hit) != 0;
 
 	if (busy && !e->hold) {
@@ -486,11 +486,11 @@ static void drive(void *ctx)
 			e->push_index = bench_chance(b, 50) && aq == q->qpn ? ai : near(e, q);
 			random_beat(b, e->push_data);
 		}
-		/* the append's slot is the lookup's, never the fill's (the user knows that only
-		 * if the fill takes a free slot: the bench knows it from the model), and only
-		 * where one window can be meant */
+		/* the append's slot is the lookup's, never the fill's (a spent window may be
+		 * both: the bench knows from the model), and only where one window can be
+		 * meant */
 		if (!e->push_new && a_hit && aq == q->qpn && one_bit(aset) &&
-		    (!e->fill || alloc_free || !(aset >> e->alloc_slot & 1)) &&
+		    (!e->fill || !(aset >> e->alloc_slot & 1)) &&
 		    bench_chance(b, 40)) {
 			e->append = true;
 			e->append_slot = (unsigned int)__builtin_ctz(aset);
@@ -624,7 +624,8 @@ static void edge(struct env *e)
 
 			/* wholly before the consumer index, within half the ring */
 			if (t->valid && t->qpn == e->qpn && k >= t->count && k < 0x8000) {
-				t->valid = t->resv = false;
+				t->spent = true;
+				t->resv = false;
 				e->cov.retired++;
 			}
 		}
@@ -697,13 +698,14 @@ static void edge(struct env *e)
 		struct beat *bt = &e->mem[e->append_slot * 8 + e->push_beat];
 
 		e->slot[e->append_slot].count++;
+		e->slot[e->append_slot].spent = false;
 		bt->written = true;
 		memcpy(bt->data, e->push_data, BEAT_BYTES);
 		e->cov.appends++;
 	}
 	if (e->hold) {
 		for (unsigned int s = 0; s < e->slots; s++)
-			e->slot[s].valid = e->slot[s].resv = false;
+			e->slot[s].valid = e->slot[s].resv = e->slot[s].spent = false;
 		for (unsigned int i = 0; i < e->nreads; i++)
 			e->reads[i].drop = true;
 		e->hold_left--;
