@@ -224,6 +224,10 @@ localparam HDR_WIDTH = `HROCE_ROCE_HDR_WIDTH;
 localparam WORK_DEPTH = 2**WORK_ADDR_WIDTH;
 localparam RD_CHUNK_DEPTH = 2**RD_CHUNK_ADDR_WIDTH;
 localparam PKT_DEPTH = 2**PKT_LOG;
+// of those, packets of more than BIG_LEN bytes at most BIG_PKTS: a rewind (go-back-N)
+// lets those already on their way go, so what is queued is what a loss costs again
+localparam BIG_PKTS = 7;
+localparam BIG_LEN = 256;
 // a long message asks for an ACK every 2^ACK_INTERVAL_LOG packets (as rxe does every 64)
 localparam ACK_INTERVAL_LOG = 6;
 // chunks one packet may take: a piece per SGE (30 at most), each split once by a page
@@ -321,13 +325,15 @@ reg [HDR_WIDTH-1:0] hdr_in_data;
 reg hdr_in_valid;
 wire [PKT_LOG+1:0] hdr_count;
 
-// payload source per packet with payload: 1 = inline beats, 0 = DMA stream
-reg src_in_data;
+// payload source per packet with payload: bit 0: 1 = inline beats, 0 = DMA stream; bit 1:
+// a big packet (more than BIG_LEN bytes)
+reg [1:0] src_in_data;
 reg src_in_valid;
-wire src_out_data;
+wire [1:0] src_out_data;
 wire src_out_valid;
 wire src_out_ready;
 wire [PKT_LOG+1:0] src_count;
+reg [PKT_LOG+1:0] big_count_reg = {PKT_LOG+2{1'b0}};  // big packets in src_fifo
 
 reg [DATA_WIDTH+KEEP_WIDTH:0] inl_in_data;
 reg inl_in_valid;
@@ -366,7 +372,7 @@ hdr_fifo (
     .count(hdr_count)
 );
 
-fifo_sync #(.WIDTH(1), .ADDR_WIDTH(PKT_LOG))
+fifo_sync #(.WIDTH(2), .ADDR_WIDTH(PKT_LOG))
 src_fifo (
     .clk(clk), .rst(rst),
     .s_data(src_in_data), .s_valid(src_in_valid), .s_ready(),
@@ -465,6 +471,7 @@ wire [12:0] pkt_len = wqe_is_read ? 13'd0 :
 wire pkt_ackreq = !wqe_is_read && (pkt_last || pkt_reg[ACK_INTERVAL_LOG-1:0] ==
                                    {ACK_INTERVAL_LOG{1'b1}});
 reg [7:0] pkt_opcode;
+wire pkt_big = pkt_len > BIG_LEN;
 
 always @* begin
     case (wqe_opcode)
@@ -648,7 +655,8 @@ fetch_inst (
 // packet is started only then, so that nothing this engine does waits for the link (the
 // link may wait for the peer, and the peer for the responses req_ack takes)
 wire msg_room = txm_count < 5'd6;
-wire pkt_room = hdr_count < PKT_DEPTH - 1 && src_count < PKT_DEPTH - 1 && inl_count < 6'd10;
+wire pkt_room = hdr_count < PKT_DEPTH - 1 && src_count < PKT_DEPTH - 1 && inl_count < 6'd10 &&
+                big_count_reg < BIG_PKTS;
 wire tx_room = pkt_room && rd_chunk_used <= RD_CHUNK_DEPTH - PKT_CHUNKS && msg_room;
 
 // req_ack's messages first (they may free a QP, and nothing else drains them; they are
@@ -718,7 +726,7 @@ always @* begin
     work_in_valid = 1'b0;
     hdr_in_data = pkt_hdr;
     hdr_in_valid = 1'b0;
-    src_in_data = 1'b0;
+    src_in_data = {pkt_big, 1'b0};
     src_in_valid = 1'b0;
     inl_in_data = {inline_last, {KEEP_WIDTH{1'b1}} >> (7'd64 - inline_bytes), inline_data};
     inl_in_valid = 1'b0;
@@ -991,7 +999,7 @@ always @* begin
                 chunk_commit = 1'b1;
                 hdr_in_valid = 1'b1;
                 if (pkt_len != 13'd0) begin
-                    src_in_data = wqe_inline;
+                    src_in_data = {pkt_big, wqe_inline};
                     src_in_valid = 1'b1;
                 end
                 inline_beat_next = 3'd0;
@@ -1088,7 +1096,7 @@ txm_fifo (
 /*
  * Payload out: each packet's bytes from the DMA stream or the inline FIFO
  */
-wire pay_from_inline = src_out_data;
+wire pay_from_inline = src_out_data[0];
 assign m_axis_tdata = pay_from_inline ? inl_out_data[DATA_WIDTH-1:0] : s_pay_rd_axis_tdata;
 assign m_axis_tkeep = pay_from_inline ? inl_out_data[DATA_WIDTH +: KEEP_WIDTH] :
                       s_pay_rd_axis_tkeep;
@@ -1099,6 +1107,14 @@ assign m_axis_tvalid = src_out_valid && (pay_from_inline ? inl_out_valid : s_pay
 assign s_pay_rd_axis_tready = src_out_valid && !pay_from_inline && m_axis_tready;
 assign inl_out_ready = src_out_valid && pay_from_inline && m_axis_tready;
 assign src_out_ready = m_axis_tvalid && m_axis_tready && m_axis_tlast;
+
+always @(posedge clk) begin
+    big_count_reg <= big_count_reg + {{PKT_LOG+1{1'b0}}, src_in_valid && src_in_data[1]} -
+                     {{PKT_LOG+1{1'b0}}, src_out_valid && src_out_ready && src_out_data[1]};
+    if (rst) begin
+        big_count_reg <= {PKT_LOG+2{1'b0}};
+    end
+end
 
 always @(posedge clk) begin
     state_reg <= state_next;
