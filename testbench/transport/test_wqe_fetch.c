@@ -157,8 +157,7 @@ static bool protected_slot(const struct env *e, unsigned int s)
 
 static bool is_free(const struct env *e, unsigned int s)
 {
-	return (!e->slot[s].valid || e->slot[s].spent) && !e->slot[s].pend &&
-	       !protected_slot(e, s);
+	return (!e->slot[s].valid || e->slot[s].spent) && !e->slot[s].pend && !protected_slot(e, s);
 }
 
 static bool takeable(const struct env *e, unsigned int s)
@@ -490,8 +489,7 @@ static void drive(void *ctx)
 		 * both: the bench knows from the model), and only where one window can be
 		 * meant */
 		if (!e->push_new && a_hit && aq == q->qpn && one_bit(aset) &&
-		    (!e->fill || !(aset >> e->alloc_slot & 1)) &&
-		    bench_chance(b, 40)) {
+		    (!e->fill || !(aset >> e->alloc_slot & 1)) && bench_chance(b, 40)) {
 			e->append = true;
 			e->append_slot = (unsigned int)__builtin_ctz(aset);
 			e->push_index = ai;
