@@ -278,7 +278,6 @@ reg ctx_ok_reg = 1'b0, ctx_ok_next;
 // ctx_reg is the context of qpn_reg as this engine last wrote it to the cache: the bytes
 // it owns are its own, and the rest change only by a command (hold)
 reg ctx_kept_reg = 1'b0, ctx_kept_next;
-wire ctx_kept = ctx_kept_reg;
 reg lookup_valid_reg = 1'b0, lookup_valid_next;
 reg update_valid_reg = 1'b0, update_valid_next;
 reg last_db_reg = 1'b0, last_db_next;  // the last event taken was a doorbell
@@ -758,7 +757,7 @@ always @* begin
             if (take_msg || take_err || take_db || take_work) begin
                 qpn_next = event_qpn;
                 return_next = event_state;
-                if (ctx_kept && event_qpn == qpn_reg) begin
+                if (ctx_kept_reg && event_qpn == qpn_reg) begin
                     // the context this engine wrote last: no lookup
                     state_next = event_state;
                 end else begin
