@@ -46,9 +46,10 @@ module fifo_merge #
     input  wire                  m_ready,
 
     /*
-     * Status: words held, output register included
+     * Status: words held, output register included; s_data would merge (with s_merge)
      */
-    output wire [ADDR_WIDTH+1:0] count
+    output wire [ADDR_WIDTH+1:0] count,
+    output wire                  s_open
 );
 
 localparam DEPTH = 2**ADDR_WIDTH;
@@ -73,6 +74,7 @@ assign s_ready = !full || (s_merge && open);
 assign m_data = m_data_reg;
 assign m_valid = m_valid_reg;
 assign count = {1'b0, held} + {{ADDR_WIDTH+1{1'b0}}, m_valid_reg};
+assign s_open = open;
 
 always @* begin
     wr_ptr_next = wr_ptr_reg + {{ADDR_WIDTH{1'b0}}, write};

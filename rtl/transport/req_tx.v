@@ -7,11 +7,13 @@ built nor a packet behind an ACK.
 
     SQ doorbell --> context: SQ_PI --> work FIFO (QPNs with WQEs to send)
                                    \-> pushed WQE: sent at once, or kept in a window
-    work FIFO ---> context --> WQE (a window of wqe_fetch) --> per packet:
+    work FIFO ---> context --> WQE (a window of wqe_fetch) --> per packet, a job:
+                   header, the payload's place, its message --> transport/req_build:
                    sg_walk (SGEs -> mr_translate) -> chunk FIFO --(commit)--> DMA reads
                    header --------------------------------------------> m_hdr
                    payload (DMA byte stream, or inline bytes) ---------> m_axis
-    WQE sent ----> wqe_info (its facts, for req_ack), SENT message to req_ack
+                   messages to req_ack (SENT, FLUSH, ERROR) -----------> m_msg
+    WQE sent ----> wqe_info (its facts, for req_ack)
     req_ack's messages --> context (READs done, RNR wait, rewind, stop) --> work FIFO
 
 Ownership: this engine writes the requester's sending bytes of the context (SQ_PI, SQ_CI,
@@ -32,12 +34,17 @@ Every event this engine takes emits at most one message to req_ack, and a turn l
 room before each WQE: req_ack takes this engine's messages without waiting on this
 engine, so the two never wait on each other.
 
-One control FSM handles one event at a time (a message, a doorbell, a QP's turn); the
-WQE reads (transport/wqe_fetch) and the payload move beside it (chunk FIFO to the DMA reader, payload out to m_axis), so that a
-packet's data streams at one beat per cycle while the FSM prepares the next packet. A
-packet's DMA chunks are committed only once every piece of it translated without a
-violation: a violation never reaches memory, and a header never leaves without its
-payload.
+One control FSM handles one event at a time (a message, a doorbell, a QP's turn, a
+failed packet); the WQE reads (transport/wqe_fetch) and the packet build
+(transport/req_build: the payload's walk and translation, its DMA reads, the header and
+the messages, in job order) run beside it, so that the control goes on to the next packet
+or WQE while one is walked, and a packet's data streams at one beat per cycle. A packet's
+DMA chunks are committed only once every piece of it translated without a violation: a
+violation never reaches memory, and a header never leaves without its payload. A walk
+that fails reaches req_ack as an ERROR from the build stage, and the control as a failed
+QP (it then sets the QP's error, and builds no packet of it meanwhile). A packet goes to
+the build stage only with room there for it and a SENT more, so the control never waits
+on it; its FLUSH and ERROR messages go to req_ack at once, past the build stage's jobs.
 
 PSNs: a message takes max(1, ceil(LENGTH / MTU)) PSNs, a READ as many as its responses.
 NPSN is the first PSN of the WQE at SQ_CI; SQ_PKT the packets of it already sent (it
@@ -86,7 +93,9 @@ module req_tx #
     parameter WQE_SLOT_LOG = 3,
     // log2 of the packets between this engine and the link: built, their payload read
     // (a DMA read's round trip is about 110 cycles, so packets of 7 cycles want 16 or more)
-    parameter PKT_LOG = 4
+    parameter PKT_LOG = 4,
+    // log2 of the jobs between the control and the build stage
+    parameter JOB_LOG = 2
 )
 (
     input  wire                          clk,
@@ -222,17 +231,9 @@ end
 
 localparam HDR_WIDTH = `HROCE_ROCE_HDR_WIDTH;
 localparam WORK_DEPTH = 2**WORK_ADDR_WIDTH;
-localparam RD_CHUNK_DEPTH = 2**RD_CHUNK_ADDR_WIDTH;
-localparam PKT_DEPTH = 2**PKT_LOG;
-// of those, packets of more than BIG_LEN bytes at most BIG_PKTS: a rewind (go-back-N)
-// lets those already on their way go, so what is queued is what a loss costs again
-localparam BIG_PKTS = 7;
-localparam BIG_LEN = 256;
+localparam JOBS = 2**JOB_LOG;
 // a long message asks for an ACK every 2^ACK_INTERVAL_LOG packets (as rxe does every 64)
 localparam ACK_INTERVAL_LOG = 6;
-// chunks one packet may take: a piece per SGE (30 at most), each split once by a page
-// boundary (a packet is at most 4 KiB, a page at least 4 KiB)
-localparam PKT_CHUNKS = 64;
 // a WQE's facts: opcode, flags, length, SGE count, SGE 0 (at byte 32 of the WQE)
 localparam SGE0_BIT = 32 * 8;
 
@@ -245,10 +246,7 @@ localparam [7:0]
 
 localparam [3:0] QPS_RTS = `HROCE_QP_STATE_RTS, QPS_ERR = `HROCE_QP_STATE_ERR;
 
-localparam [7:0]
-    WC_LOC_LEN_ERR = `HROCE_WC_STATUS_LOC_LEN_ERR,
-    WC_LOC_QP_OP_ERR = `HROCE_WC_STATUS_LOC_QP_OP_ERR,
-    WC_LOC_PROT_ERR = `HROCE_WC_STATUS_LOC_PROT_ERR;
+localparam [7:0] WC_LOC_QP_OP_ERR = `HROCE_WC_STATUS_LOC_QP_OP_ERR;
 
 localparam [3:0]
     S_IDLE = 4'd0,
@@ -261,9 +259,7 @@ localparam [3:0]
     S_FETCH = 4'd7,
     S_PARSE = 4'd8,
     S_PKT = 4'd9,
-    S_WALK = 4'd10,
-    S_COMMIT = 4'd11,
-    S_INLINE = 4'd12,
+    S_BFAIL = 4'd10,
     S_SQ_DONE = 4'd13,
     S_FAIL = 4'd14;
 
@@ -281,6 +277,9 @@ reg ctx_kept_reg = 1'b0, ctx_kept_next;
 reg lookup_valid_reg = 1'b0, lookup_valid_next;
 reg update_valid_reg = 1'b0, update_valid_next;
 reg last_db_reg = 1'b0, last_db_next;  // the last event taken was a doorbell
+// cycles the doorbell at the head waited for room in the build stage
+localparam [4:0] DB_WAIT = 5'd31;
+reg [4:0] db_wait_reg = 5'd0;
 
 reg [15:0] db_index_reg = 16'd0, db_index_next;
 reg [`REQ_ACKM_WIDTH-1:0] msg_reg = {`REQ_ACKM_WIDTH{1'b0}}, msg_next;
@@ -302,10 +301,9 @@ reg cur_err_reg = 1'b0, cur_err_next;  // its read failed
 // the current message
 reg [31:0] msg_left_reg = 32'd0, msg_left_next;   // bytes not yet packetized
 reg [24:0] pkt_reg = 25'd0, pkt_next;             // packet index within the message
-// where the packet's payload starts among the SGEs (sg_walk goes on from there)
-reg [4:0] sge_idx_reg = 5'd0, sge_idx_next;
-reg [31:0] sge_off_reg = 32'd0, sge_off_next;
-reg [2:0] inline_beat_reg = 3'd0, inline_beat_next;
+// no packet of the message has gone to the build stage in this turn yet (a walk goes on
+// from the previous packet's end only after one has)
+reg run_first_reg = 1'b0, run_first_next;
 // the WQE at SQ_CI failed before it went (S_FAIL tells req_ack)
 reg [7:0] fail_status_reg = 8'd0, fail_status_next;
 
@@ -320,35 +318,15 @@ reg work_out_ready;
 reg work_in_valid;
 wire [WORK_ADDR_WIDTH+1:0] work_count;
 
-reg [HDR_WIDTH-1:0] hdr_in_data;
-reg hdr_in_valid;
-wire [PKT_LOG+1:0] hdr_count;
-
-// payload source per packet with payload: bit 0: 1 = inline beats, 0 = DMA stream; bit 1:
-// a big packet (more than BIG_LEN bytes)
-reg [1:0] src_in_data;
-reg src_in_valid;
-wire [1:0] src_out_data;
-wire src_out_valid;
-wire src_out_ready;
-wire [PKT_LOG+1:0] src_count;
-reg [PKT_LOG+1:0] big_count_reg = {PKT_LOG+2{1'b0}};  // big packets in src_fifo
-
-reg [DATA_WIDTH+KEEP_WIDTH:0] inl_in_data;
-reg inl_in_valid;
-wire [DATA_WIDTH+KEEP_WIDTH:0] inl_out_data;
-wire inl_out_valid;
-wire inl_out_ready;
-wire [5:0] inl_count;
-
-// to req_ack
+// to req_ack, through the build stage: a message, with the packet job_pkt or alone
 reg [1:0] txm_kind;
 reg [23:0] txm_pkt;
 reg [15:0] txm_ci;
 reg [23:0] txm_npsn;
 reg [7:0] txm_status;
 reg txm_valid;
-wire [4:0] txm_count;
+reg job_pkt;
+reg msg_job;   // the message goes in order with the packets (a job), else at once
 
 // a QP's turn comes back from the FSM, or from a read it waited for (the FSM first)
 wire [23:0] wake_qpn;
@@ -361,30 +339,6 @@ work_fifo (
     .s_ready(),
     .m_data(work_out_qpn), .m_valid(work_out_valid), .m_ready(work_out_ready),
     .count(work_count)
-);
-
-fifo_sync #(.WIDTH(HDR_WIDTH), .ADDR_WIDTH(PKT_LOG))
-hdr_fifo (
-    .clk(clk), .rst(rst),
-    .s_data(hdr_in_data), .s_valid(hdr_in_valid), .s_ready(),
-    .m_data(m_hdr_data), .m_valid(m_hdr_valid), .m_ready(m_hdr_ready),
-    .count(hdr_count)
-);
-
-fifo_sync #(.WIDTH(2), .ADDR_WIDTH(PKT_LOG))
-src_fifo (
-    .clk(clk), .rst(rst),
-    .s_data(src_in_data), .s_valid(src_in_valid), .s_ready(),
-    .m_data(src_out_data), .m_valid(src_out_valid), .m_ready(src_out_ready),
-    .count(src_count)
-);
-
-fifo_sync #(.WIDTH(DATA_WIDTH+KEEP_WIDTH+1), .ADDR_WIDTH(4))
-inline_fifo (
-    .clk(clk), .rst(rst),
-    .s_data(inl_in_data), .s_valid(inl_in_valid), .s_ready(),
-    .m_data(inl_out_data), .m_valid(inl_out_valid), .m_ready(inl_out_ready),
-    .count(inl_count)
 );
 
 /*
@@ -452,12 +406,6 @@ wire [31:0] sq_pkt_off = {8'd0, sq_pkt} << log_mtu;
 wire [9:0] wqe_bytes = 10'd64 << sq_stride;
 wire [7:0] wqe_max_sge = (8'd4 << sq_stride) - 8'd2;
 
-// SGE i of the WQE (i: the walker's): byte 32 + 16 i
-wire [4:0] walk_sge_index;
-wire [8:0] sge_byte = 9'd32 + {walk_sge_index, 4'd0};
-wire [511:0] sge_beat;
-wire [127:0] sge = sge_beat[{sge_byte[5:4], 7'd0} +: 128];
-
 // the packet being built
 wire pkt_first = pkt_reg == 25'd0;
 wire [31:0] pkt_off = {7'd0, pkt_reg} << log_mtu;
@@ -470,7 +418,6 @@ wire [12:0] pkt_len = wqe_is_read ? 13'd0 :
 wire pkt_ackreq = !wqe_is_read && (pkt_last || pkt_reg[ACK_INTERVAL_LOG-1:0] ==
                                    {ACK_INTERVAL_LOG{1'b1}});
 reg [7:0] pkt_opcode;
-wire pkt_big = pkt_len > BIG_LEN;
 
 always @* begin
     case (wqe_opcode)
@@ -538,70 +485,11 @@ always @* begin
     pkt_hdr[`HROCE_ROCE_HDR_SRC_QPN] = qpn_reg;
 end
 
-// inline payload beat k: WQE bytes 32 + 64 k .. 95 + 64 k
-wire [511:0] inline_lo;
-wire [511:0] inline_hi;
-wire [511:0] inline_data = {inline_hi[255:0], inline_lo[511:256]};
-wire [12:0] inline_done = {4'd0, inline_beat_reg, 6'd0};  // bytes before this beat
-wire inline_last = {19'd0, inline_done} + 32'd64 >= wqe_len;
-wire [31:0] inline_rem = wqe_len - {19'd0, inline_done};
-wire [6:0] inline_bytes = inline_last ? inline_rem[6:0] : 7'd64;
-
 // the pushed WQE the core holds is the next of the QP to send
 wire push_here = push_valid_reg && push_qpn_reg == qpn_reg && push_index_reg == sq_ci;
 
 // the message from req_ack being applied
 wire [15:0] ackm_ci = msg_reg[`REQ_ACKM_CI];
-
-/*
- * The scatter-gather walk of a packet's payload
- */
-reg walk_cmd_valid;
-wire [2:0] walk_done_status;
-wire walk_done_short;
-wire [4:0] walk_done_sge;
-wire [31:0] walk_done_off;
-wire walk_done_valid;
-wire [12:0] walk_chunk_len;
-wire [63:0] walk_chunk_iova;
-wire walk_chunk_last;
-wire chunk_wr_en;
-reg chunk_commit, chunk_discard;
-wire [77:0] rd_chunk_head;
-wire rd_chunk_valid;
-wire [RD_CHUNK_ADDR_WIDTH:0] rd_chunk_used;
-
-sg_walk
-walk_inst (
-    .clk(clk), .rst(rst),
-    .s_cmd_sge(sge_idx_reg), .s_cmd_off(sge_off_reg), .s_cmd_len(pkt_len),
-    .s_cmd_num_sge(wqe_num_sge), .s_cmd_pd(ctx_reg[`HROCE_QPC_PD]),
-    .s_cmd_access(4'd0),
-    .s_cmd_valid(walk_cmd_valid), .s_cmd_ready(), .busy(),
-    .sge_index(walk_sge_index), .sge_addr(sge[`HROCE_SGE_ADDR]),
-    .sge_len(sge[`HROCE_SGE_LENGTH]), .sge_key(sge[`HROCE_SGE_LKEY]),
-    .m_mr_req_key(m_mr_req_key), .m_mr_req_pd(m_mr_req_pd), .m_mr_req_va(m_mr_req_va),
-    .m_mr_req_len(m_mr_req_len), .m_mr_req_access(m_mr_req_access),
-    .m_mr_req_valid(m_mr_req_valid), .m_mr_req_ready(m_mr_req_ready),
-    .s_mr_resp_iova(s_mr_resp_iova), .s_mr_resp_len(s_mr_resp_len),
-    .s_mr_resp_last(s_mr_resp_last), .s_mr_resp_status(s_mr_resp_status),
-    .s_mr_resp_valid(s_mr_resp_valid), .s_mr_resp_ready(s_mr_resp_ready),
-    .m_chunk_iova(walk_chunk_iova), .m_chunk_len(walk_chunk_len),
-    .m_chunk_last(walk_chunk_last), .m_chunk_valid(chunk_wr_en),
-    .m_chunk_ready(rd_chunk_used != RD_CHUNK_DEPTH),
-    .m_done_status(walk_done_status), .m_done_short(walk_done_short),
-    .m_done_sge(walk_done_sge), .m_done_off(walk_done_off), .m_done_valid(walk_done_valid),
-    .m_done_ready(state_reg == S_WALK)
-);
-
-fifo_commit #(.WIDTH(78), .ADDR_WIDTH(RD_CHUNK_ADDR_WIDTH))
-rd_chunk_fifo (
-    .clk(clk), .rst(rst),
-    .s_data({walk_chunk_last, walk_chunk_len, walk_chunk_iova}), .s_valid(chunk_wr_en),
-    .commit(chunk_commit), .discard(chunk_discard),
-    .m_data(rd_chunk_head), .m_valid(rd_chunk_valid), .m_ready(m_pay_rd_req_ready),
-    .used(rd_chunk_used), .empty()
-);
 
 /*
  * The windows on the send queues (WQE fetch)
@@ -616,6 +504,13 @@ wire [2:0] app_count;
 wire alloc_ok, alloc_free, fill_ok;
 wire [WQE_SLOT_LOG-1:0] alloc_slot;
 wire fetch_idle;
+// the build stage's reads of the WQEs' beats
+wire [WQE_SLOT_LOG+2:0] build_sge_addr, build_inl_addr_0, build_inl_addr_1;
+wire [511:0] build_sge_data, inline_0, inline_1;
+// the slots no fill may take: the turn's, and those the build stage's jobs read
+wire [2**WQE_SLOT_LOG-1:0] build_slot_busy;
+wire [2**WQE_SLOT_LOG-1:0] protect = build_slot_busy |
+                                     ({{2**WQE_SLOT_LOG-1{1'b0}}, cur_valid_reg} << cur_slot_reg);
 
 wqe_fetch #(.SLOT_LOG(WQE_SLOT_LOG), .DATA_WIDTH(DATA_WIDTH))
 fetch_inst (
@@ -626,7 +521,7 @@ fetch_inst (
     .l_first(look_first), .l_count(look_count),
     .a_qpn(qpn_reg), .a_index(push_index_reg), .a_max(4'd8 >> sq_stride),
     .a_hit(app_hit), .a_count(app_count),
-    .protect_slot(cur_slot_reg), .protect_en(cur_valid_reg),
+    .protect(protect),
     .alloc_ok(alloc_ok), .alloc_free(alloc_free), .alloc_slot(alloc_slot), .fill_ok(fill_ok),
     .c_qpn(qpn_reg),
     .c_fill(fill_en), .c_fill_index(look_index), .c_fill_count(fill_count[3:0]),
@@ -637,11 +532,9 @@ fetch_inst (
     .c_wake(wake_en), .c_wake_slot(look_slot),
     .c_release(state_reg == S_SQ),
     .c_retire(retire_en), .c_retire_ci(sq_ci + 16'd1),
-    .r_addr_0({cur_slot_reg, wqe_base}),
-    .r_addr_1({cur_slot_reg, wqe_base + sge_byte[8:6]}),
-    .r_addr_2({cur_slot_reg, wqe_base + inline_beat_reg}),
-    .r_addr_3({cur_slot_reg, wqe_base + inline_beat_reg + 3'd1}),
-    .r_data_0(wqe0), .r_data_1(sge_beat), .r_data_2(inline_lo), .r_data_3(inline_hi),
+    .r_addr_0({cur_slot_reg, wqe_base}), .r_addr_1(build_sge_addr),
+    .r_addr_2(build_inl_addr_0), .r_addr_3(build_inl_addr_1),
+    .r_data_0(wqe0), .r_data_1(build_sge_data), .r_data_2(inline_0), .r_data_3(inline_1),
     .m_wake_qpn(wake_qpn), .m_wake_valid(wake_valid), .m_wake_ready(!work_in_valid),
     .m_rd_req_addr(m_wqe_rd_req_addr), .m_rd_req_len(m_wqe_rd_req_len),
     .m_rd_req_valid(m_wqe_rd_req_valid), .m_rd_req_ready(m_wqe_rd_req_ready),
@@ -650,13 +543,64 @@ fetch_inst (
     .s_rd_axis_tuser(s_wqe_rd_axis_tuser)
 );
 
-// room for a whole packet on the way to the link, and for the message it may send: a
-// packet is started only then, so that nothing this engine does waits for the link (the
-// link may wait for the peer, and the peer for the responses req_ack takes)
-wire msg_room = txm_count < 5'd6;
-wire pkt_room = hdr_count < PKT_DEPTH - 1 && src_count < PKT_DEPTH - 1 && inl_count < 6'd10 &&
-                big_count_reg < BIG_PKTS;
-wire tx_room = pkt_room && rd_chunk_used <= RD_CHUNK_DEPTH - PKT_CHUNKS && msg_room;
+/*
+ * The build stage: each packet's walk, DMA reads, header and message, in job order
+ */
+wire [JOB_LOG:0] job_count;
+wire [4:0] msg_count;
+wire [23:0] bfail_qpn;
+wire bfail_valid;
+wire build_idle;
+wire take_bfail;
+wire [`REQ_TXM_WIDTH-1:0] txm_data;
+
+req_build #(
+    .DATA_WIDTH(DATA_WIDTH), .RD_CHUNK_ADDR_WIDTH(RD_CHUNK_ADDR_WIDTH), .PKT_LOG(PKT_LOG),
+    .SLOT_LOG(WQE_SLOT_LOG), .JOB_LOG(JOB_LOG)
+)
+build_inst (
+    .clk(clk), .rst(rst), .idle(build_idle),
+    .s_job_qpn(qpn_reg), .s_job_pkt(job_pkt), .s_job_hdr(pkt_hdr), .s_job_len(pkt_len),
+    .s_job_inline(wqe_inline), .s_job_off(pkt_off), .s_job_cont(!run_first_reg),
+    .s_job_num_sge(wqe_num_sge), .s_job_pd(ctx_reg[`HROCE_QPC_PD]),
+    .s_job_slot(cur_slot_reg), .s_job_base(wqe_base), .s_job_index(sq_ci),
+    .s_job_msg(txm_data), .s_job_msg_valid(txm_valid),
+    .s_job_valid(job_pkt || (txm_valid && msg_job)),
+    .job_count(job_count), .slot_busy(build_slot_busy),
+    .s_msg_data(txm_data), .s_msg_valid(txm_valid && !job_pkt && !msg_job),
+    .msg_count(msg_count),
+    .m_fail_qpn(bfail_qpn), .m_fail_valid(bfail_valid), .m_fail_ready(take_bfail),
+    .wqe_sge_addr(build_sge_addr), .wqe_sge_data(build_sge_data),
+    .wqe_inl_addr_0(build_inl_addr_0), .wqe_inl_hi_0(inline_0[511:256]),
+    .wqe_inl_addr_1(build_inl_addr_1), .wqe_inl_lo_1(inline_1[255:0]),
+    .m_mr_req_key(m_mr_req_key), .m_mr_req_pd(m_mr_req_pd), .m_mr_req_va(m_mr_req_va),
+    .m_mr_req_len(m_mr_req_len), .m_mr_req_access(m_mr_req_access),
+    .m_mr_req_valid(m_mr_req_valid), .m_mr_req_ready(m_mr_req_ready),
+    .s_mr_resp_iova(s_mr_resp_iova), .s_mr_resp_len(s_mr_resp_len),
+    .s_mr_resp_last(s_mr_resp_last), .s_mr_resp_status(s_mr_resp_status),
+    .s_mr_resp_valid(s_mr_resp_valid), .s_mr_resp_ready(s_mr_resp_ready),
+    .m_pay_rd_req_addr(m_pay_rd_req_addr), .m_pay_rd_req_len(m_pay_rd_req_len),
+    .m_pay_rd_req_last(m_pay_rd_req_last), .m_pay_rd_req_valid(m_pay_rd_req_valid),
+    .m_pay_rd_req_ready(m_pay_rd_req_ready),
+    .s_pay_rd_axis_tdata(s_pay_rd_axis_tdata), .s_pay_rd_axis_tkeep(s_pay_rd_axis_tkeep),
+    .s_pay_rd_axis_tvalid(s_pay_rd_axis_tvalid), .s_pay_rd_axis_tready(s_pay_rd_axis_tready),
+    .s_pay_rd_axis_tlast(s_pay_rd_axis_tlast), .s_pay_rd_axis_tuser(s_pay_rd_axis_tuser),
+    .m_msg_data(m_msg_data), .m_msg_valid(m_msg_valid), .m_msg_ready(m_msg_ready),
+    .m_hdr_data(m_hdr_data), .m_hdr_valid(m_hdr_valid), .m_hdr_ready(m_hdr_ready),
+    .m_axis_tdata(m_axis_tdata), .m_axis_tkeep(m_axis_tkeep), .m_axis_tvalid(m_axis_tvalid),
+    .m_axis_tready(m_axis_tready), .m_axis_tlast(m_axis_tlast), .m_axis_tuser(m_axis_tuser)
+);
+
+// room for the message an event may send at once (every event sends at most one, and
+// the build stage at most one a cycle while the count is below 6: 9 words hold both);
+// and in the build stage for a packet and a SENT after it: a turn starts, and a packet
+// goes, only then, so that nothing this engine does waits for the build stage, nor for
+// the link (the link may wait for the peer, and the peer for the responses req_ack takes)
+wire msg_room = msg_count < 5'd6;
+wire tx_room = job_count < JOBS - 1;
+// the build stage failed a packet of the QP of ctx_reg: build none of it until S_BFAIL
+// has put it in error
+wire bfail_here = bfail_valid && bfail_qpn == qpn_reg;
 
 // req_ack's messages first (they may free a QP, and nothing else drains them; they are
 // taken while a command holds the engine, so that it finds both engines idle); then
@@ -664,19 +608,40 @@ wire tx_room = pkt_room && rd_chunk_used <= RD_CHUNK_DEPTH - PKT_CHUNKS && msg_r
 // pushed WQEs (doorbells first would let a turn find more WQEs posted and read them in
 // one window: 3.6 against 2.0 Mpps of 64-byte inline WRITEs, but 3.5 against 14.6 of
 // pushed ones, bench_rc)
+// (a failed packet first, whatever holds the engine: the build stage waits for it)
 wire work_room = work_count < WORK_DEPTH - 1;
-wire take_msg = state_reg == S_IDLE && s_msg_valid && msg_room && work_room;
-wire take_err = state_reg == S_IDLE && !hold && !take_msg && s_err_valid && msg_room;
+assign take_bfail = state_reg == S_IDLE && bfail_valid;
+wire take_msg = state_reg == S_IDLE && !take_bfail && s_msg_valid && msg_room && work_room;
+wire take_err = state_reg == S_IDLE && !hold && !take_bfail && !take_msg && s_err_valid &&
+                msg_room;
 wire work_ok = work_out_valid && tx_room;
-wire take_db = state_reg == S_IDLE && !hold && !take_msg && !take_err && s_db_valid &&
-               work_room && msg_room && !(last_db_reg && work_ok);
-wire take_work = state_reg == S_IDLE && !hold && !take_msg && !take_err && !take_db &&
-                 work_ok;
+// (a doorbell that carries its WQE waits a while for room to send it, as a stream of them
+// would outrun the build stage and find no window to keep them all: 4.3 against 14 Mpps
+// of one QP's pushed WRITEs, bench_rc. A while only: the build stage may wait for payload
+// reads whose completions travel behind the doorbell's write, as PCIe orders them)
+wire db_waited = db_wait_reg == DB_WAIT;
+wire take_db = state_reg == S_IDLE && !hold && !take_bfail && !take_msg && !take_err &&
+               s_db_valid && work_room && msg_room && (tx_room || !s_db_push || db_waited) &&
+               !(last_db_reg && work_ok);
+
+always @(posedge clk) begin
+    if (take_db || !s_db_valid) begin
+        db_wait_reg <= 5'd0;
+    end else if (!db_waited) begin
+        db_wait_reg <= db_wait_reg + 5'd1;
+    end
+    if (rst) begin
+        db_wait_reg <= 5'd0;
+    end
+end
+wire take_work = state_reg == S_IDLE && !hold && !take_bfail && !take_msg && !take_err &&
+                 !take_db && work_ok;
 
 // the event taken, and the state it goes to with its QP's context
-wire [23:0] event_qpn = take_msg ? s_msg_data[`REQ_ACKM_QPN] : take_err ? s_err_qpn :
-                        take_db ? s_db_qpn : work_out_qpn;
-wire [3:0] event_state = take_msg ? S_MSG : take_err ? S_ERR : take_db ? S_DB : S_SQ;
+wire [23:0] event_qpn = take_bfail ? bfail_qpn : take_msg ? s_msg_data[`REQ_ACKM_QPN] :
+                        take_err ? s_err_qpn : take_db ? s_db_qpn : work_out_qpn;
+wire [3:0] event_state = take_bfail ? S_BFAIL : take_msg ? S_MSG : take_err ? S_ERR :
+                         take_db ? S_DB : S_SQ;
 
 /*
  * Control FSM
@@ -706,9 +671,7 @@ always @* begin
     cur_err_next = cur_err_reg;
     msg_left_next = msg_left_reg;
     pkt_next = pkt_reg;
-    sge_idx_next = sge_idx_reg;
-    sge_off_next = sge_off_reg;
-    inline_beat_next = inline_beat_reg;
+    run_first_next = run_first_reg;
     fail_status_next = fail_status_reg;
     stat_dma_error_next = 1'b0;
 
@@ -718,17 +681,10 @@ always @* begin
     push_append = 1'b0;
     wake_en = 1'b0;
     retire_en = 1'b0;
-    walk_cmd_valid = 1'b0;
-    chunk_commit = 1'b0;
-    chunk_discard = 1'b0;
     work_out_ready = 1'b0;
     work_in_valid = 1'b0;
-    hdr_in_data = pkt_hdr;
-    hdr_in_valid = 1'b0;
-    src_in_data = {pkt_big, 1'b0};
-    src_in_valid = 1'b0;
-    inl_in_data = {inline_last, {KEEP_WIDTH{1'b1}} >> (7'd64 - inline_bytes), inline_data};
-    inl_in_valid = 1'b0;
+    job_pkt = 1'b0;
+    msg_job = 1'b0;
     txm_kind = `REQ_TXM_SENT;
     txm_ci = sq_ci;
     txm_npsn = npsn;
@@ -754,7 +710,7 @@ always @* begin
                 last_db_next = 1'b0;
                 work_out_ready = 1'b1;
             end
-            if (take_msg || take_err || take_db || take_work) begin
+            if (take_bfail || take_msg || take_err || take_db || take_work) begin
                 qpn_next = event_qpn;
                 return_next = event_state;
                 if (ctx_kept_reg && event_qpn == qpn_reg) begin
@@ -816,6 +772,19 @@ always @* begin
         end
 
         /*
+         * The build stage failed a packet of the QP: req_ack has its ERROR
+         */
+        S_BFAIL: begin
+            if (ctx_ok_reg) begin
+                ctx_next[`HROCE_QPC_TX_ERR] = 1'b1;
+                update_valid_next = 1'b1;
+                state_next = S_UPDATE;
+            end else begin
+                state_next = S_IDLE;
+            end
+        end
+
+        /*
          * The responder put the QP in error: req_ack flushes the SQ
          */
         S_ERR: begin
@@ -849,8 +818,11 @@ always @* begin
                         // before it or alone (it is one beat, the first of its slot)
                         if (app_hit) begin
                             push_append = 1'b1;
-                        end else if (push_index_reg == sq_ci && alloc_free) begin
-                            // (a WQE kept for later takes no other QP's window)
+                        end else if (push_index_reg - sq_ci < db_index_reg - sq_ci &&
+                                     alloc_free) begin
+                            // (a WQE kept for later takes no other QP's window; it may
+                            // lie past WQEs in no window: a turn reads those, and its
+                            // read may hold this one too, the same bytes)
                             push_new = 1'b1;
                         end
                     end
@@ -932,8 +904,7 @@ always @* begin
             // from the first packet, or where the WQE yielded the link
             msg_left_next = wqe_len - sq_pkt_off;
             pkt_next = {1'b0, sq_pkt};
-            sge_idx_next = 5'd0;
-            sge_off_next = sq_pkt_off;
+            run_first_next = 1'b1;
             // the next window, read while this one is sent, if WQEs are posted past it
             // and a slot is free (a read ahead takes no other QP's window)
             fill_en = !hold && look_posted != 16'd0 && !look_posted[15] && !look_hit &&
@@ -960,69 +931,38 @@ always @* begin
             end
         end
         S_PKT: begin
-            if (!tx_room) begin
-                // the link is busy: give way, and go on from this packet on the QP's next
-                // turn; req_ack learns what of the WQE went
+            if (bfail_here) begin
+                // the build stage failed a packet of this QP before: it is in error
+                ctx_next[`HROCE_QPC_TX_ERR] = 1'b1;
+                update_valid_next = 1'b1;
+                state_next = S_UPDATE;
+            end else if (!tx_room) begin
+                // the build stage is full: give way, and go on from this packet on the
+                // QP's next turn; req_ack learns what of the WQE went
                 ctx_next[`HROCE_QPC_SQ_PKT] = pkt_reg[23:0];
                 ctx_next[`HROCE_QPC_SCHEDULED] = 1'b1;
                 work_in_valid = !scheduled;
                 txm_pkt = pkt_reg[23:0];
                 txm_valid = pkt_reg != 25'd0;
+                msg_job = 1'b1;
                 update_valid_next = 1'b1;
                 state_next = S_UPDATE;
-            end else if (pkt_len == 13'd0 || wqe_inline) begin
-                state_next = S_COMMIT;
             end else begin
-                walk_cmd_valid = 1'b1;
-                state_next = S_WALK;
-            end
-        end
-        S_WALK: begin
-            if (walk_done_valid) begin
-                sge_idx_next = walk_done_sge;
-                sge_off_next = walk_done_off;
-                if (walk_done_short || walk_done_status != `HROCE_MR_XLATE_OK) begin
-                    // the SGEs hold fewer bytes than the WQE's length, or a violation:
-                    // nothing of this packet reaches memory nor the link
-                    chunk_discard = 1'b1;
-                    fail_status_next = walk_done_short ? WC_LOC_LEN_ERR : WC_LOC_PROT_ERR;
-                    state_next = S_FAIL;
-                end else begin
-                    state_next = S_COMMIT;
-                end
-            end
-        end
-        S_COMMIT: begin
-            // header and payload source leave together, once the chunks are committed
-            if (pkt_room) begin
-                chunk_commit = 1'b1;
-                hdr_in_valid = 1'b1;
-                if (pkt_len != 13'd0) begin
-                    src_in_data = {pkt_big, wqe_inline};
-                    src_in_valid = 1'b1;
-                end
-                inline_beat_next = 3'd0;
-                if (wqe_inline && pkt_len != 13'd0) begin
-                    state_next = S_INLINE;
-                end else if (pkt_last) begin
+                // the packet goes to the build stage, with the message that tells of it:
+                // the WQE gone whole, or an ACK asked for part of the way
+                job_pkt = 1'b1;
+                run_first_next = 1'b0;
+                if (pkt_last) begin
+                    txm_ci = sq_ci + 16'd1;
+                    txm_npsn = npsn + wqe_npkts[23:0];
+                    txm_valid = 1'b1;
                     state_next = S_SQ_DONE;
                 end else begin
-                    if (pkt_ackreq) begin
-                        // the ACK this packet asks for may come before the WQE is done
-                        txm_pkt = pkt_reg[23:0] + 24'd1;
-                        txm_valid = 1'b1;
-                    end
+                    txm_pkt = pkt_reg[23:0] + 24'd1;
+                    txm_valid = pkt_ackreq;
                     pkt_next = pkt_reg + 25'd1;
                     msg_left_next = msg_left_reg - {19'd0, pkt_len};
-                    state_next = S_PKT;
                 end
-            end
-        end
-        S_INLINE: begin
-            inl_in_valid = 1'b1;
-            inline_beat_next = inline_beat_reg + 3'd1;
-            if (inline_last) begin
-                state_next = S_SQ_DONE;
             end
         end
         S_SQ_DONE: begin
@@ -1032,9 +972,6 @@ always @* begin
             if (wqe_is_read) begin
                 ctx_next[`HROCE_QPC_RD_SENT] = ctx_reg[`HROCE_QPC_RD_SENT] + 8'd1;
             end
-            txm_ci = sq_ci + 16'd1;
-            txm_npsn = npsn + wqe_npkts[23:0];
-            txm_valid = 1'b1;
             if (sq_ci + 16'd1 != sq_pi && win_next && !hold && tx_room) begin
                 // a turn sends what the window holds: on with the next WQE (the context
                 // is written back when the turn ends)
@@ -1069,7 +1006,6 @@ always @* begin
     endcase
 end
 
-wire [`REQ_TXM_WIDTH-1:0] txm_data;
 assign txm_data[`REQ_TXM_QPN] = qpn_reg;
 assign txm_data[`REQ_TXM_KIND] = txm_kind;
 assign txm_data[`REQ_TXM_GEN] = tx_gen;
@@ -1079,41 +1015,6 @@ assign txm_data[`REQ_TXM_PKT] = txm_pkt;
 // (a doorbell's SQ_PI is written into ctx_next in the cycle it may go with a message)
 assign txm_data[`REQ_TXM_PI] = ctx_next[`HROCE_QPC_SQ_PI];
 assign txm_data[`REQ_TXM_STATUS] = txm_status;
-
-// a SENT message waiting behind another takes the place of the one before it if that
-// one is a SENT of the same QP and rewind generation too (the key: QPN, kind and
-// generation, the message's low bits): it tells the same, and more
-fifo_merge #(.WIDTH(`REQ_TXM_WIDTH), .ADDR_WIDTH(3), .KEY_WIDTH(`REQ_TXM_KEY_WIDTH))
-txm_fifo (
-    .clk(clk), .rst(rst),
-    .s_data(txm_data), .s_merge(txm_kind == `REQ_TXM_SENT), .s_valid(txm_valid),
-    .s_ready(),
-    .m_data(m_msg_data), .m_valid(m_msg_valid), .m_ready(m_msg_ready),
-    .count(txm_count)
-);
-
-/*
- * Payload out: each packet's bytes from the DMA stream or the inline FIFO
- */
-wire pay_from_inline = src_out_data[0];
-assign m_axis_tdata = pay_from_inline ? inl_out_data[DATA_WIDTH-1:0] : s_pay_rd_axis_tdata;
-assign m_axis_tkeep = pay_from_inline ? inl_out_data[DATA_WIDTH +: KEEP_WIDTH] :
-                      s_pay_rd_axis_tkeep;
-assign m_axis_tlast = pay_from_inline ? inl_out_data[DATA_WIDTH+KEEP_WIDTH] :
-                      s_pay_rd_axis_tlast;
-assign m_axis_tuser = !pay_from_inline && s_pay_rd_axis_tuser;
-assign m_axis_tvalid = src_out_valid && (pay_from_inline ? inl_out_valid : s_pay_rd_axis_tvalid);
-assign s_pay_rd_axis_tready = src_out_valid && !pay_from_inline && m_axis_tready;
-assign inl_out_ready = src_out_valid && pay_from_inline && m_axis_tready;
-assign src_out_ready = m_axis_tvalid && m_axis_tready && m_axis_tlast;
-
-always @(posedge clk) begin
-    big_count_reg <= big_count_reg + {{PKT_LOG+1{1'b0}}, src_in_valid && src_in_data[1]} -
-                     {{PKT_LOG+1{1'b0}}, src_out_valid && src_out_ready && src_out_data[1]};
-    if (rst) begin
-        big_count_reg <= {PKT_LOG+2{1'b0}};
-    end
-end
 
 always @(posedge clk) begin
     state_reg <= state_next;
@@ -1138,9 +1039,7 @@ always @(posedge clk) begin
     cur_err_reg <= cur_err_next;
     msg_left_reg <= msg_left_next;
     pkt_reg <= pkt_next;
-    sge_idx_reg <= sge_idx_next;
-    sge_off_reg <= sge_off_next;
-    inline_beat_reg <= inline_beat_next;
+    run_first_reg <= run_first_next;
     fail_status_reg <= fail_status_next;
     stat_dma_error_reg <= stat_dma_error_next;
 
@@ -1156,7 +1055,7 @@ always @(posedge clk) begin
     end
 end
 
-assign idle = state_reg == S_IDLE && !lookup_valid_reg && !update_valid_reg && !m_msg_valid &&
+assign idle = state_reg == S_IDLE && !lookup_valid_reg && !update_valid_reg && build_idle &&
               fetch_idle;
 
 assign s_db_ready = take_db;
@@ -1174,11 +1073,6 @@ assign s_ctx_lookup_ready = state_reg == S_LOOKUP_WAIT;
 assign m_ctx_update_index = qpn_reg;
 assign m_ctx_update_data = ctx_reg;
 assign m_ctx_update_valid = update_valid_reg;
-
-assign m_pay_rd_req_addr = rd_chunk_head[63:0];
-assign m_pay_rd_req_len = {3'd0, rd_chunk_head[76:64]};
-assign m_pay_rd_req_last = rd_chunk_head[77];
-assign m_pay_rd_req_valid = rd_chunk_valid;
 
 assign stat_dma_error = stat_dma_error_reg;
 

@@ -25,7 +25,8 @@ waiting than slots, every window could be taken again before its QP's turn came,
 turn would ever find its WQEs. Reserved slots and reads in flight are at most all the
 slots, and each is released by a turn that comes (its QP is in the work FIFO, or its read
 completes), so a turn that finds no slot to take only has to try again later. The slot a
-turn sends from is protected while it does.
+turn sends from is protected while it does, and so are those whose WQEs transport/
+req_build still reads (protect: a mask).
 
 A window never holds a stale WQE: the host writes a ring slot again only once its WQE
 completed, which is behind the consumer index of every turn and behind every rewind. A
@@ -83,10 +84,9 @@ module wqe_fetch #
     output wire [2:0]                    a_count,    // (below a_max; a_max at most 8)
 
     /*
-     * The slot a fill or a new push takes (never protect_slot while protect_en)
+     * The slot a fill or a new push takes (never a slot set in protect)
      */
-    input  wire [SLOT_LOG-1:0]           protect_slot,
-    input  wire                          protect_en,
+    input  wire [2**SLOT_LOG-1:0]        protect,
     output wire                          alloc_ok,
     output wire                          alloc_free, // ... without taking a ready window
     output wire [SLOT_LOG-1:0]           alloc_slot,
@@ -215,7 +215,7 @@ always @* begin
                      count_reg[i*4 +: 4] < a_max;
         free_vec[i] = (!valid_reg[i] || spent_reg[i]) && !pend_reg[i];
         take_vec[i] = !pend_reg[i] && !(valid_reg[i] && resv_reg[i]);
-        if (protect_en && protect_slot == i[SLOT_LOG-1:0]) begin
+        if (protect[i]) begin
             free_vec[i] = 1'b0;
             take_vec[i] = 1'b0;
         end

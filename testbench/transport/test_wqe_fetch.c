@@ -99,9 +99,9 @@ struct env {
 	bool draining;
 	unsigned int hold_left;
 	/* this cycle's inputs */
-	bool hold, fill, fill_wake, push_new, append, wake, release, retire, protect_en;
+	bool hold, fill, fill_wake, push_new, append, wake, release, retire;
 	bool wake_ready, req_ready;
-	unsigned int wake_slot, protect_slot, alloc_slot, append_slot, push_beat, fill_count;
+	unsigned int wake_slot, protect, alloc_slot, append_slot, push_beat, fill_count;
 	unsigned int fill_len, r_addr[4];
 	uint32_t qpn;
 	uint16_t fill_index, push_index, retire_ci;
@@ -111,13 +111,13 @@ struct env {
 	struct cover cov;
 	char err[320];
 	const struct vmodel_port *hold_p, *idle, *l_qpn, *l_index, *l_hit, *l_err, *l_pend, *l_slot,
-		*l_first, *l_count, *a_qpn, *a_index, *a_max, *a_hit, *a_count, *protect_slot_p,
-		*protect_en_p, *alloc_ok, *alloc_free, *alloc_slot_p, *fill_ok, *c_qpn, *c_fill,
-		*c_fill_index, *c_fill_count, *c_fill_addr, *c_fill_len, *c_fill_wake, *c_push_new,
-		*c_push_append, *c_push_index, *c_push_beat, *c_push_data, *c_wake, *c_wake_slot,
-		*c_release, *c_retire, *c_retire_ci, *r_addr_p[4], *r_data[4], *m_wake_qpn,
-		*m_wake_valid, *m_wake_ready, *rq_addr, *rq_len, *rq_valid, *rq_ready, *tdata_p,
-		*tvalid_p, *tready, *tlast_p, *tuser_p;
+		*l_first, *l_count, *a_qpn, *a_index, *a_max, *a_hit, *a_count, *protect_p,
+		*alloc_ok, *alloc_free, *alloc_slot_p, *fill_ok, *c_qpn, *c_fill, *c_fill_index,
+		*c_fill_count, *c_fill_addr, *c_fill_len, *c_fill_wake, *c_push_new, *c_push_append,
+		*c_push_index, *c_push_beat, *c_push_data, *c_wake, *c_wake_slot, *c_release,
+		*c_retire, *c_retire_ci, *r_addr_p[4], *r_data[4], *m_wake_qpn, *m_wake_valid,
+		*m_wake_ready, *rq_addr, *rq_len, *rq_valid, *rq_ready, *tdata_p, *tvalid_p,
+		*tready, *tlast_p, *tuser_p;
 };
 
 #define FAIL(e, ...) bench_first_error((e)->err, sizeof((e)->err), __VA_ARGS__)
@@ -152,7 +152,7 @@ static bool holds(const struct slot *s, uint32_t qpn, uint16_t index)
 
 static bool protected_slot(const struct env *e, unsigned int s)
 {
-	return e->protect_en && e->protect_slot == s;
+	return (e->protect >> s) & 1;
 }
 
 static bool is_free(const struct env *e, unsigned int s)
@@ -444,14 +444,17 @@ static void drive(void *ctx)
 	vport_set(e->a_index, ai);
 	vport_set(e->a_max, amax);
 
-	/* the slot a turn sends from: often a ready one */
-	e->protect_en = bench_chance(b, 50);
-	e->protect_slot = (unsigned int)bench_range(b, 0, e->slots - 1);
-	s = slot_of_qp(e, q->qpn, false);
-	if (s >= 0 && bench_chance(b, 50))
-		e->protect_slot = (unsigned int)s;
-	vport_set(e->protect_en_p, e->protect_en);
-	vport_set(e->protect_slot_p, e->protect_slot);
+	/* the slot a turn sends from (often a ready one), and slots the build stage reads */
+	e->protect = 0;
+	if (bench_chance(b, 50)) {
+		s = slot_of_qp(e, q->qpn, false);
+		if (s < 0 || bench_chance(b, 50))
+			s = (int)bench_range(b, 0, e->slots - 1);
+		e->protect |= 1u << s;
+	}
+	if (bench_chance(b, 20))
+		e->protect |= (unsigned int)bench_range(b, 0, (1 << e->slots) - 1);
+	vport_set(e->protect_p, e->protect);
 
 	clear_commands(e);
 	vport_set(e->c_qpn, q->qpn);
@@ -768,8 +771,7 @@ static void open_env(struct env *e, struct bench *b, const struct vmodel_ops *op
 	port(e, &e->a_max, "a_max");
 	port(e, &e->a_hit, "a_hit");
 	port(e, &e->a_count, "a_count");
-	port(e, &e->protect_slot_p, "protect_slot");
-	port(e, &e->protect_en_p, "protect_en");
+	port(e, &e->protect_p, "protect");
 	port(e, &e->alloc_ok, "alloc_ok");
 	port(e, &e->alloc_free, "alloc_free");
 	port(e, &e->alloc_slot_p, "alloc_slot");
