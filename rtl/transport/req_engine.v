@@ -9,8 +9,8 @@ and the WQE facts the one keeps for the other.
           ERROR         v   |  /   rewind, READs done, RNR wait, stop
     responses -------> req_ack ---> completions, READ data, retry timers
 
-transport/req_tx (doorbell intake, the QP scheduler, WQE fetch, segmentation and headers,
-payload through its walker) owns SQ_PI, SQ_CI, NPSN and SQ_PKT in the sending part of the
+transport/req_tx (doorbell intake, the QP scheduler, WQE fetch, segmentation and headers;
+its stage transport/req_build walks and sends each packet's payload) owns SQ_PI, SQ_CI, NPSN and SQ_PKT in the sending part of the
 context; transport/req_ack (responses, completions, timers, READ-response placement
 through its walker) owns SQ_CC, UNA_PSN, CC_ACKED and the retry state in its own part.
 What each must know of the other's travels in order as messages (transport/req_msg.vh):
