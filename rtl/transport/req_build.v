@@ -74,9 +74,9 @@ module req_build #
 
     /*
      * Jobs: a packet (its header, payload length, where its payload is) or a message
-     * only; each may carry a message to req_ack, sent once its packet is built
+     * only; each carries a message to req_ack (its QPN the job's), sent once its packet
+     * is built if s_job_msg_valid
      */
-    input  wire [23:0]                   s_job_qpn,
     input  wire                          s_job_pkt,
     input  wire [`HROCE_ROCE_HDR_WIDTH-1:0] s_job_hdr,
     input  wire [12:0]                   s_job_len,
@@ -267,7 +267,7 @@ always @* begin
         end
     end
     if (s_job_valid) begin
-        job_drop_next[tail] = fail_now && s_job_qpn == head_qpn;
+        job_drop_next[tail] = fail_now && s_job_msg[`REQ_TXM_QPN] == head_qpn;
     end
 end
 
@@ -287,7 +287,7 @@ always @(posedge clk) begin
         job_mem[tail] <= {s_job_pkt, s_job_hdr, s_job_len, s_job_inline, s_job_off, s_job_cont,
                           s_job_num_sge, s_job_pd, s_job_base, s_job_index, s_job_msg,
                           s_job_msg_valid};
-        job_qpn_reg[tail*24 +: 24] <= s_job_qpn;
+        job_qpn_reg[tail*24 +: 24] <= s_job_msg[`REQ_TXM_QPN];
         job_slot_reg[tail*SLOT_LOG +: SLOT_LOG] <= s_job_slot;
         job_use_reg[tail] <= s_job_pkt && s_job_len != 13'd0;
     end

@@ -304,8 +304,6 @@ reg [24:0] pkt_reg = 25'd0, pkt_next;             // packet index within the mes
 // no packet of the message has gone to the build stage in this turn yet (a walk goes on
 // from the previous packet's end only after one has)
 reg run_first_reg = 1'b0, run_first_next;
-// the WQE at SQ_CI failed before it went (S_FAIL tells req_ack)
-reg [7:0] fail_status_reg = 8'd0, fail_status_next;
 
 reg stat_dma_error_reg = 1'b0, stat_dma_error_next;
 
@@ -560,7 +558,7 @@ req_build #(
 )
 build_inst (
     .clk(clk), .rst(rst), .idle(build_idle),
-    .s_job_qpn(qpn_reg), .s_job_pkt(job_pkt), .s_job_hdr(pkt_hdr), .s_job_len(pkt_len),
+    .s_job_pkt(job_pkt), .s_job_hdr(pkt_hdr), .s_job_len(pkt_len),
     .s_job_inline(wqe_inline), .s_job_off(pkt_off), .s_job_cont(!run_first_reg),
     .s_job_num_sge(wqe_num_sge), .s_job_pd(ctx_reg[`HROCE_QPC_PD]),
     .s_job_slot(cur_slot_reg), .s_job_base(wqe_base), .s_job_index(sq_ci),
@@ -617,8 +615,8 @@ wire take_err = state_reg == S_IDLE && !hold && !take_bfail && !take_msg && s_er
 wire work_ok = work_out_valid && tx_room;
 // (a doorbell that carries its WQE waits a while for room to send it, as a stream of them
 // would outrun the build stage and find no window to keep them all: 4.3 against 14 Mpps
-// of one QP's pushed WRITEs, bench_rc. A while only: the build stage may wait for payload
-// reads whose completions travel behind the doorbell's write, as PCIe orders them)
+// of one QP's pushed WRITEs, bench_rc. A while only: the MMIO writes and reads behind it
+// wait too, and the build stage's room waits on the link)
 wire db_waited = db_wait_reg == DB_WAIT;
 wire take_db = state_reg == S_IDLE && !hold && !take_bfail && !take_msg && !take_err &&
                s_db_valid && work_room && msg_room && (tx_room || !s_db_push || db_waited) &&
@@ -672,7 +670,6 @@ always @* begin
     msg_left_next = msg_left_reg;
     pkt_next = pkt_reg;
     run_first_next = run_first_reg;
-    fail_status_next = fail_status_reg;
     stat_dma_error_next = 1'b0;
 
     fill_en = 1'b0;
@@ -911,13 +908,11 @@ always @* begin
                       !look_pend && fill_ok && alloc_free;
             if (cur_err_reg) begin
                 stat_dma_error_next = 1'b1;
-                fail_status_next = WC_LOC_QP_OP_ERR;
                 state_next = S_FAIL;
             end else if (wqe_opcode > WR_READ || wqe0[`HROCE_SQ_WQE_QPN] != qpn_reg ||
                          (wqe_inline && (wqe_is_read || wqe_len > `HROCE_MAX_INLINE ||
                                          wqe_len > {22'd0, wqe_bytes} - 32'd32)) ||
                          (!wqe_inline && wqe_num_sge > wqe_max_sge)) begin
-                fail_status_next = WC_LOC_QP_OP_ERR;
                 state_next = S_FAIL;
             end else if ((wqe_is_read && rd_inflight >= max_rd) ||
                          (wqe_fence && rd_inflight != 8'd0)) begin
@@ -993,11 +988,12 @@ always @* begin
             end
         end
         S_FAIL: begin
-            // the WQE at SQ_CI failed before it went: req_ack completes it with its
-            // error, and flushes the rest
+            // the WQE at SQ_CI failed before it went (its read, or a malformed WQE; a
+            // walk's failure is the build stage's): req_ack completes it with its error,
+            // and flushes the rest
             ctx_next[`HROCE_QPC_TX_ERR] = 1'b1;
             txm_kind = `REQ_TXM_ERROR;
-            txm_status = fail_status_reg;
+            txm_status = WC_LOC_QP_OP_ERR;
             txm_valid = 1'b1;
             update_valid_next = 1'b1;
             state_next = S_UPDATE;
@@ -1040,7 +1036,6 @@ always @(posedge clk) begin
     msg_left_reg <= msg_left_next;
     pkt_reg <= pkt_next;
     run_first_reg <= run_first_next;
-    fail_status_reg <= fail_status_next;
     stat_dma_error_reg <= stat_dma_error_next;
 
     if (rst) begin
