@@ -53,11 +53,14 @@ BLOCK_TESTS += test_wqe_fetch
 CORE_LINT_TOPS += wqe_fetch
 
 # req_build: the requester's packet build stage (jobs -> SGE walk -> DMA reads, inline
-# bytes -> headers, payloads and messages), against a C control, WQE memory, translator,
-# host memory and link
-$(eval $(call model,req_build,req_build,,$(wildcard rtl/lib/*.v) rtl/transport/sg_walk.v \
-	rtl/transport/req_build.v))
+# bytes -> headers, payloads and messages), against a C control, WQE slots, translator,
+# host memory and link, at the core's size
+REQ_BUILD_SRCS := $(wildcard rtl/lib/*.v) rtl/transport/sg_walk.v rtl/transport/req_build.v
+$(eval $(call model,req_build,req_build,,$(REQ_BUILD_SRCS)))
+# and tiny: two WQE slots (a turn often waits for one), four packets to the link, eight jobs
+$(eval $(call model,req_build_tiny,req_build,-GSLOT_LOG=1 -GPKT_LOG=2 -GJOB_LOG=3,\
+	$(REQ_BUILD_SRCS)))
 $(eval $(call program,test_req_build,testbench/transport/test_req_build.c \
-	testbench/transport/walk_model.c $(BENCH_SRCS),req_build))
+	testbench/transport/walk_model.c $(BENCH_SRCS),req_build req_build_tiny))
 BLOCK_TESTS += test_req_build
 CORE_LINT_TOPS += req_build

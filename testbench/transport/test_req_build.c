@@ -43,13 +43,10 @@
 #include "hroce_contract.h"
 #include "walk_model.h"
 
-extern const struct vmodel_ops vmodel_Vreq_build;
+extern const struct vmodel_ops vmodel_Vreq_build, vmodel_Vreq_build_tiny;
 
-/* the stage's parameters as the model is built (req_build.v's defaults) */
-#define JOB_LOG 2
-#define JOBS (1u << JOB_LOG)
-#define SLOT_LOG 3
-#define SLOTS (1u << SLOT_LOG)
+/* wqe_fetch's slots at most (the jobs queued and the slots are the model's: its ports say) */
+#define MAX_SLOTS 8
 #define SLOT_BEATS 8
 #define BEAT 64
 /* the control sends a direct message only below this count (req_build.v's header) */
@@ -183,7 +180,8 @@ struct env {
 	struct dut dut;
 	struct mr mrs[WALK_NUM_MRS];
 	struct qp qp[MAX_QPS];
-	uint8_t mem[SLOTS][SLOT_BEATS][BEAT]; /* wqe_fetch's slots */
+	unsigned int njobs, nslots;		  /* the stage's job queue and wqe_fetch's slots */
+	uint8_t mem[MAX_SLOTS][SLOT_BEATS][BEAT]; /* the slots */
 	struct turn t;
 	struct walk w; /* scratch of the reference */
 	char err[512];
@@ -568,7 +566,7 @@ static void expect_job(struct env *e, struct qp *p, const struct job *j, const s
 
 static void push_job(struct env *e, struct qp *p, const struct job *j, const struct wqe *w)
 {
-	if (vport_get(e->job_count) >= JOBS) {
+	if (vport_get(e->job_count) >= e->njobs) {
 		FAIL(e, "bench: a job pushed into a full queue");
 		return;
 	}
@@ -673,9 +671,9 @@ static void end_turn(struct env *e, bool with_msg)
 static void start_turn(struct env *e, uint32_t busy)
 {
 	struct bench *b = e->b;
-	unsigned int free_slots[SLOTS], nfree = 0, alive[MAX_QPS], nalive = 0;
+	unsigned int free_slots[MAX_SLOTS], nfree = 0, alive[MAX_QPS], nalive = 0;
 
-	for (unsigned int s = 0; s < SLOTS; s++)
+	for (unsigned int s = 0; s < e->nslots; s++)
 		if (!(busy >> s & 1))
 			free_slots[nfree++] = s;
 	for (unsigned int q = 0; q < e->sc->qps; q++)
@@ -774,7 +772,7 @@ static void control(struct env *e)
 
 	/* slots nobody may read are scribbled over: a read of one gives wrong bytes */
 	if (bench_chance(b, 10)) {
-		unsigned int s = (unsigned int)bench_range(b, 0, SLOTS - 1);
+		unsigned int s = (unsigned int)bench_range(b, 0, e->nslots - 1);
 
 		if (!(busy >> s & 1) && !(t->active && t->slot == s)) {
 			bench_fill(b, e->mem[s], sizeof(e->mem[s]));
@@ -814,13 +812,13 @@ static void control(struct env *e)
 		return;
 	}
 	if (!t->active) {
-		if (e->jobs < e->sc->jobs && count < JOBS - 1)
+		if (e->jobs < e->sc->jobs && count < e->njobs - 1)
 			start_turn(e, busy);
 		return;
 	}
 	if (t->at == t->nw) {
 		end_turn(e, false);
-	} else if (count >= JOBS - 1) {
+	} else if (count >= e->njobs - 1) {
 		/* no room for a packet and a SENT after it: give way */
 		end_turn(e, true);
 	} else if (t->first && t->at && (e->jobs >= e->sc->jobs || bench_chance(b, 10))) {
@@ -841,9 +839,9 @@ static void wqe_answer(struct env *e)
 	unsigned int a0 = (unsigned int)vport_get(e->inl_addr_0);
 	unsigned int a1 = (unsigned int)vport_get(e->inl_addr_1);
 
-	vport_write(e->sge_data, e->mem[(a >> 3) % SLOTS][a & 7], BEAT);
-	vport_write(e->inl_hi_0, &e->mem[(a0 >> 3) % SLOTS][a0 & 7][32], 32);
-	vport_write(e->inl_lo_1, &e->mem[(a1 >> 3) % SLOTS][a1 & 7][0], 32);
+	vport_write(e->sge_data, e->mem[(a >> 3) % e->nslots][a & 7], BEAT);
+	vport_write(e->inl_hi_0, &e->mem[(a0 >> 3) % e->nslots][a0 & 7][32], 32);
+	vport_write(e->inl_lo_1, &e->mem[(a1 >> 3) % e->nslots][a1 & 7][0], 32);
 }
 
 /* the read ports are combinational: answer the addresses the model settles on */
@@ -1246,18 +1244,10 @@ static void sample(void *ctx)
  * Runs
  */
 
-static void port(struct env *e, const struct vmodel_port **p, const char *name)
-{
-	*p = dut_port(&e->dut, name);
-}
-
 static void open_ports(struct env *e)
 {
-	static const struct {
-		size_t off;
-		const char *name;
-	} ports[] = {
-#define P(field, name) { offsetof(struct env, field), name }
+	static const struct dut_port_ref ports[] = {
+#define P(field, name) DUT_PORT(struct env, field, name)
 		P(idle, "idle"),
 		P(j_pkt, "s_job_pkt"),
 		P(j_hdr, "s_job_hdr"),
@@ -1326,8 +1316,7 @@ static void open_ports(struct env *e)
 #undef P
 	};
 
-	for (unsigned int i = 0; i < sizeof(ports) / sizeof(ports[0]); i++)
-		port(e, (const struct vmodel_port **)((char *)e + ports[i].off), ports[i].name);
+	dut_ports(&e->dut, e, ports, sizeof(ports) / sizeof(ports[0]));
 }
 
 static bool all_out(struct env *e)
@@ -1358,14 +1347,19 @@ static void hang_report(struct env *e)
 	     e->fails.n, e->dreqs.n, e->mrans.n);
 }
 
-static void run(struct bench *b, const struct scenario *sc)
+/* a scenario on a model; tag names the model in the result (empty: the core's size) */
+static void run(struct bench *b, const struct scenario *sc, const struct vmodel_ops *ops,
+		const char *tag)
 {
+	char name[96];
 	static struct env env;
 	struct env *e = &env;
 	struct scenario s = *sc;
 
 	if (b->quick)
 		s.jobs /= 4;
+	snprintf(name, sizeof(name), "%s%s", sc->name, tag);
+	s.name = name;
 	memset(e, 0, sizeof(*e));
 	e->b = b;
 	e->sc = &s;
@@ -1382,8 +1376,16 @@ static void run(struct bench *b, const struct scenario *sc)
 	walk_make_mrs(b, e->mrs);
 	setup_qps(e);
 	bench_fill(b, e->mem, sizeof(e->mem));
-	dut_open(&e->dut, b, &vmodel_Vreq_build);
+	dut_open(&e->dut, b, ops);
 	open_ports(e);
+	e->njobs = 1u << (e->job_count->width - 1);
+	e->nslots = e->slot_busy->width;
+	if (e->nslots > MAX_SLOTS || e->njobs < 2) {
+		fprintf(stderr,
+			"test_req_build: %s has %u slots, %u jobs: 1..%u slots, 2 jobs or more\n",
+			ops->name, e->nslots, e->njobs, MAX_SLOTS);
+		exit(2);
+	}
 	dut_reset(&e->dut, 4);
 	dut_add_agent(&e->dut, drive, sample, e);
 	progress(e);
@@ -1496,6 +1498,10 @@ int main(int argc, char **argv)
 
 	bench_init(&b, "test_req_build", argc, argv);
 	for (unsigned int i = 0; i < sizeof(scenarios) / sizeof(scenarios[0]); i++)
-		run(&b, &scenarios[i]);
+		run(&b, &scenarios[i], &vmodel_Vreq_build, "");
+	/* two slots, four packets to the link, eight jobs: every turn waits for a slot */
+	for (unsigned int i = 0; i < sizeof(scenarios) / sizeof(scenarios[0]); i++)
+		if (scenarios[i].bad_pct)
+			run(&b, &scenarios[i], &vmodel_Vreq_build_tiny, "_tiny");
 	return bench_finish(&b);
 }
