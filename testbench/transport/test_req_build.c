@@ -33,7 +33,22 @@
  * stage is a SENT of the same QP and generation (fifo_merge replaces the one waiting);
  * the direct messages in their own order, anywhere among those. At the end everything
  * expected came, the job queue is empty and the stage is idle. A hang (no handshake for
- * HANG_CYCLES) fails the run and says what was still expected.
+ * HANG_CYCLES) fails the run and says what was still expected. An output offered must
+ * hold until taken, and idle must never be high with a job or a message held.
+ *
+ * The failed QP: the control ends its turn when it sees the report, takes the report
+ * after a random delay, and creates the QP again later (a new generation, new WQEs), so
+ * that jobs of it follow others of it that were dropped. A direct message may go in the
+ * cycle of a job (req_tx never does both: the ports allow it). The runs: clean, with
+ * violations, with heavy back-pressure everywhere, with idle gaps in the control's
+ * pushes, with req_ack slow and two QPs (SENTs replaced); those with violations also on
+ * a tiny model (2 slots, 4 packets to the link, 8 jobs). Each run fails if a kind of job
+ * (DMA, continued, inline, empty, SENT alone, resumed), or in a run with violations a
+ * LOC_PROT_ERR, a LOC_LEN_ERR or a dropped job, never came.
+ *
+ * Not covered: a cont job whose offset disagrees with the walk it continues (the control
+ * always gives both right, so a stage that walked from the offset alone would pass), DMA
+ * read errors beyond tuser passing through, parameters other than the two models'.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,7 +61,7 @@
 extern const struct vmodel_ops vmodel_Vreq_build, vmodel_Vreq_build_tiny;
 
 /* wqe_fetch's slots at most (the jobs queued and the slots are the model's: its ports say) */
-#define MAX_SLOTS 8
+#define MAX_SLOTS 8u
 #define SLOT_BEATS 8
 #define BEAT 64
 /* the control sends a direct message only below this count (req_build.v's header) */
