@@ -199,6 +199,13 @@ const struct vmodel_port *dut_port(struct dut *d, const char *name)
 	return p;
 }
 
+void dut_ports(struct dut *d, void *env, const struct dut_port_ref *refs, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		*(const struct vmodel_port **)((char *)env + refs[i].off) =
+			dut_port(d, refs[i].name);
+}
+
 void dut_add_agent(struct dut *d, void (*drive)(void *), void (*sample)(void *), void *ctx)
 {
 	if (d->nagents == DUT_MAX_AGENTS) {

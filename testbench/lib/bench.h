@@ -82,6 +82,20 @@ void dut_close(struct dut *d);
 const struct vmodel_port *dut_port(struct dut *d, const char *name);
 /* The port if the model has it, else NULL. */
 const struct vmodel_port *dut_port_opt(struct dut *d, const char *name);
+/*
+ * A bench's table of the ports it keeps: the offset of each pointer in its environment
+ * (DUT_PORT(struct env, field, "name")) and the port's name.
+ */
+struct dut_port_ref {
+	size_t off;
+	const char *name;
+};
+#define DUT_PORT(type, field, name)         \
+	{                                   \
+		offsetof(type, field), name \
+	}
+/* Finds every port of the table (or exits naming the one missing) and stores it in env. */
+void dut_ports(struct dut *d, void *env, const struct dut_port_ref *refs, size_t n);
 void dut_add_agent(struct dut *d, void (*drive)(void *), void (*sample)(void *), void *ctx);
 /* One clock cycle: agents drive, model settles, agents sample, rising edge. */
 void dut_step(struct dut *d);

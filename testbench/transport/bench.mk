@@ -4,7 +4,8 @@
 
 # sg_walk: the scatter-gather walker (SGE list -> MR translation -> DMA chunks)
 $(eval $(call model,sg_walk,sg_walk,,$(wildcard rtl/lib/*.v) rtl/transport/sg_walk.v))
-$(eval $(call program,test_sg_walk,testbench/transport/test_sg_walk.c $(BENCH_SRCS),sg_walk))
+$(eval $(call program,test_sg_walk,testbench/transport/test_sg_walk.c \
+	testbench/transport/walk_model.c $(BENCH_SRCS),sg_walk))
 BLOCK_TESTS += test_sg_walk
 CORE_LINT_TOPS += sg_walk
 
@@ -50,3 +51,16 @@ $(eval $(call program,test_wqe_fetch,testbench/transport/test_wqe_fetch.c $(BENC
 	wqe_fetch wqe_fetch_tiny))
 BLOCK_TESTS += test_wqe_fetch
 CORE_LINT_TOPS += wqe_fetch
+
+# req_build: the requester's packet build stage (jobs -> SGE walk -> DMA reads, inline
+# bytes -> headers, payloads and messages), against a C control, WQE slots, translator,
+# host memory and link, at the core's size
+REQ_BUILD_SRCS := $(wildcard rtl/lib/*.v) rtl/transport/sg_walk.v rtl/transport/req_build.v
+$(eval $(call model,req_build,req_build,,$(REQ_BUILD_SRCS)))
+# and tiny: two WQE slots (a turn often waits for one), four packets to the link, eight jobs
+$(eval $(call model,req_build_tiny,req_build,-GSLOT_LOG=1 -GPKT_LOG=2 -GJOB_LOG=3,\
+	$(REQ_BUILD_SRCS)))
+$(eval $(call program,test_req_build,testbench/transport/test_req_build.c \
+	testbench/transport/walk_model.c $(BENCH_SRCS),req_build req_build_tiny))
+BLOCK_TESTS += test_req_build
+CORE_LINT_TOPS += req_build

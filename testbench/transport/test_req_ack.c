@@ -1731,18 +1731,10 @@ static void sample(void *ctx)
  * Scenarios
  */
 
-static void port(struct env *e, const struct vmodel_port **p, const char *name)
-{
-	*p = dut_port(&e->dut, name);
-}
-
 static void open_ports(struct env *e)
 {
-	static const struct {
-		size_t off;
-		const char *name;
-	} ports[] = {
-#define P(field, name) { offsetof(struct env, field), name }
+	static const struct dut_port_ref ports[] = {
+#define P(field, name) DUT_PORT(struct env, field, name)
 		P(hold, "hold"),
 		P(idle, "idle"),
 		P(time_now, "time_now"),
@@ -1828,8 +1820,7 @@ static void open_ports(struct env *e)
 #undef P
 	};
 
-	for (unsigned int i = 0; i < sizeof(ports) / sizeof(ports[0]); i++)
-		port(e, (const struct vmodel_port **)((char *)e + ports[i].off), ports[i].name);
+	dut_ports(&e->dut, e, ports, sizeof(ports) / sizeof(ports[0]));
 }
 
 static bool all_done(struct env *e)

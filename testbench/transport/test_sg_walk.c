@@ -21,67 +21,13 @@
 
 #include "bench.h"
 #include "hroce_contract.h"
+#include "walk_model.h"
 
 extern const struct vmodel_ops vmodel_Vsg_walk;
 
 #define MAX_SGE 30
-#define NUM_MRS 12
 #define MAX_WALK 4096
-#define MAX_REQS 64
-#define MAX_BEATS 256
 #define HANG_CYCLES 2000
-#define PDS 3
-
-struct mr {
-	uint32_t key;
-	uint32_t pd;
-	unsigned int access;
-	uint64_t va, len;
-	unsigned int page_log;
-	uint64_t iova[64]; /* per page of the MR (at most 64 pages) */
-	int bad_page;	   /* a page whose table entry cannot be read, or -1 */
-};
-
-struct sge {
-	uint64_t addr;
-	uint32_t len, key;
-};
-
-struct xreq {
-	uint32_t key, pd;
-	uint64_t va;
-	uint32_t len;
-	unsigned int access;
-};
-
-struct beat {
-	uint64_t iova;
-	unsigned int len, status;
-	bool last;
-};
-
-struct chunk {
-	uint64_t iova;
-	unsigned int len;
-	bool last;
-};
-
-/* a walk and everything it must do */
-struct walk {
-	unsigned int sge, len, num_sge, pd, access;
-	uint32_t off;
-	struct sge list[32]; /* entries past num_sge are garbage the walker must not use */
-	struct xreq req[MAX_REQS];
-	unsigned int nreq;
-	/* the responses of request i: beats first_beat[i] .. first_beat[i + 1] - 1 */
-	struct beat beat[MAX_BEATS];
-	unsigned int first_beat[MAX_REQS + 1];
-	struct chunk chunk[MAX_BEATS];
-	unsigned int nchunk;
-	unsigned int status, end_sge;
-	bool is_short;
-	uint32_t end_off;
-};
 
 enum end_kind {
 	END_OK,
@@ -101,7 +47,7 @@ static const char *const end_names[END_KINDS] = { "ok",	    "empty",  "short",	"
 struct env {
 	struct bench *b;
 	struct dut dut;
-	struct mr mrs[NUM_MRS];
+	struct mr mrs[WALK_NUM_MRS];
 	struct walk w;
 	bool active, offered;
 	unsigned int gap;
@@ -119,132 +65,6 @@ struct env {
 	const struct vmodel_port *ch_iova, *ch_len, *ch_last, *ch_valid, *ch_ready;
 	const struct vmodel_port *dn_status, *dn_short, *dn_sge, *dn_off, *dn_valid, *dn_ready;
 };
-
-/* ---------------------------------------------------------------------------------------
- * The MRs and the C model of mr_translate's answer to one request
- */
-
-static void make_mrs(struct env *e)
-{
-	struct bench *b = e->b;
-
-	for (unsigned int i = 0; i < NUM_MRS; i++) {
-		struct mr *m = &e->mrs[i];
-
-		m->key = (uint32_t)(0x100u * (i + 1) + bench_range(b, 0, 0xff));
-		/* every PD has MRs; one MR in four (one in each PD) lacks some right */
-		m->pd = i % PDS;
-		m->access = i % 4 == 1 ? (unsigned int)bench_range(b, 0, 14) : 15;
-		m->page_log = (unsigned int)bench_range(b, 12, 14);
-		m->len = bench_range(b, 1, (bench_chance(b, 70) ? 4ull : 64ull) << m->page_log);
-		/* page-aligned VAs, some near the top of the address space */
-		m->va = bench_chance(b, 10)
-				? UINT64_MAX - (64ull << m->page_log) - bench_range(b, 0, 1000)
-				: bench_range(b, 0, 1ull << 40);
-		m->va &= ~((1ull << m->page_log) - 1);
-		for (unsigned int p = 0; p < 64; p++)
-			m->iova[p] = bench_range(b, 1, 1ull << 30) << m->page_log;
-		/* one MR in four (one in each PD) has an unreadable page-table entry: its last page
-		 */
-		m->bad_page = i % 4 == 0 ? (int)((m->len - 1) >> m->page_log) : -1;
-	}
-}
-
-static const struct mr *find_mr(const struct env *e, uint32_t key)
-{
-	for (unsigned int i = 0; i < NUM_MRS; i++)
-		if (e->mrs[i].key == key)
-			return &e->mrs[i];
-	return NULL;
-}
-
-/* Appends the beats of request r to w; returns the verdict (OK, or an MR_XLATE failure). */
-static unsigned int translate(const struct env *e, struct walk *w, const struct xreq *r,
-			      unsigned int *nbeats)
-{
-	const struct mr *m = find_mr(e, r->key);
-	unsigned int status = HROCE_MR_XLATE_OK;
-
-	if (!m)
-		status = HROCE_MR_XLATE_BAD_KEY;
-	else if (m->pd != r->pd)
-		status = HROCE_MR_XLATE_BAD_PD;
-	else if ((m->access & r->access) != r->access)
-		status = HROCE_MR_XLATE_BAD_ACCESS;
-	else if (r->va < m->va || r->va - m->va > m->len || r->len > m->len - (r->va - m->va))
-		status = HROCE_MR_XLATE_BAD_BOUNDS;
-	if (status != HROCE_MR_XLATE_OK) {
-		w->beat[(*nbeats)++] = (struct beat){ 0, 0, status, true };
-		return status;
-	}
-	uint64_t off = r->va - m->va, left = r->len;
-	uint64_t page = 1ull << m->page_log;
-
-	while (left) {
-		uint64_t p = off >> m->page_log; /* the MR starts on a page */
-		uint64_t in_page = (m->va + off) & (page - 1);
-		uint64_t n = page - in_page < left ? page - in_page : left;
-
-		if ((int)p == m->bad_page) {
-			/* the pieces given so far are the client's to discard */
-			w->beat[(*nbeats)++] =
-				(struct beat){ 0, 0, HROCE_MR_XLATE_DMA_ERROR, true };
-			return HROCE_MR_XLATE_DMA_ERROR;
-		}
-		left -= n;
-		w->beat[(*nbeats)++] = (struct beat){ m->iova[p] + in_page, (unsigned int)n,
-						      HROCE_MR_XLATE_OK, left == 0 };
-		off += n;
-	}
-	return HROCE_MR_XLATE_OK;
-}
-
-/* The C reference of the walk: its requests, beats, chunks and end. */
-static void reference(const struct env *e, struct walk *w)
-{
-	unsigned int sge = w->sge, left = w->len, nbeats = 0;
-	uint32_t off = w->off;
-
-	w->nreq = 0;
-	w->nchunk = 0;
-	w->status = HROCE_MR_XLATE_OK;
-	w->is_short = false;
-	for (;;) {
-		if (left == 0)
-			break;
-		if (sge >= w->num_sge) {
-			w->is_short = true;
-			break;
-		}
-		const struct sge *s = &w->list[sge];
-
-		if (off >= s->len) {
-			off -= s->len;
-			sge++;
-			continue;
-		}
-		unsigned int piece = s->len - off < left ? s->len - off : left;
-		struct xreq *r = &w->req[w->nreq];
-
-		*r = (struct xreq){ s->key, w->pd, s->addr + off, piece, w->access };
-		w->first_beat[w->nreq++] = nbeats;
-		unsigned int first = nbeats;
-
-		w->status = translate(e, w, r, &nbeats);
-		for (unsigned int i = first; i < nbeats; i++)
-			if (w->beat[i].status == HROCE_MR_XLATE_OK && w->beat[i].len)
-				w->chunk[w->nchunk++] =
-					(struct chunk){ w->beat[i].iova, w->beat[i].len,
-							w->beat[i].last && piece == left };
-		if (w->status != HROCE_MR_XLATE_OK)
-			break;
-		off += piece;
-		left -= piece;
-	}
-	w->first_beat[w->nreq] = nbeats;
-	w->end_sge = sge;
-	w->end_off = off;
-}
 
 static enum end_kind end_kind(const struct walk *w)
 {
@@ -275,14 +95,16 @@ static void make_walk(struct env *e)
 
 	w->num_sge = (unsigned int)(bench_chance(b, 20) ? bench_range(b, 0, 2)
 							: bench_range(b, 1, MAX_SGE));
-	w->pd = (unsigned int)bench_range(b, 0, PDS - 1);
+	w->pd = (unsigned int)bench_range(b, 0, WALK_PDS - 1);
 	w->access = (unsigned int)bench_range(b, 0, 15);
 	for (unsigned int i = 0; i < 32; i++) {
 		struct sge *s = &w->list[i];
 		/* mostly an MR of the walk's PD */
-		unsigned int k = (unsigned int)bench_range(b, 0, NUM_MRS / PDS - 1) * PDS + w->pd;
+		unsigned int k =
+			(unsigned int)bench_range(b, 0, WALK_NUM_MRS / WALK_PDS - 1) * WALK_PDS +
+			w->pd;
 		const struct mr *m =
-			&e->mrs[bench_chance(b, 97) ? k : bench_range(b, 0, NUM_MRS - 1)];
+			&e->mrs[bench_chance(b, 97) ? k : bench_range(b, 0, WALK_NUM_MRS - 1)];
 
 		if (i >= w->num_sge) {
 			*s = (struct sge){ bench_rand(b), (uint32_t)bench_rand(b),
@@ -305,7 +127,7 @@ static void make_walk(struct env *e)
 	w->off = (uint32_t)(bench_chance(b, 40) ? 0
 						: bench_range(b, 0, total > 20000 ? 20000 : total));
 	w->len = (unsigned int)(bench_chance(b, 5) ? 0 : bench_range(b, 1, MAX_WALK));
-	reference(e, w);
+	walk_reference(e->mrs, w);
 }
 
 /* ---------------------------------------------------------------------------------------
@@ -508,7 +330,7 @@ static void test_random(struct bench *b)
 	unsigned int walks = b->quick ? 2000 : 20000;
 
 	open_env(e, b);
-	make_mrs(e);
+	walk_make_mrs(b, e->mrs);
 	while (e->walks < walks && !e->err[0]) {
 		dut_step(&e->dut);
 		if (e->dut.cycle - e->last_progress > HANG_CYCLES)

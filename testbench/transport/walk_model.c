@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: MIT
+/* C models of the scatter-gather walk and of its MR translation: see walk_model.h. */
+#include "walk_model.h"
+
+#include "hroce_contract.h"
+
+void walk_make_mrs(struct bench *b, struct mr *mrs)
+{
+	for (unsigned int i = 0; i < WALK_NUM_MRS; i++) {
+		struct mr *m = &mrs[i];
+
+		m->key = (uint32_t)(0x100u * (i + 1) + bench_range(b, 0, 0xff));
+		/* every PD has MRs; one MR in four (one in each PD) lacks some right */
+		m->pd = i % WALK_PDS;
+		m->access = i % 4 == 1 ? (unsigned int)bench_range(b, 0, 14) : 15;
+		m->page_log = (unsigned int)bench_range(b, 12, 14);
+		m->len = bench_range(b, 1, (bench_chance(b, 70) ? 4ull : 64ull) << m->page_log);
+		/* page-aligned VAs, some near the top of the address space */
+		m->va = bench_chance(b, 10)
+				? UINT64_MAX - (64ull << m->page_log) - bench_range(b, 0, 1000)
+				: bench_range(b, 0, 1ull << 40);
+		m->va &= ~((1ull << m->page_log) - 1);
+		for (unsigned int p = 0; p < 64; p++)
+			m->iova[p] = bench_range(b, 1, 1ull << 30) << m->page_log;
+		/* one MR in four (one in each PD) has an unreadable page-table entry: its last page
+		 */
+		m->bad_page = i % 4 == 0 ? (int)((m->len - 1) >> m->page_log) : -1;
+	}
+}
+
+const struct mr *walk_find_mr(const struct mr *mrs, uint32_t key)
+{
+	for (unsigned int i = 0; i < WALK_NUM_MRS; i++)
+		if (mrs[i].key == key)
+			return &mrs[i];
+	return NULL;
+}
+
+unsigned int walk_translate(const struct mr *mrs, const struct xreq *r, struct beat *beat,
+			    unsigned int *nbeats)
+{
+	const struct mr *m = walk_find_mr(mrs, r->key);
+	unsigned int status = HROCE_MR_XLATE_OK;
+
+	if (!m)
+		status = HROCE_MR_XLATE_BAD_KEY;
+	else if (m->pd != r->pd)
+		status = HROCE_MR_XLATE_BAD_PD;
+	else if ((m->access & r->access) != r->access)
+		status = HROCE_MR_XLATE_BAD_ACCESS;
+	else if (r->va < m->va || r->va - m->va > m->len || r->len > m->len - (r->va - m->va))
+		status = HROCE_MR_XLATE_BAD_BOUNDS;
+	if (status != HROCE_MR_XLATE_OK) {
+		beat[(*nbeats)++] = (struct beat){ 0, 0, status, true };
+		return status;
+	}
+	uint64_t off = r->va - m->va, left = r->len;
+	uint64_t page = 1ull << m->page_log;
+
+	while (left) {
+		uint64_t p = off >> m->page_log; /* the MR starts on a page */
+		uint64_t in_page = (m->va + off) & (page - 1);
+		uint64_t n = page - in_page < left ? page - in_page : left;
+
+		if ((int)p == m->bad_page) {
+			/* the pieces given so far are the client's to discard */
+			beat[(*nbeats)++] = (struct beat){ 0, 0, HROCE_MR_XLATE_DMA_ERROR, true };
+			return HROCE_MR_XLATE_DMA_ERROR;
+		}
+		left -= n;
+		beat[(*nbeats)++] = (struct beat){ m->iova[p] + in_page, (unsigned int)n,
+						   HROCE_MR_XLATE_OK, left == 0 };
+		off += n;
+	}
+	return HROCE_MR_XLATE_OK;
+}
+
+void walk_reference(const struct mr *mrs, struct walk *w)
+{
+	unsigned int sge = w->sge, left = w->len, nbeats = 0;
+	uint32_t off = w->off;
+
+	w->nreq = 0;
+	w->nchunk = 0;
+	w->status = HROCE_MR_XLATE_OK;
+	w->is_short = false;
+	for (;;) {
+		if (left == 0)
+			break;
+		if (sge >= w->num_sge) {
+			w->is_short = true;
+			break;
+		}
+		const struct sge *s = &w->list[sge];
+
+		if (off >= s->len) {
+			off -= s->len;
+			sge++;
+			continue;
+		}
+		unsigned int piece = s->len - off < left ? s->len - off : left;
+		struct xreq *r = &w->req[w->nreq];
+
+		*r = (struct xreq){ s->key, w->pd, s->addr + off, piece, w->access };
+		w->first_beat[w->nreq++] = nbeats;
+		unsigned int first = nbeats;
+
+		w->status = walk_translate(mrs, r, w->beat, &nbeats);
+		for (unsigned int i = first; i < nbeats; i++)
+			if (w->beat[i].status == HROCE_MR_XLATE_OK && w->beat[i].len)
+				w->chunk[w->nchunk++] =
+					(struct chunk){ w->beat[i].iova, w->beat[i].len,
+							w->beat[i].last && piece == left };
+		if (w->status != HROCE_MR_XLATE_OK)
+			break;
+		off += piece;
+		left -= piece;
+	}
+	w->first_beat[w->nreq] = nbeats;
+	w->end_sge = sge;
+	w->end_off = off;
+}
