@@ -26,8 +26,9 @@ module fifo_commit #
     input  wire                  rst,
 
     /*
-     * Input: a word (there must be room), commit everything written so far (not in the
-     * same cycle as a write), or discard what was written since the last commit
+     * Input: a word (there must be room), commit everything written so far (this
+     * cycle's word included), or discard what was written since the last commit (this
+     * cycle's word included)
      */
     input  wire [WIDTH-1:0]      s_data,
     input  wire                  s_valid,
@@ -67,7 +68,7 @@ always @* begin
         wr_ptr_next = wr_ptr_reg + 1;
     end
     if (commit) begin
-        commit_ptr_next = wr_ptr_reg;
+        commit_ptr_next = wr_ptr_next;
     end
 end
 

@@ -11,9 +11,17 @@ READ) and decides their answers (ACK, NAK, READ responses), which transport/resp
                             WRITE: the RETH range checked whole (remote key), then each
                                    packet placed at the running VA
                             READ: the range checked whole: a READ descriptor
-    payload:   sg_walk (SGEs or the range -> mr_translate) -> chunk FIFO --(commit)-->
-               DMA writes <-- s_axis
+    payload:   a job per request with payload --> transport/resp_place: sg_walk (SGEs or
+               the range -> mr_translate) -> chunk FIFO --(commit)--> DMA writes <-- s_axis
     answers:   descriptors (ACK, NAK, READ) --> resp_tx, in request order
+
+Placement is a stage of its own (transport/resp_place), in request order. A WRITE packet
+that completes no RECV is handed to it once its checks passed and its verdict is good
+(async): this engine goes on with the next request while it is walked and placed, and
+a translation that fails there comes back as a fault (NAK, QP to error), as a write the
+host refused does. Every other payload is walked by the stage while this engine waits for
+the result and decides (sync: a SEND's walk may fail its RECV WQE, and the CQE waits for
+it), or dropped through it, so that the payloads' fates stay in their order.
 
 This side never waits for the link: whatever it answers goes into the descriptor queue,
 and resp_tx is the one that waits. So a busy link never stops the requests coming in,
@@ -33,13 +41,15 @@ no payload (roce_rx counted it).
 A packet's chunks are committed only once every piece of it translated without a
 violation, so a violation never reaches memory. An ACK leaves only once the DMA writes of
 everything it acknowledges are answered (posted to the host), so that the data is placed
-before the requester learns it is. ACKs are coalesced: the ACK a packet asks for waits
+before the requester learns it is: it waits until the stage has retired every job pushed
+before it, then for the writes committed by then. ACKs are coalesced: the ACK a packet asks for waits
 while more requests of the same QP are already queued (up to ACK_COALESCE messages), and
 is sent before any other packet of the engine.
 
 Ordering with the host: a RECV completion is written only after the message's data is
-in memory (every DMA write of the engine answered), and a READ reads memory only after
-the WRITEs before it are there.
+in memory (the stage drained: every DMA write answered), and a READ reads memory only
+after the WRITEs before it are there; neither is answered if a packet of its QP before
+it failed its placement (that fault's NAK answers).
 
 A QP the responder puts in error (a NAK other than RNR and sequence) has every RECV WQE
 still posted flushed, and the requester is told (m_err), as IBTA moves the whole QP to
@@ -50,9 +60,9 @@ the data of its packet is not in memory: the packet is NAKed with a remote opera
 error instead of ACKed, and its QP goes to error the same way. A record per packet that
 has writes ({QPN, PSN, chunks}) follows the answers, which come in commit order; a packet
 whose last write is answered with an error queues its QP as a fault, which goes before
-any ACK (a pending ACK of that QP is dropped: the NAK answers for it). Faults beyond the
-2**FAULT_ADDR_WIDTH the FIFO holds at once are not queued (their packets are ACKed as
-before), and a SEND's RECV completion is not held back for a fault of its data.
+any ACK (a pending ACK of that QP is dropped: the NAK answers for it). Faults of refused
+writes beyond the stage's WRITE_FAULTS at once are not queued (their packets are ACKed
+as before), and a SEND's RECV completion is not held back for a fault of its data.
 
 */
 
@@ -75,8 +85,11 @@ module resp_engine #
     parameter DESC_ADDR_WIDTH = 5,
     // log2 of the packets whose DMA writes are not all answered yet
     parameter WREC_ADDR_WIDTH = 5,
-    // log2 of the faulted packets (a DMA write refused) waiting for their NAK
-    parameter FAULT_ADDR_WIDTH = 2,
+    // log2 of the faulted packets (a DMA write refused, a placement's translation failed)
+    // waiting for their NAK
+    parameter FAULT_ADDR_WIDTH = 4,
+    // log2 of the requests queued for placement
+    parameter PLACE_JOB_LOG = 2,
     // cycles a request waits for room for its answer, the link taking nothing meanwhile,
     // before it is dropped (and resent)
     parameter NO_ROOM_WAIT = 1024,
@@ -224,7 +237,7 @@ end
 
 localparam HDR_WIDTH = `HROCE_ROCE_HDR_WIDTH;
 localparam DESC_WIDTH = `HROCE_RESP_DESC_WIDTH;
-localparam CHUNK_DEPTH = 2**CHUNK_ADDR_WIDTH;
+localparam PLACE_JOBS = 2**PLACE_JOB_LOG;
 
 
 // AETH syndromes: ACK with no credit limit; RNR NAK (| timer); NAKs (| code)
@@ -331,11 +344,14 @@ reg [DESC_WIDTH-1:0] ack_desc_reg = {DESC_WIDTH{1'b0}}, ack_desc_next;
 reg [23:0] ack_qpn_reg = 24'd0, ack_qpn_next;
 reg [7:0] ack_count_reg = 8'd0, ack_count_next;
 reg [15:0] ack_need_reg = 16'd0, ack_need_next;   // write chunks it waits for (a count)
+reg [7:0] ack_job_reg = 8'd0, ack_job_next;       // placement jobs it covers (a count)
+reg ack_need_ok_reg = 1'b0, ack_need_ok_next;     // those are placed: ack_need is known
 
-// write chunks committed and answered so far, and those of the packet being built
-reg [15:0] wr_committed_reg = 16'd0, wr_committed_next;
-reg [15:0] wr_answered_reg = 16'd0, wr_answered_next;
-reg [12:0] wr_batch_reg = 13'd0, wr_batch_next;
+// placement jobs pushed (a count); a sync job pushed and not decided yet; the request's
+// walk pushed (S_WALK)
+reg [7:0] job_seq_reg = 8'd0, job_seq_next;
+reg sync_pend_reg = 1'b0, sync_pend_next;
+reg walk_pushed_reg = 1'b0, walk_pushed_next;
 
 // completion out, and the error the first flushed WQE reports
 reg [23:0] cqe_cqn_reg = 24'd0, cqe_cqn_next;
@@ -344,16 +360,6 @@ reg cqe_valid_reg = 1'b0, cqe_valid_next;
 reg err_valid_reg = 1'b0, err_valid_next;
 reg [7:0] err_status_reg = 8'd0, err_status_next;
 reg kick_reg = 1'b0, kick_next;               // tell the requester of this error
-
-// DMA write chunks of the packet being placed ({length[12:0], IOVA}), held until commit
-wire chunk_wr_en;
-wire [76:0] chunk_wr_data;
-reg chunk_commit, chunk_discard;
-wire [76:0] chunk_head;
-wire chunk_avail;
-wire [CHUNK_ADDR_WIDTH:0] chunk_used;
-wire chunk_empty;
-reg [15:0] writes_pending_reg = 16'd0, writes_pending_next;
 
 reg stat_rx_no_qp_reg = 1'b0, stat_rx_no_qp_next;
 reg stat_rx_no_room_reg = 1'b0, stat_rx_no_room_next;
@@ -369,14 +375,6 @@ reg [DESC_WIDTH-1:0] desc_in_data;
 reg desc_in_valid;
 wire [6:0] desc_count;
 
-// what to do with each request payload: 1 = write it (committed chunks), 0 = drop it
-reg act_in_data;
-reg act_in_valid;
-wire act_out_data;
-wire act_out_valid;
-wire act_out_ready;
-wire [4:0] act_count;
-
 reg kick_in_valid;
 wire [4:0] kick_count;
 
@@ -387,23 +385,6 @@ desc_fifo (
     .s_data(desc_in_data), .s_valid(desc_in_valid), .s_ready(),
     .m_data(m_desc_data), .m_valid(m_desc_valid), .m_ready(m_desc_ready),
     .count(desc_count)
-);
-
-fifo_commit #(.WIDTH(77), .ADDR_WIDTH(CHUNK_ADDR_WIDTH))
-chunk_fifo (
-    .clk(clk), .rst(rst),
-    .s_data(chunk_wr_data), .s_valid(chunk_wr_en), .commit(chunk_commit),
-    .discard(chunk_discard),
-    .m_data(chunk_head), .m_valid(chunk_avail), .m_ready(m_wr_req_ready),
-    .used(chunk_used), .empty(chunk_empty)
-);
-
-fifo_sync #(.WIDTH(1), .ADDR_WIDTH(3), .OUTPUT_REG(0))
-act_fifo (
-    .clk(clk), .rst(rst),
-    .s_data(act_in_data), .s_valid(act_in_valid), .s_ready(),
-    .m_data(act_out_data), .m_valid(act_out_valid), .m_ready(act_out_ready),
-    .count(act_count)
 );
 
 fifo_sync #(.WIDTH(24), .ADDR_WIDTH(3))
@@ -430,37 +411,6 @@ owe_fifo (
     .s_data(qpn_reg), .s_valid(owe_in_valid), .s_ready(),
     .m_data(owe_qpn), .m_valid(owe_valid), .m_ready(owe_pop),
     .count(owe_count)
-);
-
-// the packets whose writes are not all answered: {QPN, PSN, chunks}, in commit order
-reg wrec_push, wrec_pop;
-wire wrec_room, wrec_valid;
-wire [23:0] wrec_qpn, wrec_psn;
-wire [12:0] wrec_chunks;
-reg [12:0] wrec_done_reg = 13'd0, wrec_done_next;  // chunks of the head answered
-reg wrec_err_reg = 1'b0, wrec_err_next;           // one of them with an error
-
-fifo_sync #(.WIDTH(24 + 24 + 13), .ADDR_WIDTH(WREC_ADDR_WIDTH))
-wrec_fifo (
-    .clk(clk), .rst(rst),
-    .s_data({qpn_reg, rx_psn, wr_batch_reg}), .s_valid(wrec_push), .s_ready(wrec_room),
-    .m_data({wrec_qpn, wrec_psn, wrec_chunks}), .m_valid(wrec_valid), .m_ready(wrec_pop),
-    .count()
-);
-
-// packets whose data the host refused, waiting for their NAK: {QPN, PSN}; and how many,
-// counted from the push (the FIFO shows a word two cycles after it)
-reg fault_push, fault_pop;
-wire fault_room, fault_valid;
-wire [23:0] fault_qpn, fault_psn;
-reg [FAULT_ADDR_WIDTH+1:0] faults_reg = {(FAULT_ADDR_WIDTH+2){1'b0}}, faults_next;
-
-fifo_sync #(.WIDTH(48), .ADDR_WIDTH(FAULT_ADDR_WIDTH))
-fault_fifo (
-    .clk(clk), .rst(rst),
-    .s_data({wrec_qpn, wrec_psn}), .s_valid(fault_push), .s_ready(fault_room),
-    .m_data({fault_qpn, fault_psn}), .m_valid(fault_valid), .m_ready(fault_pop),
-    .count()
 );
 
 /*
@@ -608,76 +558,101 @@ endfunction
 
 `include "wqe_addr.vh"
 
-wire chunk_full = chunk_used == CHUNK_DEPTH;
-
 /*
- * The scatter-gather walk of a packet's data: the RECV WQE's SGEs (local keys), or the
- * running remote range as one entry (its key)
+ * Placement (transport/resp_place): each request's payload walked (the RECV WQE's SGEs,
+ * or the running remote range as one entry), committed, written, its writes tracked
  */
-reg walk_cmd_valid;
-reg [31:0] walk_cmd_off;
-reg walk_cmd_remote;
-wire [2:0] walk_done_status;
-wire walk_done_short;
-wire walk_done_valid;
-wire [12:0] walk_chunk_len;
-wire [63:0] walk_chunk_iova;
+reg job_valid, job_walk, job_sync;
+reg decide_valid, decide_commit, decide_act;
+wire [PLACE_JOB_LOG:0] place_job_count;
+wire place_fault_room, place_idle, place_drained;
+wire res_valid, res_drop, res_short, decide_room;
+wire [2:0] res_status;
+wire [7:0] placed_count;
+wire [15:0] wr_committed, wr_answered;
+wire [23:0] fault_qpn, fault_psn;
+wire [2:0] fault_status;
+wire fault_write, fault_valid;
+reg fault_pop;
+wire ack_faulted, qp_faulted;
+wire walk_mr_valid, walk_resp_ready;
 wire [31:0] walk_mr_key, walk_mr_len;
 wire [23:0] walk_mr_pd;
 wire [63:0] walk_mr_va;
 wire [3:0] walk_mr_access;
-wire walk_mr_valid, walk_resp_ready;
+wire xl_busy;
+// the control's range check holds the translator
+wire xl_hold = state_reg == S_CHECK || state_reg == S_CHECK_RESP;
 
-sg_walk
-walk_inst (
-    .clk(clk), .rst(rst),
-    .s_cmd_sge(5'd0), .s_cmd_off(walk_cmd_off), .s_cmd_len(rx_len),
-    .s_cmd_num_sge(walk_cmd_remote ? 8'd1 : wqe_num_sge), .s_cmd_pd(ctx_reg[`HROCE_QPC_PD]),
-    .s_cmd_access(walk_cmd_remote ? `HROCE_PERM_REMOTE_WRITE : `HROCE_PERM_LOCAL_WRITE),
-    .s_cmd_valid(walk_cmd_valid), .s_cmd_ready(), .busy(),
+resp_place #(
+    .DATA_WIDTH(DATA_WIDTH), .CHUNK_ADDR_WIDTH(CHUNK_ADDR_WIDTH),
+    .WREC_ADDR_WIDTH(WREC_ADDR_WIDTH), .JOB_LOG(PLACE_JOB_LOG), .FAULT_LOG(FAULT_ADDR_WIDTH)
+)
+place_inst (
+    .clk(clk), .rst(rst), .idle(place_idle), .drained(place_drained),
+    .s_job_walk(job_walk), .s_job_sync(job_sync), .s_job_qpn(qpn_reg), .s_job_psn(rx_psn),
+    .s_job_off(xl_remote_reg || op_starts ? 32'd0 : recv_offset), .s_job_len(rx_len),
+    .s_job_num_sge(xl_remote_reg ? 8'd1 : wqe_num_sge), .s_job_pd(ctx_reg[`HROCE_QPC_PD]),
+    .s_job_access(xl_remote_reg ? `HROCE_PERM_REMOTE_WRITE : `HROCE_PERM_LOCAL_WRITE),
+    .s_job_va(xl_va_reg), .s_job_key(xl_key_reg), .s_job_valid(job_valid),
+    .job_count(place_job_count), .fault_room(place_fault_room),
     .sge_index(walk_sge_index),
     .sge_addr(xl_remote_reg ? xl_va_reg : sge_addr),
     .sge_len(xl_remote_reg ? 32'hffffffff : sge_len),
     .sge_key(xl_remote_reg ? xl_key_reg : sge_lkey),
+    .res_valid(res_valid), .res_drop(res_drop), .res_status(res_status), .res_short(res_short),
+    .s_decide_commit(decide_commit), .s_decide_act(decide_act), .s_decide_valid(decide_valid),
+    .decide_room(decide_room),
+    .placed_count(placed_count), .wr_committed(wr_committed), .wr_answered(wr_answered),
+    .m_fault_qpn(fault_qpn), .m_fault_psn(fault_psn), .m_fault_status(fault_status),
+    .m_fault_write(fault_write), .m_fault_valid(fault_valid), .m_fault_ready(fault_pop),
+    .q_qpn_0(ack_qpn_reg), .q_faulted_0(ack_faulted),
+    .q_qpn_1(qpn_reg), .q_faulted_1(qp_faulted),
+    .xl_hold(xl_hold), .xl_busy(xl_busy),
     .m_mr_req_key(walk_mr_key), .m_mr_req_pd(walk_mr_pd), .m_mr_req_va(walk_mr_va),
     .m_mr_req_len(walk_mr_len), .m_mr_req_access(walk_mr_access),
     .m_mr_req_valid(walk_mr_valid), .m_mr_req_ready(m_mr_req_ready),
     .s_mr_resp_iova(s_mr_resp_iova), .s_mr_resp_len(s_mr_resp_len),
     .s_mr_resp_last(s_mr_resp_last), .s_mr_resp_status(s_mr_resp_status),
     .s_mr_resp_valid(s_mr_resp_valid), .s_mr_resp_ready(walk_resp_ready),
-    .m_chunk_iova(walk_chunk_iova), .m_chunk_len(walk_chunk_len),
-    .m_chunk_last(), .m_chunk_valid(chunk_wr_en), .m_chunk_ready(!chunk_full),
-    .m_done_status(walk_done_status), .m_done_short(walk_done_short),
-    .m_done_sge(), .m_done_off(), .m_done_valid(walk_done_valid),
-    .m_done_ready(state_reg == S_WALK)
+    .s_axis_tdata(s_axis_tdata), .s_axis_tkeep(s_axis_tkeep), .s_axis_tvalid(s_axis_tvalid),
+    .s_axis_tready(s_axis_tready), .s_axis_tlast(s_axis_tlast),
+    .m_wr_req_addr(m_wr_req_addr), .m_wr_req_len(m_wr_req_len),
+    .m_wr_req_valid(m_wr_req_valid), .m_wr_req_ready(m_wr_req_ready),
+    .m_wr_axis_tdata(m_wr_axis_tdata), .m_wr_axis_tkeep(m_wr_axis_tkeep),
+    .m_wr_axis_tvalid(m_wr_axis_tvalid), .m_wr_axis_tready(m_wr_axis_tready),
+    .m_wr_axis_tlast(m_wr_axis_tlast),
+    .s_wr_done_valid(s_wr_done_valid), .s_wr_done_error(s_wr_done_error)
 );
 
-assign chunk_wr_data = {walk_chunk_len, walk_chunk_iova};
-
-// every write the pending ACK acknowledges is answered
-wire [15:0] ack_wait = ack_need_reg - wr_answered_reg;
-wire ack_ready = ack_wait == 16'd0 || ack_wait[15];
+// the jobs the pending ACK covers are placed (placed_count reached ack_job: then
+// wr_committed counts their writes, and few more), and every write it acknowledges is
+// answered
+wire ack_placed = placed_count == ack_job_reg;
+wire [15:0] ack_wait = ack_need_reg - wr_answered;
+wire ack_ready = ack_need_ok_reg && (ack_wait == 16'd0 || ack_wait[15]);
 
 // the pending ACK goes unless the next request is of its QP and may be merged into it
 wire ack_may_wait = s_hdr_valid && !hold && s_hdr_data[`HROCE_ROCE_HDR_BTH_DQPN] == ack_qpn_reg &&
                     ack_count_reg < ACK_COALESCE - 1;
 wire desc_room = desc_count < (7'd1 << DESC_ADDR_WIDTH) - 7'd1;
-// the pending ACK covers a packet whose data the host refused: its NAK goes instead; and
-// no ACK leaves while a fault is on its way through the FIFO
-wire ack_faulted = fault_valid && fault_qpn == ack_qpn_reg;
-wire fault_unseen = faults_reg != {(FAULT_ADDR_WIDTH+2){1'b0}} && !fault_valid;
+// (ack_faulted: the pending ACK covers a packet whose data the host refused, or whose
+// translation failed: its NAK goes instead)
 // a request queues at most the pending ACK and its own answer
 wire answer_room = desc_count < (7'd1 << DESC_ADDR_WIDTH) - 7'd2;
-wire room = act_count < 5'd6 && answer_room && kick_count < 5'd7;
+wire room = answer_room && kick_count < 5'd7;
+// a job to the placement stage: room in its queue (an async one also room for its fault)
+wire job_room = place_job_count < PLACE_JOBS;
+wire async_room = job_room && place_fault_room;
 // a request that waited NO_ROOM_WAIT cycles for room for its answer while the link took
 // nothing of this NIC is taken all the same, and dropped (S_RX): RX waits on TX only while
 // TX moves, or two NICs whose links are full both ways would wait for each other for ever;
 // the requester sends it again
-wire rx_room = act_count < 5'd6 && kick_count < 5'd7 &&
+wire rx_room = kick_count < 5'd7 &&
                (answer_room || no_room_wait_reg == NO_ROOM_WAIT[NO_ROOM_WAIT_WIDTH-1:0]);
 // a fault first: no ACK leaves while one waits (it may be of the packet the ACK covers)
 wire take_fault = state_reg == S_IDLE && !hold && fault_valid && room;
-wire send_ack = state_reg == S_IDLE && faults_reg == {(FAULT_ADDR_WIDTH+2){1'b0}} &&
+wire send_ack = state_reg == S_IDLE && !fault_valid &&
                 ack_pend_reg && ack_ready && !ack_may_wait && desc_room;
 wire take_err = state_reg == S_IDLE && !take_fault && !send_ack && !hold && s_err_valid &&
                 room;
@@ -698,8 +673,11 @@ assign s_verdict_ready = v_wait_reg;
 wire v_pending = v_wait_reg && !s_verdict_valid;
 wire v_bad = v_bad_reg || (v_wait_reg && s_verdict_valid && !s_verdict_good);
 // a WRITE or READ whose range is checked (or needs no check): a READ waits for its turn, a
-// packet without data commits, one with data is walked
-wire [4:0] range_next = op_read ? S_READ_WAIT : rx_len == 13'd0 ? S_COMMIT : S_WALK;
+// packet without data commits, one with data is walked; a WRITE packet that completes no
+// RECV is placed by the stage on its own (async: its job goes at the commit)
+wire op_async = op_write && !op_completes_recv;
+wire [4:0] range_next = op_read ? S_READ_WAIT : (rx_len == 13'd0 || op_async) ? S_COMMIT :
+                        S_WALK;
 // S_RX's and S_EXEC's ways that answer or fail, rather than go on with the request
 wire rx_on = answer_room && ctx_ok_reg && qp_receives && !qp_err && psn_diff == 24'd0;
 wire exec_fails = (!dup_reg && !seq_ok) || !len_ok || !write_len_ok || !access_ok ||
@@ -751,8 +729,15 @@ always @* begin
     ack_qpn_next = ack_qpn_reg;
     ack_count_next = ack_count_reg;
     ack_need_next = ack_need_reg;
-    wr_committed_next = wr_committed_reg;
-    wr_batch_next = wr_batch_reg + (chunk_wr_en ? 13'd1 : 13'd0);
+    ack_job_next = ack_job_reg;
+    ack_need_ok_next = ack_need_ok_reg;
+    if (ack_pend_reg && !ack_need_ok_reg && ack_placed) begin
+        // what the jobs it covers committed (and maybe a job or two more) is known now
+        ack_need_next = wr_committed;
+        ack_need_ok_next = 1'b1;
+    end
+    sync_pend_next = sync_pend_reg;
+    walk_pushed_next = walk_pushed_reg;
     cqe_cqn_next = cqe_cqn_reg;
     cqe_data_next = cqe_data_reg;
     cqe_valid_next = cqe_valid_reg && !m_cqe_ready;
@@ -768,19 +753,17 @@ always @* begin
     wqe_wr_en = 1'b0;
     wqe_wr_addr = 3'd0;
     wqe_wr_data = s_wqe_rd_axis_tdata;
-    walk_cmd_valid = 1'b0;
-    walk_cmd_off = 32'd0;
-    walk_cmd_remote = 1'b1;
-    chunk_commit = 1'b0;
-    chunk_discard = 1'b0;
+    job_valid = 1'b0;
+    job_walk = 1'b1;
+    job_sync = 1'b1;
+    decide_valid = 1'b0;
+    decide_commit = 1'b0;
+    decide_act = 1'b0;
     desc_in_data = ack_desc_reg;
     desc_in_valid = 1'b0;
-    act_in_data = 1'b0;
-    act_in_valid = 1'b0;
     kick_in_valid = 1'b0;
     owe_in_valid = 1'b0;
     owe_pop = 1'b0;
-    wrec_push = 1'b0;
     fault_pop = 1'b0;
 
     case (state_reg)
@@ -789,7 +772,9 @@ always @* begin
             if (take_fault) begin
                 fault_pop = 1'b1;
                 qpn_next = fault_qpn;
-                reply_syn_next = SYN_NAK_REM_OP;
+                // a refused write, or a translation that failed (as a walk's would NAK)
+                reply_syn_next = fault_write || fault_status == `HROCE_MR_XLATE_DMA_ERROR ?
+                                 SYN_NAK_REM_OP : SYN_NAK_REM_ACCESS;
                 reply_psn_next = fault_psn;
                 pay_done_next = 1'b1;
                 err_valid_next = 1'b0;
@@ -918,7 +903,8 @@ always @* begin
             end
         end
         S_CHECK: begin
-            if (m_mr_req_ready) begin
+            // (the translator is the stage's while a walk is under way)
+            if (m_mr_req_ready && !xl_busy) begin
                 state_next = S_CHECK_RESP;
             end
         end
@@ -929,7 +915,7 @@ always @* begin
                                      SYN_NAK_REM_OP : SYN_NAK_REM_ACCESS;
                     state_next = S_FAIL;
                 end else begin
-                    walk_cmd_valid = range_next == S_WALK;
+                    walk_pushed_next = 1'b0;
                     state_next = range_next;
                 end
             end
@@ -968,9 +954,7 @@ always @* begin
                 state_next = S_COMMIT;
             end else begin
                 // through the SGEs from the message's offset on
-                walk_cmd_valid = 1'b1;
-                walk_cmd_off = op_starts ? 32'd0 : recv_offset;
-                walk_cmd_remote = 1'b0;
+                walk_pushed_next = 1'b0;
                 state_next = S_WALK;
             end
         end
@@ -979,25 +963,40 @@ always @* begin
          * The packet's data through the SGEs (SEND) or the running remote range (WRITE)
          */
         S_WALK: begin
-            if (walk_done_valid) begin
-                if (walk_done_short) begin
+            if (!walk_pushed_reg) begin
+                // the stage walks it, and waits for this engine's decision
+                if (job_room) begin
+                    job_valid = 1'b1;
+                    sync_pend_next = 1'b1;
+                    walk_pushed_next = 1'b1;
+                end
+            end else if (res_valid) begin
+                if (res_drop) begin
+                    // a packet of the QP before it failed its placement: that fault's NAK
+                    // answers, and the QP goes to error; this one is dropped unseen
+                    if (v_bad) begin
+                        state_next = S_VDROP;
+                    end else if (!v_pending && decide_room) begin
+                        decide_valid = 1'b1;
+                        decide_act = 1'b1;
+                        sync_pend_next = 1'b0;
+                        pay_done_next = 1'b1;
+                        state_next = S_IDLE;
+                    end
+                end else if (res_short) begin
                     // the message is longer than the RECV WQE's buffers
-                    chunk_discard = 1'b1;
-                    wr_batch_next = 13'd0;
                     err_valid_next = 1'b1;
                     err_status_next = WC_LOC_LEN_ERR;
                     reply_syn_next = SYN_NAK_INV_REQ;
                     state_next = S_FAIL;
-                end else if (walk_done_status != `HROCE_MR_XLATE_OK) begin
+                end else if (res_status != `HROCE_MR_XLATE_OK) begin
                     // a violation: nothing of this packet reaches memory
-                    chunk_discard = 1'b1;
-                    wr_batch_next = 13'd0;
                     if (!xl_remote_reg) begin
                         err_valid_next = 1'b1;
                         err_status_next = WC_LOC_PROT_ERR;
                         reply_syn_next = SYN_NAK_REM_OP;
                     end else begin
-                        reply_syn_next = walk_done_status == `HROCE_MR_XLATE_DMA_ERROR ?
+                        reply_syn_next = res_status == `HROCE_MR_XLATE_DMA_ERROR ?
                                          SYN_NAK_REM_OP : SYN_NAK_REM_ACCESS;
                     end
                     state_next = S_FAIL;
@@ -1015,13 +1014,15 @@ always @* begin
                 state_next = S_VDROP;
             end else if (v_pending) begin
                 state_next = S_COMMIT;
-            end else if (wrec_room) begin
-                chunk_commit = 1'b1;
-                wrec_push = wr_batch_reg != 13'd0;
-                wr_committed_next = wr_committed_reg + {3'd0, wr_batch_reg};
-                wr_batch_next = 13'd0;
-                act_in_data = 1'b1;
-                act_in_valid = rx_len != 13'd0;
+            end else if (sync_pend_reg ? decide_room :
+                         (rx_len == 13'd0 || async_room)) begin
+                // the walked packet's chunks committed, or an async WRITE packet to place
+                decide_valid = sync_pend_reg;
+                decide_commit = 1'b1;
+                decide_act = 1'b1;
+                sync_pend_next = 1'b0;
+                job_valid = !sync_pend_reg && rx_len != 13'd0;
+                job_sync = 1'b0;
                 pay_done_next = 1'b1;
                 ctx_next[`HROCE_QPC_EPSN] = epsn + 24'd1;
                 ctx_next[`HROCE_QPC_NAK_SENT] = 1'b0;
@@ -1046,8 +1047,11 @@ always @* begin
         end
         S_RECV_CQE: begin
             // the CQE waits until every byte of the message is in memory
-            if (writes_pending_reg == 16'd0 && chunk_empty &&
-                !cqe_valid_reg) begin
+            if (place_drained && qp_faulted) begin
+                // a packet of the QP before it failed its placement: the fault's NAK and
+                // flush answer for it
+                state_next = S_IDLE;
+            end else if (place_drained && !cqe_valid_reg) begin
                 cqe_cqn_next = ctx_reg[`HROCE_QPC_RECV_CQN];
                 cqe_data_next = make_cqe(rq_ci, op_send ? `HROCE_CQE_OP_RECV :
                                          `HROCE_CQE_OP_RECV_RDMA_WITH_IMM, WC_SUCCESS,
@@ -1066,7 +1070,7 @@ always @* begin
                     // another QP's ACK goes first (or goes, if its NAK will answer)
                     if (ack_faulted) begin
                         ack_pend_next = 1'b0;
-                    end else if (desc_room && ack_ready && !fault_unseen) begin
+                    end else if (desc_room && ack_ready) begin
                         desc_in_valid = 1'b1;
                         ack_pend_next = 1'b0;
                     end
@@ -1075,7 +1079,9 @@ always @* begin
                 end else begin
                     ack_pend_next = 1'b1;
                     ack_qpn_next = qpn_reg;
-                    ack_need_next = wr_committed_reg;
+                    // (it covers every job pushed so far: it waits until they are placed)
+                    ack_job_next = job_seq_reg;
+                    ack_need_ok_next = 1'b0;
                     ack_count_next = ack_pend_reg ? ack_count_reg + 8'd1 : 8'd0;
                     ack_desc_next = reply_desc(1'b0, rx_psn, SYN_ACK, ctx_reg[`HROCE_QPC_MSN]);
                 end
@@ -1092,12 +1098,17 @@ always @* begin
             end else if (v_pending) begin
                 state_next = S_READ_WAIT;
             end else if (ack_pend_reg) begin
-                if (desc_room && ack_ready) begin
+                if (ack_faulted) begin
+                    ack_pend_next = 1'b0;
+                end else if (desc_room && ack_ready) begin
                     desc_in_valid = 1'b1;
                     ack_pend_next = 1'b0;
                 end
-            end else if (writes_pending_reg == 16'd0 && chunk_empty &&
-                         desc_room) begin
+            end else if (place_drained && qp_faulted) begin
+                // a WRITE of the QP before it failed its placement: the fault's NAK
+                // answers, and the QP goes to error
+                state_next = S_IDLE;
+            end else if (place_drained && desc_room) begin
                 desc_in_data = reply_desc(1'b1, rx_psn, SYN_ACK, rd_msn);
                 desc_in_valid = 1'b1;
                 state_next = S_READ_DONE;
@@ -1119,7 +1130,7 @@ always @* begin
         S_REPLY: begin
             if (ack_pend_reg && ack_faulted) begin
                 ack_pend_next = 1'b0;
-            end else if (desc_room && (!ack_pend_reg || (ack_ready && !fault_unseen))) begin
+            end else if (desc_room && (!ack_pend_reg || ack_ready)) begin
                 desc_in_valid = 1'b1;
                 if (ack_pend_reg) begin
                     ack_pend_next = 1'b0;
@@ -1136,14 +1147,17 @@ always @* begin
         S_FAIL: begin
             if (v_bad) begin
                 state_next = S_VDROP;
-            end else if (!v_pending) begin
+            end else if (!v_pending && (sync_pend_reg ? decide_room : job_room)) begin
                 ctx_next[`HROCE_QPC_RESP_ERR] = 1'b1;
                 kick_next = 1'b1;
-                if (!pay_done_reg) begin
-                    act_in_data = 1'b0;
-                    act_in_valid = rx_len != 13'd0;
-                    pay_done_next = 1'b1;
-                end
+                // its walk's chunks discarded, its payload dropped
+                decide_valid = sync_pend_reg;
+                decide_act = 1'b1;
+                sync_pend_next = 1'b0;
+                job_valid = !sync_pend_reg && !pay_done_reg && rx_len != 13'd0;
+                job_walk = 1'b0;
+                job_sync = 1'b0;
+                pay_done_next = 1'b1;
                 return_next = S_FLUSH;
                 state_next = S_REPLY;
             end
@@ -1175,17 +1189,22 @@ always @* begin
          * A request whose ICRC was bad: nothing of it stays (it has no payload)
          */
         S_VDROP: begin
-            chunk_discard = 1'b1;
-            wr_batch_next = 13'd0;
-            err_valid_next = 1'b0;
-            state_next = update_valid_reg ? S_UPDATE : S_IDLE;
+            // its walk's chunks discarded (it has no payload)
+            if (!sync_pend_reg || res_valid) begin
+                decide_valid = sync_pend_reg;
+                sync_pend_next = 1'b0;
+                err_valid_next = 1'b0;
+                state_next = update_valid_reg ? S_UPDATE : S_IDLE;
+            end
         end
         S_DROP: begin
-            if (!pay_done_reg) begin
-                act_in_data = 1'b0;
-                act_in_valid = rx_len != 13'd0;
+            // its payload dropped
+            if (job_room) begin
+                job_valid = !pay_done_reg && rx_len != 13'd0;
+                job_walk = 1'b0;
+                job_sync = 1'b0;
+                state_next = update_valid_reg ? S_UPDATE : S_IDLE;
             end
-            state_next = update_valid_reg ? S_UPDATE : S_IDLE;
         end
 
         /*
@@ -1248,63 +1267,24 @@ always @* begin
             end
         end else begin
             // RDMA WRITE or READ: check the whole range once, at its first packet (a
-            // WRITE of one packet is its range: the walk's translation checks it, with
-            // the same verdicts)
+            // WRITE of one packet is its range: the placement's translation checks it,
+            // with the same verdicts, as a fault)
             xl_remote_next = 1'b1;
             xl_va_next = op_reth ? reth_va : wr_va;
             xl_key_next = op_reth ? reth_rkey : wr_rkey;
             if (op_reth && reth_len != 32'd0 && !(op_write && op_only)) begin
                 state_next = S_CHECK;
             end else begin
-                walk_cmd_valid = range_next == S_WALK;
+                walk_pushed_next = 1'b0;
                 state_next = range_next;
             end
         end
     end
 end
 
-/*
- * DMA writes handed out (committed chunks of SEND/WRITE data) and answered
- */
-wire chunk_take = chunk_avail && m_wr_req_ready;
-
-// each answer counts against the oldest packet's chunks; the last one pops it, a fault if
-// any of them was refused
 always @* begin
-    wrec_pop = 1'b0;
-    fault_push = 1'b0;
-    faults_next = faults_reg - {{(FAULT_ADDR_WIDTH+1){1'b0}}, fault_pop};
-    wrec_done_next = wrec_done_reg;
-    wrec_err_next = wrec_err_reg;
-    if (s_wr_done_valid && wrec_valid) begin
-        if (wrec_done_reg + 13'd1 == wrec_chunks) begin
-            wrec_pop = 1'b1;
-            fault_push = (wrec_err_reg || s_wr_done_error) && fault_room;
-            faults_next = faults_next + {{(FAULT_ADDR_WIDTH+1){1'b0}}, fault_push};
-            wrec_done_next = 13'd0;
-            wrec_err_next = 1'b0;
-        end else begin
-            wrec_done_next = wrec_done_reg + 13'd1;
-            wrec_err_next = wrec_err_reg || s_wr_done_error;
-        end
-    end
+    job_seq_next = job_seq_reg + (job_valid ? 8'd1 : 8'd0);
 end
-
-always @* begin
-    wr_answered_next = wr_answered_reg + (s_wr_done_valid ? 16'd1 : 16'd0);
-    writes_pending_next = writes_pending_reg + (chunk_take ? 16'd1 : 16'd0)
-                          - (s_wr_done_valid ? 16'd1 : 16'd0);
-end
-
-/*
- * Request payload: written through the committed chunks, or dropped
- */
-assign m_wr_axis_tdata = s_axis_tdata;
-assign m_wr_axis_tkeep = s_axis_tkeep;
-assign m_wr_axis_tlast = s_axis_tlast;
-assign m_wr_axis_tvalid = act_out_valid && act_out_data && s_axis_tvalid;
-assign s_axis_tready = act_out_valid && (act_out_data ? m_wr_axis_tready : 1'b1);
-assign act_out_ready = s_axis_tvalid && s_axis_tready && s_axis_tlast;
 
 always @(posedge clk) begin
     state_reg <= state_next;
@@ -1337,19 +1317,17 @@ always @(posedge clk) begin
     ack_qpn_reg <= ack_qpn_next;
     ack_count_reg <= ack_count_next;
     ack_need_reg <= ack_need_next;
-    wr_committed_reg <= wr_committed_next;
-    wr_answered_reg <= wr_answered_next;
-    wr_batch_reg <= wr_batch_next;
+    ack_job_reg <= ack_job_next;
+    ack_need_ok_reg <= ack_need_ok_next;
+    job_seq_reg <= job_seq_next;
+    sync_pend_reg <= sync_pend_next;
+    walk_pushed_reg <= walk_pushed_next;
     cqe_cqn_reg <= cqe_cqn_next;
     cqe_data_reg <= cqe_data_next;
     cqe_valid_reg <= cqe_valid_next;
     err_valid_reg <= err_valid_next;
     err_status_reg <= err_status_next;
     kick_reg <= kick_next;
-    writes_pending_reg <= writes_pending_next;
-    wrec_done_reg <= wrec_done_next;
-    wrec_err_reg <= wrec_err_next;
-    faults_reg <= faults_next;
     stat_rx_no_qp_reg <= stat_rx_no_qp_next;
     stat_rx_no_room_reg <= stat_rx_no_room_next;
     no_room_wait_reg <= no_room_wait_next;
@@ -1369,16 +1347,11 @@ always @(posedge clk) begin
         wqe_valid_reg <= 1'b0;
         rd_req_valid_reg <= 1'b0;
         ack_pend_reg <= 1'b0;
+        job_seq_reg <= 8'd0;
+        sync_pend_reg <= 1'b0;
         cqe_valid_reg <= 1'b0;
         err_valid_reg <= 1'b0;
         kick_reg <= 1'b0;
-        writes_pending_reg <= 16'd0;
-        wr_committed_reg <= 16'd0;
-        wr_answered_reg <= 16'd0;
-        wr_batch_reg <= 13'd0;
-        wrec_done_reg <= 13'd0;
-        wrec_err_reg <= 1'b0;
-        faults_reg <= {(FAULT_ADDR_WIDTH+2){1'b0}};
         stat_rx_no_qp_reg <= 1'b0;
         stat_rx_no_room_reg <= 1'b0;
         no_room_wait_reg <= {NO_ROOM_WAIT_WIDTH{1'b0}};
@@ -1387,7 +1360,9 @@ always @(posedge clk) begin
     end
 end
 
-assign idle = state_reg == S_IDLE && !lookup_valid_reg && !update_valid_reg && !cqe_valid_reg;
+// (a command waits for the placement's jobs: their walks read the MRs it may change)
+assign idle = state_reg == S_IDLE && !lookup_valid_reg && !update_valid_reg && !cqe_valid_reg &&
+              place_idle;
 
 assign s_hdr_ready = take_rx;
 assign s_db_ready = take_db;
@@ -1401,7 +1376,7 @@ assign m_ctx_update_data = ctx_reg;
 assign m_ctx_update_valid = update_valid_reg;
 
 // the whole range's check, or the walk's translations
-wire check = state_reg == S_CHECK;
+wire check = state_reg == S_CHECK && !xl_busy;
 assign m_mr_req_key = check ? xl_key_reg : walk_mr_key;
 assign m_mr_req_pd = check ? ctx_reg[`HROCE_QPC_PD] : walk_mr_pd;
 assign m_mr_req_va = check ? xl_va_reg : walk_mr_va;
@@ -1418,9 +1393,6 @@ assign m_wqe_rd_req_valid = rd_req_valid_reg;
 assign s_wqe_rd_axis_tready = state_reg == S_FETCH_DATA;
 
 
-assign m_wr_req_addr = chunk_head[63:0];
-assign m_wr_req_len = {3'd0, chunk_head[76:64]};
-assign m_wr_req_valid = chunk_avail;
 
 assign m_cqe_cqn = cqe_cqn_reg;
 assign m_cqe_data = cqe_data_reg;

@@ -1,0 +1,604 @@
+/*
+
+RC responder, placement: the stage after transport/resp_engine's control. The control
+checks each request (context, PSN, opcode sequence, access) and decides its fate; this
+stage walks the payload's SGEs or remote range, commits its DMA chunks, writes the payload,
+and tracks the writes until the host answered them, so that the control goes on to the
+next request while one is walked and placed.
+
+    jobs (JOB_LOG), in request order --> head job:
+        drop: the payload is dropped (its act)
+        place: sg_walk (SGEs or range -> mr_translate) -> chunk FIFO
+               async (a WRITE packet that completes nothing): committed at once if OK;
+                     a violation: discarded, its payload dropped, a fault to the control
+               sync (the control waits for it): the result to the control, which
+                     decides (commit or discard, and whether the payload exists)
+    chunk FIFO (committed) --> DMA writes <-- payload (act: write or drop, in order)
+    writes answered --> per packet {QPN, PSN, chunks}: one refused -> a fault
+
+Async jobs are pushed once their request's ICRC verdict is good and their context checks
+passed: nothing but the translation can fail them. A WRITE packet's translation fails only
+where the control's checks could not see it (a WRITE of one packet is checked by its walk,
+as a range check would; a translation table the host no longer maps). Such a failure is a
+fault, as a write the host refused is: the control NAKs the packet (its PSN) and puts the
+QP in error. The QP's jobs queued after it, and any pushed while its fault waits, are
+dropped (never written): a NAK acknowledges the packets before its PSN only.
+
+Faults wait in a small table whose every entry is compared at once: the control asks
+whether a QP has one (its pending ACK must not go: the NAK answers for it; a RECV
+completion or a READ behind it must not be answered). Faults of refused writes are kept
+only while fewer than WRITE_FAULTS wait (their packets are ACKed otherwise, as before);
+a walk's fault always has room: the control pushes an async job only while the waiting
+faults and the queued jobs leave room for all of them (fault_room).
+
+What the control needs to answer in order: placed_count (jobs retired, each one its
+push), wr_committed (chunks committed so far) and wr_answered (their writes answered): an
+ACK that covers the request of job n waits until n jobs are retired, takes wr_committed
+then, and goes once that many writes are answered.
+
+The translator is shared with the control's range checks: no walk starts while the
+control holds it (xl_hold), and the control starts a check only while no walk is under
+way (xl_busy). A walk's end is taken at once (its translator's last answer waits with it).
+
+*/
+
+`resetall
+`timescale 1ns / 1ps
+`default_nettype none
+
+`include "hroce_contract.vh"
+
+module resp_place #
+(
+    parameter DATA_WIDTH = 512,
+    parameter KEEP_WIDTH = ((DATA_WIDTH+7)/8),
+    // log2 of the DMA chunks in flight between translation and the DMA writer
+    parameter CHUNK_ADDR_WIDTH = 6,
+    // log2 of the packets whose DMA writes are not all answered yet
+    parameter WREC_ADDR_WIDTH = 5,
+    // log2 of the jobs queued
+    parameter JOB_LOG = 2,
+    // log2 of the faults waiting for the control
+    parameter FAULT_LOG = 4,
+    // faults of refused writes kept at most
+    parameter WRITE_FAULTS = 4
+)
+(
+    input  wire                          clk,
+    input  wire                          rst,
+    output wire                          idle,      // no job queued nor walked
+    output wire                          drained,   // idle, every write answered
+
+    /*
+     * Jobs, in request order: place (walk) or drop a request's payload
+     */
+    input  wire                          s_job_walk,
+    input  wire                          s_job_sync,    // the control waits and decides
+    input  wire [23:0]                   s_job_qpn,
+    input  wire [23:0]                   s_job_psn,
+    input  wire [31:0]                   s_job_off,     // sync: where in the SGEs
+    input  wire [12:0]                   s_job_len,
+    input  wire [7:0]                    s_job_num_sge,
+    input  wire [23:0]                   s_job_pd,
+    input  wire [3:0]                    s_job_access,
+    input  wire [63:0]                   s_job_va,      // async: the range's VA and key
+    input  wire [31:0]                   s_job_key,
+    input  wire                          s_job_valid,
+    output wire [JOB_LOG:0]              job_count,
+    output wire                          fault_room,
+
+    /*
+     * A sync job's SGE list (the control's: a RECV WQE's SGEs, or its remote range)
+     */
+    output wire [4:0]                    sge_index,
+    input  wire [63:0]                   sge_addr,
+    input  wire [31:0]                   sge_len,
+    input  wire [31:0]                   sge_key,
+
+    /*
+     * A sync job's result (drop: its QP has a fault, it was not walked), and the
+     * control's decision: commit or discard, and whether its payload is in the stream
+     * (a request whose ICRC is bad has none); decide only while decide_room
+     */
+    output wire                          res_valid,
+    output wire                          res_drop,
+    output wire [2:0]                    res_status,
+    output wire                          res_short,
+    input  wire                          s_decide_commit,
+    input  wire                          s_decide_act,
+    input  wire                          s_decide_valid,
+    output wire                          decide_room,
+
+    /*
+     * The ACKs' bookkeeping
+     */
+    output wire [7:0]                    placed_count,
+    output wire [15:0]                   wr_committed,
+    output wire [15:0]                   wr_answered,
+
+    /*
+     * Faults: a packet to NAK ({QPN, PSN}; a refused write, or the translation's
+     * status); and whether QPs q_qpn_0, q_qpn_1 have one waiting
+     */
+    output wire [23:0]                   m_fault_qpn,
+    output wire [23:0]                   m_fault_psn,
+    output wire [2:0]                    m_fault_status,
+    output wire                          m_fault_write,
+    output wire                          m_fault_valid,
+    input  wire                          m_fault_ready,
+    input  wire [23:0]                   q_qpn_0,
+    output wire                          q_faulted_0,
+    input  wire [23:0]                   q_qpn_1,
+    output wire                          q_faulted_1,
+
+    /*
+     * MR translation, shared with the control's checks
+     */
+    input  wire                          xl_hold,
+    output wire                          xl_busy,
+    output wire [31:0]                   m_mr_req_key,
+    output wire [23:0]                   m_mr_req_pd,
+    output wire [63:0]                   m_mr_req_va,
+    output wire [31:0]                   m_mr_req_len,
+    output wire [3:0]                    m_mr_req_access,
+    output wire                          m_mr_req_valid,
+    input  wire                          m_mr_req_ready,
+    input  wire [63:0]                   s_mr_resp_iova,
+    input  wire [15:0]                   s_mr_resp_len,
+    input  wire                          s_mr_resp_last,
+    input  wire [2:0]                    s_mr_resp_status,
+    input  wire                          s_mr_resp_valid,
+    output wire                          s_mr_resp_ready,
+
+    /*
+     * Request payloads in (those of good requests, in order)
+     */
+    input  wire [DATA_WIDTH-1:0]         s_axis_tdata,
+    input  wire [KEEP_WIDTH-1:0]         s_axis_tkeep,
+    input  wire                          s_axis_tvalid,
+    output wire                          s_axis_tready,
+    input  wire                          s_axis_tlast,
+
+    /*
+     * DMA write client, byte stream
+     */
+    output wire [63:0]                   m_wr_req_addr,
+    output wire [15:0]                   m_wr_req_len,
+    output wire                          m_wr_req_valid,
+    input  wire                          m_wr_req_ready,
+    output wire [DATA_WIDTH-1:0]         m_wr_axis_tdata,
+    output wire [KEEP_WIDTH-1:0]         m_wr_axis_tkeep,
+    output wire                          m_wr_axis_tvalid,
+    input  wire                          m_wr_axis_tready,
+    output wire                          m_wr_axis_tlast,
+    input  wire                          s_wr_done_valid,
+    input  wire                          s_wr_done_error
+);
+
+localparam JOBS = 2**JOB_LOG;
+localparam CHUNK_DEPTH = 2**CHUNK_ADDR_WIDTH;
+localparam FAULTS = 2**FAULT_LOG;
+// a walk starts with room for PKT_CHUNKS chunks: a remote range's packet takes 2 at most
+// (a page boundary), most SENDs a few; a walk of more (up to 31 SGEs, each split once)
+// waits for the committed chunks to drain, which they do without this stage
+localparam PKT_CHUNKS = 32;
+
+localparam [2:0] XL_OK = `HROCE_MR_XLATE_OK;
+
+localparam [2:0]
+    S_HEAD = 3'd0,
+    S_WALK = 3'd1,
+    S_COMMIT = 3'd2,
+    S_FAIL = 3'd3,
+    S_RES = 3'd4;
+
+/*
+ * The job queue: the data in an array, each entry's QPN and drop mark beside it (every
+ * entry's are compared at once)
+ */
+localparam JOB_WIDTH = 1 + 1 + 24 + 32 + 13 + 8 + 24 + 4 + 64 + 32;
+
+reg [JOB_WIDTH-1:0] job_mem [0:JOBS-1];
+reg [JOBS*24-1:0] job_qpn_reg = {JOBS*24{1'b0}};
+reg [JOBS-1:0] job_drop_reg = {JOBS{1'b0}}, job_drop_next;
+reg [JOB_LOG:0] job_wr_reg = {JOB_LOG+1{1'b0}};
+reg [JOB_LOG:0] job_rd_reg = {JOB_LOG+1{1'b0}};
+
+wire [JOB_LOG-1:0] head = job_rd_reg[JOB_LOG-1:0];
+wire [JOB_LOG-1:0] tail = job_wr_reg[JOB_LOG-1:0];
+wire head_valid = job_wr_reg != job_rd_reg;
+wire [23:0] head_qpn = job_qpn_reg[head*24 +: 24];
+wire head_drop = job_drop_reg[head];
+
+wire head_walk, head_sync;
+wire [23:0] head_psn, head_pd;
+wire [31:0] head_off, head_key;
+wire [12:0] head_len;
+wire [7:0] head_num_sge;
+wire [3:0] head_access;
+wire [63:0] head_va;
+assign {head_walk, head_sync, head_psn, head_off, head_len, head_num_sge, head_pd,
+        head_access, head_va, head_key} = job_mem[head];
+
+reg [2:0] state_reg = S_HEAD, state_next;
+reg pop;
+reg fail_now;   // the head job failed its walk: its QP's other jobs are dropped
+reg [7:0] placed_reg = 8'd0;
+reg [2:0] res_status_reg = 3'd0, res_status_next;
+reg res_short_reg = 1'b0, res_short_next;
+reg [12:0] batch_reg = 13'd0, batch_next;      // the head walk's chunks
+reg [15:0] committed_reg = 16'd0, committed_next;
+reg [15:0] answered_reg = 16'd0;
+reg [15:0] pending_reg = 16'd0;               // writes handed out, not answered
+wire chunk_wr_en;                             // the walk writes a chunk
+// the head walk's chunks, this cycle's included (its last goes with its end)
+wire [12:0] batch_now = batch_reg + (chunk_wr_en ? 13'd1 : 13'd0);
+
+/*
+ * Faults: {QPN, PSN, status, refused write}, every entry's QPN compared at once
+ */
+reg [FAULTS*24-1:0] fault_qpn_reg = {FAULTS*24{1'b0}};
+reg [FAULTS*28-1:0] fault_data_reg = {FAULTS*28{1'b0}};
+reg [FAULT_LOG:0] fault_wr_reg = {FAULT_LOG+1{1'b0}};
+reg [FAULT_LOG:0] fault_rd_reg = {FAULT_LOG+1{1'b0}};
+wire [FAULT_LOG:0] fault_count = fault_wr_reg - fault_rd_reg;
+wire [FAULT_LOG-1:0] fault_head = fault_rd_reg[FAULT_LOG-1:0];
+reg walk_fault_push;                          // the head job's translation failed
+reg write_fault_push;                         // a packet's write was refused
+reg [23:0] write_fault_qpn, write_fault_psn;
+
+reg [FAULTS-1:0] fault_held;
+reg [FAULTS-1:0] fault_hit_0, fault_hit_1, fault_hit_job;
+reg [FAULT_LOG-1:0] fk;
+integer f;
+always @* begin
+    for (f = 0; f < FAULTS; f = f + 1) begin
+        fk = f[FAULT_LOG-1:0] - fault_head;
+        fault_held[f] = {1'b0, fk} < fault_count;
+        fault_hit_0[f] = fault_held[f] && fault_qpn_reg[f*24 +: 24] == q_qpn_0;
+        fault_hit_1[f] = fault_held[f] && fault_qpn_reg[f*24 +: 24] == q_qpn_1;
+        fault_hit_job[f] = fault_held[f] && fault_qpn_reg[f*24 +: 24] == s_job_qpn;
+    end
+end
+
+// a walk's fault takes the entry in a cycle where no write's does (it waits a cycle)
+wire [FAULT_LOG-1:0] fault_tail = fault_wr_reg[FAULT_LOG-1:0];
+
+always @(posedge clk) begin
+    if (write_fault_push) begin
+        fault_qpn_reg[fault_tail*24 +: 24] <= write_fault_qpn;
+        fault_data_reg[fault_tail*28 +: 28] <= {write_fault_psn, 3'd0, 1'b1};
+    end else if (walk_fault_push) begin
+        fault_qpn_reg[fault_tail*24 +: 24] <= head_qpn;
+        fault_data_reg[fault_tail*28 +: 28] <= {head_psn, res_status_reg, 1'b0};
+    end
+    fault_wr_reg <= fault_wr_reg + {{FAULT_LOG{1'b0}}, write_fault_push || walk_fault_push};
+    fault_rd_reg <= fault_rd_reg + {{FAULT_LOG{1'b0}}, m_fault_valid && m_fault_ready};
+    if (rst) begin
+        fault_wr_reg <= {FAULT_LOG+1{1'b0}};
+        fault_rd_reg <= {FAULT_LOG+1{1'b0}};
+    end
+end
+
+// the entries held: at or after the head, before the tail
+reg [JOBS-1:0] held;
+integer i;
+reg [JOB_LOG-1:0] k;
+always @* begin
+    for (i = 0; i < JOBS; i = i + 1) begin
+        k = i[JOB_LOG-1:0] - head;
+        held[i] = {1'b0, k} < job_wr_reg - job_rd_reg;
+    end
+end
+
+integer j;
+always @* begin
+    job_drop_next = job_drop_reg;
+    for (j = 0; j < JOBS; j = j + 1) begin
+        if (fail_now && held[j] && job_qpn_reg[j*24 +: 24] == head_qpn) begin
+            job_drop_next[j] = 1'b1;
+        end
+    end
+    if (s_job_valid) begin
+        job_drop_next[tail] = fault_hit_job != {FAULTS{1'b0}} ||
+                              (fail_now && s_job_qpn == head_qpn);
+    end
+end
+
+always @(posedge clk) begin
+    if (s_job_valid) begin
+        job_mem[tail] <= {s_job_walk, s_job_sync, s_job_psn, s_job_off, s_job_len,
+                          s_job_num_sge, s_job_pd, s_job_access, s_job_va, s_job_key};
+        job_qpn_reg[tail*24 +: 24] <= s_job_qpn;
+    end
+    job_drop_reg <= job_drop_next;
+    job_wr_reg <= job_wr_reg + {{JOB_LOG{1'b0}}, s_job_valid};
+    job_rd_reg <= job_rd_reg + {{JOB_LOG{1'b0}}, pop};
+    if (rst) begin
+        job_wr_reg <= {JOB_LOG+1{1'b0}};
+        job_rd_reg <= {JOB_LOG+1{1'b0}};
+    end
+end
+
+/*
+ * What to do with each payload: 1 = write it (committed chunks), 0 = drop it
+ */
+reg act_in_data, act_in_valid;
+wire act_out_data, act_out_valid, act_out_ready;
+wire [4:0] act_count;
+
+fifo_sync #(.WIDTH(1), .ADDR_WIDTH(3), .OUTPUT_REG(0))
+act_fifo (
+    .clk(clk), .rst(rst),
+    .s_data(act_in_data), .s_valid(act_in_valid), .s_ready(),
+    .m_data(act_out_data), .m_valid(act_out_valid), .m_ready(act_out_ready),
+    .count(act_count)
+);
+
+// the packets whose writes are not all answered: {QPN, PSN, chunks}, in commit order
+reg wrec_push;
+wire wrec_room, wrec_valid;
+reg wrec_pop;
+wire [23:0] wrec_qpn, wrec_psn;
+wire [12:0] wrec_chunks;
+reg [12:0] wrec_done_reg = 13'd0, wrec_done_next;  // chunks of the head answered
+reg wrec_err_reg = 1'b0, wrec_err_next;           // one of them with an error
+
+fifo_sync #(.WIDTH(24 + 24 + 13), .ADDR_WIDTH(WREC_ADDR_WIDTH))
+wrec_fifo (
+    .clk(clk), .rst(rst),
+    .s_data({head_qpn, head_psn, batch_now}), .s_valid(wrec_push), .s_ready(wrec_room),
+    .m_data({wrec_qpn, wrec_psn, wrec_chunks}), .m_valid(wrec_valid), .m_ready(wrec_pop),
+    .count()
+);
+
+/*
+ * The walk of the head job: its own range (async), or the control's list (sync)
+ */
+reg walk_cmd_valid;
+wire walk_busy;
+wire [2:0] walk_done_status;
+wire walk_done_short;
+wire walk_done_valid;
+wire [12:0] walk_chunk_len;
+wire [63:0] walk_chunk_iova;
+reg chunk_commit, chunk_discard;
+wire [76:0] chunk_head;
+wire chunk_avail;
+wire [CHUNK_ADDR_WIDTH:0] chunk_used;
+wire chunk_empty;
+
+sg_walk
+walk_inst (
+    .clk(clk), .rst(rst),
+    .s_cmd_sge(5'd0), .s_cmd_off(head_sync ? head_off : 32'd0), .s_cmd_len(head_len),
+    .s_cmd_num_sge(head_sync ? head_num_sge : 8'd1), .s_cmd_pd(head_pd),
+    .s_cmd_access(head_access),
+    .s_cmd_valid(walk_cmd_valid), .s_cmd_ready(), .busy(walk_busy),
+    .sge_index(sge_index),
+    .sge_addr(head_sync ? sge_addr : head_va),
+    .sge_len(head_sync ? sge_len : 32'hffffffff),
+    .sge_key(head_sync ? sge_key : head_key),
+    .m_mr_req_key(m_mr_req_key), .m_mr_req_pd(m_mr_req_pd), .m_mr_req_va(m_mr_req_va),
+    .m_mr_req_len(m_mr_req_len), .m_mr_req_access(m_mr_req_access),
+    .m_mr_req_valid(m_mr_req_valid), .m_mr_req_ready(m_mr_req_ready),
+    .s_mr_resp_iova(s_mr_resp_iova), .s_mr_resp_len(s_mr_resp_len),
+    .s_mr_resp_last(s_mr_resp_last), .s_mr_resp_status(s_mr_resp_status),
+    .s_mr_resp_valid(s_mr_resp_valid), .s_mr_resp_ready(s_mr_resp_ready),
+    .m_chunk_iova(walk_chunk_iova), .m_chunk_len(walk_chunk_len),
+    .m_chunk_last(), .m_chunk_valid(chunk_wr_en), .m_chunk_ready(chunk_used != CHUNK_DEPTH),
+    .m_done_status(walk_done_status), .m_done_short(walk_done_short),
+    .m_done_sge(), .m_done_off(), .m_done_valid(walk_done_valid),
+    .m_done_ready(state_reg == S_WALK)
+);
+
+fifo_commit #(.WIDTH(77), .ADDR_WIDTH(CHUNK_ADDR_WIDTH))
+chunk_fifo (
+    .clk(clk), .rst(rst),
+    .s_data({walk_chunk_len, walk_chunk_iova}), .s_valid(chunk_wr_en), .commit(chunk_commit),
+    .discard(chunk_discard),
+    .m_data(chunk_head), .m_valid(chunk_avail), .m_ready(m_wr_req_ready),
+    .used(chunk_used), .empty(chunk_empty)
+);
+
+/*
+ * The head job
+ */
+wire act_room = act_count < 5'd6;
+wire chunk_room = chunk_used <= CHUNK_DEPTH - PKT_CHUNKS;
+wire walk_ok = !walk_done_short && walk_done_status == XL_OK;
+// the head's chunks committed, its payload written, its writes tracked
+wire commit_room = act_room && wrec_room;
+
+always @* begin
+    state_next = state_reg;
+    pop = 1'b0;
+    fail_now = 1'b0;
+    walk_fault_push = 1'b0;
+    walk_cmd_valid = 1'b0;
+    chunk_commit = 1'b0;
+    chunk_discard = 1'b0;
+    act_in_data = 1'b0;
+    act_in_valid = 1'b0;
+    wrec_push = 1'b0;
+    res_status_next = res_status_reg;
+    res_short_next = res_short_reg;
+    batch_next = batch_now;
+    committed_next = committed_reg;
+
+    case (state_reg)
+        S_HEAD: begin
+            if (!head_valid) begin
+                state_next = S_HEAD;
+            end else if (head_sync && (head_drop || !head_walk)) begin
+                // its QP failed before it: the control drops the request
+                state_next = S_RES;
+            end else if (head_drop || !head_walk) begin
+                if (act_room) begin
+                    act_in_valid = 1'b1;
+                    pop = 1'b1;
+                end
+            end else if (!xl_hold && chunk_room) begin
+                walk_cmd_valid = 1'b1;
+                state_next = S_WALK;
+            end
+        end
+        S_WALK: begin
+            if (walk_done_valid) begin
+                res_status_next = walk_done_status;
+                res_short_next = walk_done_short;
+                if (head_sync) begin
+                    state_next = S_RES;
+                end else if (!walk_ok) begin
+                    state_next = S_FAIL;
+                end else if (commit_room) begin
+                    // (the walk's last chunk is written this cycle: counted with it)
+                    chunk_commit = 1'b1;
+                    act_in_data = 1'b1;
+                    act_in_valid = 1'b1;
+                    wrec_push = batch_now != 13'd0;
+                    committed_next = committed_reg + {3'd0, batch_now};
+                    batch_next = 13'd0;
+                    pop = 1'b1;
+                    state_next = S_HEAD;
+                end else begin
+                    state_next = S_COMMIT;
+                end
+            end
+        end
+        S_COMMIT: begin
+            if (commit_room) begin
+                chunk_commit = 1'b1;
+                act_in_data = 1'b1;
+                act_in_valid = 1'b1;
+                wrec_push = batch_reg != 13'd0;
+                committed_next = committed_reg + {3'd0, batch_reg};
+                batch_next = 13'd0;
+                pop = 1'b1;
+                state_next = S_HEAD;
+            end
+        end
+        S_FAIL: begin
+            // nothing of it reaches memory; the control NAKs it from the fault
+            if (act_room && !write_fault_push && fault_count != FAULTS) begin
+                chunk_discard = 1'b1;
+                batch_next = 13'd0;
+                act_in_valid = 1'b1;
+                walk_fault_push = 1'b1;
+                fail_now = 1'b1;
+                pop = 1'b1;
+                state_next = S_HEAD;
+            end
+        end
+        S_RES: begin
+            if (s_decide_valid) begin
+                chunk_commit = s_decide_commit;
+                chunk_discard = !s_decide_commit;
+                act_in_data = s_decide_commit;
+                act_in_valid = s_decide_act;
+                wrec_push = s_decide_commit && batch_reg != 13'd0;
+                if (s_decide_commit) begin
+                    committed_next = committed_reg + {3'd0, batch_reg};
+                end
+                batch_next = 13'd0;
+                pop = 1'b1;
+                state_next = S_HEAD;
+            end
+        end
+        default: state_next = S_HEAD;
+    endcase
+end
+
+/*
+ * DMA writes handed out and answered: each answer counts against the oldest packet's
+ * chunks; the last one pops it, a fault if any of them was refused
+ */
+always @* begin
+    wrec_pop = 1'b0;
+    write_fault_push = 1'b0;
+    write_fault_qpn = wrec_qpn;
+    write_fault_psn = wrec_psn;
+    wrec_done_next = wrec_done_reg;
+    wrec_err_next = wrec_err_reg;
+    if (s_wr_done_valid && wrec_valid) begin
+        if (wrec_done_reg + 13'd1 == wrec_chunks) begin
+            wrec_pop = 1'b1;
+            write_fault_push = (wrec_err_reg || s_wr_done_error) && fault_count < WRITE_FAULTS;
+            wrec_done_next = 13'd0;
+            wrec_err_next = 1'b0;
+        end else begin
+            wrec_done_next = wrec_done_reg + 13'd1;
+            wrec_err_next = wrec_err_reg || s_wr_done_error;
+        end
+    end
+end
+
+wire chunk_take = chunk_avail && m_wr_req_ready;
+
+always @(posedge clk) begin
+    state_reg <= state_next;
+    res_status_reg <= res_status_next;
+    res_short_reg <= res_short_next;
+    batch_reg <= batch_next;
+    committed_reg <= committed_next;
+    answered_reg <= answered_reg + (s_wr_done_valid ? 16'd1 : 16'd0);
+    pending_reg <= pending_reg + (chunk_take ? 16'd1 : 16'd0) - (s_wr_done_valid ? 16'd1 : 16'd0);
+    placed_reg <= placed_reg + (pop ? 8'd1 : 8'd0);
+    wrec_done_reg <= wrec_done_next;
+    wrec_err_reg <= wrec_err_next;
+    if (rst) begin
+        state_reg <= S_HEAD;
+        batch_reg <= 13'd0;
+        committed_reg <= 16'd0;
+        answered_reg <= 16'd0;
+        pending_reg <= 16'd0;
+        placed_reg <= 8'd0;
+        wrec_done_reg <= 13'd0;
+        wrec_err_reg <= 1'b0;
+    end
+end
+
+/*
+ * Payload: written through the committed chunks, or dropped
+ */
+assign m_wr_axis_tdata = s_axis_tdata;
+assign m_wr_axis_tkeep = s_axis_tkeep;
+assign m_wr_axis_tlast = s_axis_tlast;
+assign m_wr_axis_tvalid = act_out_valid && act_out_data && s_axis_tvalid;
+assign s_axis_tready = act_out_valid && (act_out_data ? m_wr_axis_tready : 1'b1);
+assign act_out_ready = s_axis_tvalid && s_axis_tready && s_axis_tlast;
+
+assign m_wr_req_addr = chunk_head[63:0];
+assign m_wr_req_len = {3'd0, chunk_head[76:64]};
+assign m_wr_req_valid = chunk_avail;
+
+assign idle = !head_valid && state_reg == S_HEAD;
+assign drained = idle && chunk_empty && pending_reg == 16'd0;
+assign job_count = job_wr_reg - job_rd_reg;
+// every job queued may fail, and refused writes may take WRITE_FAULTS entries
+assign fault_room = {1'b0, fault_count} + {{FAULT_LOG-JOB_LOG{1'b0}}, job_count} <
+                    FAULTS - WRITE_FAULTS;
+
+assign res_valid = state_reg == S_RES;
+assign res_drop = head_drop || !head_walk;
+assign res_status = res_status_reg;
+assign res_short = res_short_reg;
+assign decide_room = commit_room;
+
+assign placed_count = placed_reg;
+assign wr_committed = committed_reg;
+assign wr_answered = answered_reg;
+
+assign m_fault_qpn = fault_qpn_reg[fault_head*24 +: 24];
+assign m_fault_psn = fault_data_reg[fault_head*28 + 4 +: 24];
+assign m_fault_status = fault_data_reg[fault_head*28 + 1 +: 3];
+assign m_fault_write = fault_data_reg[fault_head*28];
+assign m_fault_valid = fault_count != {FAULT_LOG+1{1'b0}};
+assign q_faulted_0 = fault_hit_0 != {FAULTS{1'b0}};
+assign q_faulted_1 = fault_hit_1 != {FAULTS{1'b0}};
+
+assign xl_busy = walk_busy;
+
+endmodule
+
+`resetall
