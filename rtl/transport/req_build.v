@@ -241,6 +241,7 @@ reg pop;
 reg fail_valid_reg = 1'b0, fail_valid_next;
 reg [23:0] fail_qpn_reg = 24'd0, fail_qpn_next;
 reg fail_now;   // the head job failed its walk: its QP's other jobs are dropped
+reg commit_pkt; // the head packet goes: its chunks committed, its header and message out
 reg [7:0] fail_status_reg = 8'd0, fail_status_next;
 // where the last walk ended (the next packet of its message goes on from there)
 reg [4:0] cont_sge_reg = 5'd0, cont_sge_next;
@@ -460,6 +461,7 @@ always @* begin
     cont_off_next = cont_off_reg;
     inline_beat_next = inline_beat_reg;
     walk_cmd_valid = 1'b0;
+    commit_pkt = 1'b0;
     chunk_commit = 1'b0;
     chunk_discard = 1'b0;
     hdr_in_valid = 1'b0;
@@ -487,6 +489,8 @@ always @* begin
                     state_next = S_WALK;
                 end
             end else begin
+                // inline or empty: nothing to walk
+                commit_pkt = pkt_room;
                 state_next = S_COMMIT;
             end
         end
@@ -500,25 +504,15 @@ always @* begin
                     fail_status_next = walk_done_short ? WC_LOC_LEN_ERR : WC_LOC_PROT_ERR;
                     state_next = S_FAIL;
                 end else begin
+                    // committed at once if there is room (the walk's last chunk, written
+                    // this cycle, with the others)
+                    commit_pkt = pkt_room;
                     state_next = S_COMMIT;
                 end
             end
         end
         S_COMMIT: begin
-            // header, payload source and message leave together, once the chunks are
-            // committed
-            if (pkt_room) begin
-                chunk_commit = 1'b1;
-                hdr_in_valid = 1'b1;
-                src_in_valid = head_len != 13'd0;
-                txm_valid = head_msg_valid;
-                if (head_inline && head_len != 13'd0) begin
-                    state_next = S_INLINE;
-                end else begin
-                    pop = 1'b1;
-                    state_next = S_HEAD;
-                end
-            end
+            commit_pkt = pkt_room;
         end
         S_FAIL: begin
             // req_ack completes the WQE with its error, and the control learns of it (a
@@ -545,6 +539,21 @@ always @* begin
         end
         default: state_next = S_HEAD;
     endcase
+
+    if (commit_pkt) begin
+        // header, payload source and message leave together, once the chunks are
+        // committed
+        chunk_commit = 1'b1;
+        hdr_in_valid = 1'b1;
+        src_in_valid = head_len != 13'd0;
+        txm_valid = head_msg_valid;
+        if (head_inline && head_len != 13'd0) begin
+            state_next = S_INLINE;
+        end else begin
+            pop = 1'b1;
+            state_next = S_HEAD;
+        end
+    end
 end
 
 always @(posedge clk) begin

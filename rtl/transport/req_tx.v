@@ -260,7 +260,6 @@ localparam [3:0]
     S_PARSE = 4'd8,
     S_PKT = 4'd9,
     S_BFAIL = 4'd10,
-    S_SQ_DONE = 4'd13,
     S_FAIL = 4'd14;
 
 /*
@@ -324,6 +323,7 @@ reg [23:0] txm_npsn;
 reg [7:0] txm_status;
 reg txm_valid;
 reg job_pkt;
+reg wqe_done;  // the WQE's last packet goes to the build stage
 reg msg_job;   // the message goes in order with the packets (a job), else at once
 
 // a QP's turn comes back from the FSM, or from a read it waited for (the FSM first)
@@ -375,7 +375,7 @@ reg [15:0] look_index;
 always @* begin
     case (state_reg)
         S_PARSE: look_index = cur_end;
-        S_SQ_DONE: look_index = sq_ci + 16'd1;
+        S_PKT: look_index = sq_ci + 16'd1;    // (for the WQE after a last packet)
         default: look_index = sq_ci;
     endcase
 end
@@ -486,6 +486,9 @@ end
 // the pushed WQE the core holds is the next of the QP to send
 wire push_here = push_valid_reg && push_qpn_reg == qpn_reg && push_index_reg == sq_ci;
 
+// a doorbell whose WQE is sent at once without S_SQ (below)
+wire db_fast;
+
 // the message from req_ack being applied
 wire [15:0] ackm_ci = msg_reg[`REQ_ACKM_CI];
 
@@ -528,7 +531,7 @@ fetch_inst (
     .c_push_new(push_new), .c_push_append(push_append), .c_push_index(push_index_reg),
     .c_push_beat(app_count << sq_stride), .c_push_data(push_data_reg),
     .c_wake(wake_en), .c_wake_slot(look_slot),
-    .c_release(state_reg == S_SQ),
+    .c_release(state_reg == S_SQ || (state_reg == S_DB && db_fast)),
     .c_retire(retire_en), .c_retire_ci(sq_ci + 16'd1),
     .r_addr_0({cur_slot_reg, wqe_base}), .r_addr_1(build_sge_addr),
     .r_addr_2(build_inl_addr_0), .r_addr_3(build_inl_addr_1),
@@ -596,6 +599,12 @@ build_inst (
 // the link (the link may wait for the peer, and the peer for the responses req_ack takes)
 wire msg_room = msg_count < 5'd6;
 wire tx_room = job_count < JOBS - 1;
+// the same, once a packet went this cycle (a turn goes on with the next WQE only then)
+wire next_room = job_count < JOBS - 2;
+// a doorbell that carries the next WQE of a QP that can send it, sent now: nothing for
+// S_SQ to check (its SQ_PI is past SQ_CI, as the pushed WQE is SQ_CI's)
+assign db_fast = ctx_ok_reg && push_here && tx_room && alloc_ok && !qp_err &&
+                 qp_state == QPS_RTS && !tx_wait;
 // the build stage failed a packet of the QP of ctx_reg: build none of it until S_BFAIL
 // has put it in error
 wire bfail_here = bfail_valid && bfail_qpn == qpn_reg;
@@ -681,6 +690,7 @@ always @* begin
     work_out_ready = 1'b0;
     work_in_valid = 1'b0;
     job_pkt = 1'b0;
+    wqe_done = 1'b0;
     msg_job = 1'b0;
     txm_kind = `REQ_TXM_SENT;
     txm_ci = sq_ci;
@@ -807,8 +817,10 @@ always @* begin
                 if (push_here && tx_room && alloc_ok) begin
                     // the WQE came with its doorbell and is the next to send: send it now,
                     // whether or not the QP waits for a turn already (S_SQ writes the
-                    // context back on every way on, and keeps SCHEDULED)
-                    state_next = S_SQ;
+                    // context back on every way on, and keeps SCHEDULED); straight to its
+                    // window if S_SQ would find nothing in the way (db_fast: a turn
+                    // begins here, as it does in S_SQ)
+                    state_next = db_fast ? S_FETCH : S_SQ;
                 end else begin
                     if (push_valid_reg && push_qpn_reg == qpn_reg) begin
                         // not now: a window keeps it for the QP's turn, after the WQEs
@@ -951,39 +963,12 @@ always @* begin
                     txm_ci = sq_ci + 16'd1;
                     txm_npsn = npsn + wqe_npkts[23:0];
                     txm_valid = 1'b1;
-                    state_next = S_SQ_DONE;
+                    wqe_done = 1'b1;
                 end else begin
                     txm_pkt = pkt_reg[23:0] + 24'd1;
                     txm_valid = pkt_ackreq;
                     pkt_next = pkt_reg + 25'd1;
                     msg_left_next = msg_left_reg - {19'd0, pkt_len};
-                end
-            end
-        end
-        S_SQ_DONE: begin
-            ctx_next[`HROCE_QPC_NPSN] = npsn + wqe_npkts[23:0];
-            ctx_next[`HROCE_QPC_SQ_CI] = sq_ci + 16'd1;
-            ctx_next[`HROCE_QPC_SQ_PKT] = 24'd0;
-            if (wqe_is_read) begin
-                ctx_next[`HROCE_QPC_RD_SENT] = ctx_reg[`HROCE_QPC_RD_SENT] + 8'd1;
-            end
-            if (sq_ci + 16'd1 != sq_pi && win_next && !hold && tx_room) begin
-                // a turn sends what the window holds: on with the next WQE (the context
-                // is written back when the turn ends)
-                state_next = S_FETCH;
-            end else begin
-                // the windows wholly sent are done with
-                retire_en = 1'b1;
-                if (sq_ci + 16'd1 != sq_pi && !win_next && !look_hit && !hold) begin
-                    // the next WQE is in no window yet: S_FETCH waits for its read
-                    state_next = S_FETCH;
-                end else begin
-                    // one window a turn: the QP goes to the back of the line (unless a
-                    // doorbell's direct send left it there already)
-                    update_valid_next = 1'b1;
-                    work_in_valid = sq_ci + 16'd1 != sq_pi && !scheduled;
-                    ctx_next[`HROCE_QPC_SCHEDULED] = sq_ci + 16'd1 != sq_pi || scheduled;
-                    state_next = S_UPDATE;
                 end
             end
         end
@@ -1000,6 +985,38 @@ always @* begin
         end
         default: state_next = S_IDLE;
     endcase
+
+    if (wqe_done) begin
+        // the WQE went whole (its last packet, this cycle)
+        ctx_next[`HROCE_QPC_NPSN] = npsn + wqe_npkts[23:0];
+        ctx_next[`HROCE_QPC_SQ_CI] = sq_ci + 16'd1;
+        ctx_next[`HROCE_QPC_SQ_PKT] = 24'd0;
+        if (wqe_is_read) begin
+            ctx_next[`HROCE_QPC_RD_SENT] = ctx_reg[`HROCE_QPC_RD_SENT] + 8'd1;
+        end
+        if (sq_ci + 16'd1 != sq_pi && win_next && !hold && next_room) begin
+            // a turn sends what the window holds: on with the next WQE, in the same
+            // window (the context is written back when the turn ends)
+            if (push_qpn_reg == qpn_reg) begin
+                push_valid_next = 1'b0;
+            end
+            state_next = S_PARSE;
+        end else begin
+            // the windows wholly sent are done with
+            retire_en = 1'b1;
+            if (sq_ci + 16'd1 != sq_pi && !win_next && !look_hit && !hold) begin
+                // the next WQE is in no window yet: S_FETCH waits for its read
+                state_next = S_FETCH;
+            end else begin
+                // one window a turn: the QP goes to the back of the line (unless a
+                // doorbell's direct send left it there already)
+                update_valid_next = 1'b1;
+                work_in_valid = sq_ci + 16'd1 != sq_pi && !scheduled;
+                ctx_next[`HROCE_QPC_SCHEDULED] = sq_ci + 16'd1 != sq_pi || scheduled;
+                state_next = S_UPDATE;
+            end
+        end
+    end
 end
 
 assign txm_data[`REQ_TXM_QPN] = qpn_reg;
@@ -1050,6 +1067,7 @@ always @(posedge clk) begin
     end
 end
 
+
 assign idle = state_reg == S_IDLE && !lookup_valid_reg && !update_valid_reg && build_idle &&
               fetch_idle;
 
@@ -1060,7 +1078,7 @@ assign s_msg_ready = take_msg;
 assign m_info_qpn = qpn_reg;
 assign m_info_index = sq_ci;
 assign m_info_data = {wqe_opcode, wqe_flags, wqe_len, wqe_num_sge, wqe0[SGE0_BIT +: 128]};
-assign m_info_valid = state_reg == S_SQ_DONE;
+assign m_info_valid = wqe_done;
 
 assign m_ctx_lookup_index = qpn_reg;
 assign m_ctx_lookup_valid = lookup_valid_reg;

@@ -697,6 +697,7 @@ end
  * Control FSM
  */
 reg exec_now;                                 // S_EXEC's work, this cycle
+reg finish_now;                               // S_FINISH's work, this cycle
 
 always @* begin
     state_next = state_reg;
@@ -750,6 +751,7 @@ always @* begin
     stat_rx_out_of_sequence_next = 1'b0;
 
     exec_now = 1'b0;
+    finish_now = 1'b0;
     wqe_wr_en = 1'b0;
     wqe_wr_addr = 3'd0;
     wqe_wr_data = s_wqe_rd_axis_tdata;
@@ -1042,7 +1044,9 @@ always @* begin
                 if (op_ends) begin
                     ctx_next[`HROCE_QPC_MSN] = msn + 24'd1;
                 end
-                state_next = op_completes_recv ? S_RECV_CQE : S_FINISH;
+                // (S_FINISH's work in this cycle, unless a CQE is to come first)
+                finish_now = !op_completes_recv;
+                state_next = S_RECV_CQE;
             end
         end
         S_RECV_CQE: begin
@@ -1063,29 +1067,7 @@ always @* begin
             end
         end
         S_FINISH: begin
-            update_valid_next = 1'b1;
-            state_next = S_UPDATE;
-            if (rxh_reg[`HROCE_ROCE_HDR_BTH_ACKREQ]) begin
-                if (ack_pend_reg && ack_qpn_reg != qpn_reg) begin
-                    // another QP's ACK goes first (or goes, if its NAK will answer)
-                    if (ack_faulted) begin
-                        ack_pend_next = 1'b0;
-                    end else if (desc_room && ack_ready) begin
-                        desc_in_valid = 1'b1;
-                        ack_pend_next = 1'b0;
-                    end
-                    update_valid_next = 1'b0;
-                    state_next = S_FINISH;
-                end else begin
-                    ack_pend_next = 1'b1;
-                    ack_qpn_next = qpn_reg;
-                    // (it covers every job pushed so far: it waits until they are placed)
-                    ack_job_next = job_seq_reg;
-                    ack_need_ok_next = 1'b0;
-                    ack_count_next = ack_pend_reg ? ack_count_reg + 8'd1 : 8'd0;
-                    ack_desc_next = reply_desc(1'b0, rx_psn, SYN_ACK, ctx_reg[`HROCE_QPC_MSN]);
-                end
-            end
+            finish_now = 1'b1;
         end
 
         /*
@@ -1237,6 +1219,35 @@ always @* begin
         default: state_next = S_IDLE;
     endcase
 
+    // S_FINISH: the context written back, and the ACK asked for queued (after another
+    // QP's: S_FINISH waits for it)
+    if (finish_now) begin
+        update_valid_next = 1'b1;
+        state_next = S_UPDATE;
+        if (rxh_reg[`HROCE_ROCE_HDR_BTH_ACKREQ]) begin
+            if (ack_pend_reg && ack_qpn_reg != qpn_reg) begin
+                // another QP's ACK goes first (or goes, if its NAK will answer)
+                if (ack_faulted) begin
+                    ack_pend_next = 1'b0;
+                end else if (desc_room && ack_ready) begin
+                    desc_in_valid = 1'b1;
+                    ack_pend_next = 1'b0;
+                end
+                update_valid_next = 1'b0;
+                state_next = S_FINISH;
+            end else begin
+                ack_pend_next = 1'b1;
+                ack_qpn_next = qpn_reg;
+                // (it covers every job pushed so far, this cycle's too: it waits until
+                // they are placed)
+                ack_job_next = job_seq_reg + (job_valid ? 8'd1 : 8'd0);
+                ack_need_ok_next = 1'b0;
+                ack_count_next = ack_pend_reg ? ack_count_reg + 8'd1 : 8'd0;
+                ack_desc_next = reply_desc(1'b0, rx_psn, SYN_ACK, ctx_next[`HROCE_QPC_MSN]);
+            end
+        end
+    end
+
     // S_EXEC: the request's checks, and the way its data goes (from S_RX in the same cycle)
     if (exec_now) begin
         reply_psn_next = rx_psn;
@@ -1359,6 +1370,7 @@ always @(posedge clk) begin
         stat_rx_out_of_sequence_reg <= 1'b0;
     end
 end
+
 
 // (a command waits for the placement's jobs: their walks read the MRs it may change)
 assign idle = state_reg == S_IDLE && !lookup_valid_reg && !update_valid_reg && !cqe_valid_reg &&

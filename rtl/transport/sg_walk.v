@@ -174,8 +174,10 @@ always @* begin
                 sge_next = sge_reg + 5'd1;
                 off_next = off_reg - sge_len;
             end else begin
+                // the piece's translation is asked for at once (S_XL_REQ holds it while
+                // the translator is not ready)
                 piece_next = piece;
-                state_next = S_XL_REQ;
+                state_next = m_mr_req_ready ? S_XL_RESP : S_XL_REQ;
             end
         end
         S_XL_REQ: begin
@@ -219,9 +221,11 @@ assign sge_index = sge_reg;
 assign m_mr_req_key = sge_key;
 assign m_mr_req_pd = pd_reg;
 assign m_mr_req_va = sge_addr + {32'd0, off_reg};
-assign m_mr_req_len = {{32-LEN_WIDTH{1'b0}}, piece_reg};
+// (in S_PIECE, the piece found this cycle)
+wire piece_asks = state_reg == S_PIECE && !piece_final && !sge_past;
+assign m_mr_req_len = {{32-LEN_WIDTH{1'b0}}, piece_asks ? piece : piece_reg};
 assign m_mr_req_access = access_reg;
-assign m_mr_req_valid = state_reg == S_XL_REQ;
+assign m_mr_req_valid = state_reg == S_XL_REQ || piece_asks;
 assign s_mr_resp_ready = resp_take;
 
 assign m_chunk_iova = s_mr_resp_iova;
