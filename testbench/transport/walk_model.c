@@ -120,3 +120,81 @@ void walk_reference(const struct mr *mrs, struct walk *w)
 	w->end_sge = sge;
 	w->end_off = off;
 }
+
+const struct mr *walk_good_mr(struct bench *b, const struct mr *mrs, unsigned int pd,
+			      unsigned int access)
+{
+	for (;;) {
+		const struct mr *m = &mrs[bench_range(b, 0, WALK_NUM_MRS - 1)];
+
+		if (m->pd == pd && m->bad_page < 0 && (m->access & access) == access)
+			return m;
+	}
+}
+
+struct sge walk_good_sge(struct bench *b, const struct mr *mrs, unsigned int pd,
+			 unsigned int access, uint32_t most)
+{
+	const struct mr *m = walk_good_mr(b, mrs, pd, access);
+	uint64_t top = m->len < most ? m->len : most;
+	struct sge s = { 0, 0, m->key };
+
+	s.len = bench_chance(b, 10) ? 0 : (uint32_t)bench_range(b, 1, top);
+	s.addr = m->va + bench_range(b, 0, m->len - s.len);
+	return s;
+}
+
+struct sge walk_bad_sge(struct bench *b, const struct mr *mrs, unsigned int pd, unsigned int access)
+{
+	struct sge s = walk_good_sge(b, mrs, pd, access, 3000);
+	const struct mr *m, *lacking[WALK_NUM_MRS];
+	unsigned int nlacking = 0, how = (unsigned int)bench_range(b, 0, access ? 4 : 3);
+
+	if (!s.len)
+		s.len = 1;
+	for (unsigned int i = 0; i < WALK_NUM_MRS; i++)
+		if (mrs[i].pd == pd && (mrs[i].access & access) != access)
+			lacking[nlacking++] = &mrs[i];
+	if (how == 4 && !nlacking)
+		how = 0;
+	switch (how) {
+	case 0: /* no MR has the key */
+		s.key = WALK_BAD_KEY_BASE + (uint32_t)bench_range(b, 0, 0xffffff);
+		break;
+	case 1: /* an MR of another PD */
+		do
+			m = &mrs[bench_range(b, 0, WALK_NUM_MRS - 1)];
+		while (m->pd == pd);
+		s.key = m->key;
+		s.addr = m->va;
+		break;
+	case 2: /* past its MR's end */
+		m = walk_find_mr(mrs, s.key);
+		s.addr = m->va + m->len - bench_range(b, 0, m->len < 100 ? m->len : 100);
+		s.len = (uint32_t)bench_range(b, 101, 3000);
+		break;
+	case 3: /* the MR of the PD whose last page's table entry cannot be read */
+		for (unsigned int i = 0; i < WALK_NUM_MRS; i++) {
+			m = &mrs[i];
+			if (m->pd == pd && m->bad_page >= 0) {
+				uint64_t start = (uint64_t)m->bad_page << m->page_log;
+
+				s.key = m->key;
+				s.addr = m->va + start + bench_range(b, 0, m->len - start - 1);
+				s.len = (uint32_t)bench_range(b, 1,
+							      m->len - (s.addr - m->va) < 3000
+								      ? m->len - (s.addr - m->va)
+								      : 3000);
+				break;
+			}
+		}
+		break;
+	default: /* an MR of the PD without a right asked for */
+		m = lacking[bench_range(b, 0, nlacking - 1)];
+		s.key = m->key;
+		s.len = (uint32_t)bench_range(b, 1, m->len < 3000 ? m->len : 3000);
+		s.addr = m->va + bench_range(b, 0, m->len - s.len);
+		break;
+	}
+	return s;
+}

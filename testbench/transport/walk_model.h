@@ -23,6 +23,7 @@
 #define WALK_PDS 3
 #define WALK_MAX_REQS 64
 #define WALK_MAX_BEATS 256
+#define WALK_BAD_KEY_BASE 0x10000u /* above every MR's key */
 
 struct mr {
 	uint32_t key;
@@ -86,5 +87,23 @@ unsigned int walk_translate(const struct mr *mrs, const struct xreq *r, struct b
 			    unsigned int *nbeats);
 /* The walk's requests, beats, chunks and end, from its command and list. */
 void walk_reference(const struct mr *mrs, struct walk *w);
+
+/*
+ * Stimulus for the engines' benches. An MR of PD pd granting access with every page
+ * readable (every PD has one: see walk_make_mrs).
+ */
+const struct mr *walk_good_mr(struct bench *b, const struct mr *mrs, unsigned int pd,
+			      unsigned int access);
+/* An SGE inside such an MR: length 0 (one in ten) or 1 .. most bytes (at most its MR's). */
+struct sge walk_good_sge(struct bench *b, const struct mr *mrs, unsigned int pd,
+			 unsigned int access, uint32_t most);
+/*
+ * An SGE of at least one byte (at most 3000) whose translation fails: a key no MR has
+ * (at or above WALK_BAD_KEY_BASE), an MR of another PD, bounds past its MR's end, the
+ * PD's MR whose last page's table entry cannot be read, or (access not 0) an MR of the
+ * PD that lacks a right asked for.
+ */
+struct sge walk_bad_sge(struct bench *b, const struct mr *mrs, unsigned int pd,
+			unsigned int access);
 
 #endif /* HROCE_WALK_MODEL_H */
