@@ -161,11 +161,6 @@ struct chunk_exp {
 	unsigned int job;
 };
 
-struct xreq_exp {
-	struct xreq r;
-	unsigned int job;
-};
-
 struct fail_exp {
 	uint32_t qpn;
 	unsigned int job;
@@ -175,11 +170,6 @@ struct dma_req {
 	uint64_t addr, at;
 	unsigned int len;
 	bool last;
-};
-
-struct mr_ans {
-	struct beat b;
-	uint64_t at;
 };
 
 struct env {
@@ -194,7 +184,8 @@ struct env {
 	struct walk w; /* scratch of the reference */
 	char err[512];
 
-	struct bench_ring hdrs, pays, msgs, dmsgs, chunks, xreqs, fails, dreqs, mrans, tusers;
+	struct bench_ring hdrs, pays, msgs, dmsgs, chunks, fails, dreqs, tusers;
+	struct walk_xlator xl;
 	unsigned int pay_pos;  /* bytes of the head payload taken */
 	unsigned int hdr_pays; /* headers taken whose payload the link may take now */
 
@@ -204,14 +195,13 @@ struct env {
 	bool spkt_done, sbeat_valid, sbeat_last, sbeat_user;
 	unsigned int sbeat_len;
 	/* the translator's answer offered */
-	bool mr_valid;
 	/* the control */
 	unsigned int gap, jobs, fail_delay;
 	bool fail_seen;
 	/* the link's rule: the previous cycle's outputs, to check they held */
 	uint32_t last_hdr[HDR_WORDS], last_msg[TXM_WORDS];
-	bool hdr_held, msg_held, rd_held, mrq_held, fail_held;
-	uint64_t last_rd_addr, last_rd_len, last_mrq_va, last_fail_qpn;
+	bool hdr_held, msg_held, rd_held, fail_held;
+	uint64_t last_rd_addr, last_rd_len, last_fail_qpn;
 
 	uint64_t last_progress;
 	/* what the run did */
@@ -224,8 +214,6 @@ struct env {
 		*job_count, *slot_busy, *sm_data, *sm_valid, *msg_count, *f_qpn, *f_valid, *f_ready;
 	const struct vmodel_port *sge_addr, *sge_data, *inl_addr_0, *inl_hi_0, *inl_addr_1,
 		*inl_lo_1;
-	const struct vmodel_port *mq_key, *mq_pd, *mq_va, *mq_len, *mq_access, *mq_valid, *mq_ready,
-		*ms_iova, *ms_len, *ms_last, *ms_status, *ms_valid, *ms_ready;
 	const struct vmodel_port *rq_addr, *rq_len, *rq_last, *rq_valid, *rq_ready, *rd_data,
 		*rd_keep, *rd_valid, *rd_ready, *rd_last, *rd_user;
 	const struct vmodel_port *mm_data, *mm_valid, *mm_ready, *hdr_data, *hdr_valid, *hdr_ready,
@@ -404,12 +392,8 @@ static void expect_job(struct env *e, struct qp *p, const struct job *j, const s
 		k->access = 0;
 		memcpy(k->list, w->list, sizeof(k->list));
 		walk_reference(e->mrs, k);
-		for (unsigned int i = 0; i < k->nreq; i++) {
-			struct xreq_exp *x = ring_add(e, &e->xreqs, "translation requests");
-
-			if (x)
-				*x = (struct xreq_exp){ k->req[i], e->jobs };
-		}
+		if (!walk_xlator_expect(&e->xl, k, e->jobs))
+			FAIL(e, "bench FIFO of translation requests overflows");
 		if (k->is_short || k->status != HROCE_MR_XLATE_OK) {
 			uint32_t m[TXM_WORDS];
 			struct fail_exp *f = ring_add(e, &e->fails, "failures");
@@ -769,28 +753,6 @@ static void wqe_settle(struct env *e)
 	FAIL(e, "the WQE read addresses do not settle");
 }
 
-static void mr_drive(struct env *e)
-{
-	struct bench *b = e->b;
-	struct mr_ans *a = bench_ring_at(&e->mrans, 0);
-
-	if (!e->mr_valid && a && a->at <= e->dut.cycle && bench_chance(b, e->sc->ready_pct))
-		e->mr_valid = true;
-	if (e->mr_valid) {
-		vport_set(e->ms_iova, a->b.iova);
-		vport_set(e->ms_len, a->b.len);
-		vport_set(e->ms_last, a->b.last);
-		vport_set(e->ms_status, a->b.status);
-	} else {
-		vport_set(e->ms_iova, bench_rand(b));
-		vport_set(e->ms_len, bench_rand(b));
-		vport_set(e->ms_last, bench_rand(b) & 1);
-		vport_set(e->ms_status, bench_rand(b) & 7);
-	}
-	vport_set(e->ms_valid, e->mr_valid);
-	vport_set(e->mq_ready, bench_chance(b, e->sc->ready_pct));
-}
-
 static void dma_drive(struct env *e)
 {
 	struct bench *b = e->b;
@@ -847,7 +809,7 @@ static void drive(void *ctx)
 	if (e->fail_delay)
 		e->fail_delay--;
 	vport_set(e->f_ready, e->fail_seen && !e->fail_delay);
-	mr_drive(e);
+	walk_xlator_drive(&e->xl, e->dut.cycle, sc->ready_pct);
 	dma_drive(e);
 	vport_set(e->hdr_ready, bench_chance(b, sc->ready_pct));
 	vport_set(e->ax_ready, e->hdr_pays && bench_chance(b, sc->ready_pct));
@@ -997,43 +959,6 @@ static void check_msg(struct env *e)
 		     d ? ", or a direct message" : "");
 }
 
-static void check_xreq(struct env *e)
-{
-	struct xreq got = { (uint32_t)vport_get(e->mq_key), (uint32_t)vport_get(e->mq_pd),
-			    vport_get(e->mq_va), (uint32_t)vport_get(e->mq_len),
-			    (unsigned int)vport_get(e->mq_access) };
-	struct xreq_exp *x = bench_ring_at(&e->xreqs, 0);
-	struct beat beats[WALK_MAX_BEATS];
-	unsigned int n = 0;
-
-	if (!x) {
-		FAIL(e, "a translation request that no walk makes: key 0x%x va 0x%llx len %u",
-		     got.key, (unsigned long long)got.va, got.len);
-		return;
-	}
-	if (memcmp(&got, &x->r, sizeof(got))) {
-		FAIL(e,
-		     "job %u: translation request key 0x%x pd %u va 0x%llx len %u access %u, want "
-		     "key 0x%x pd %u va 0x%llx len %u access %u",
-		     x->job, got.key, got.pd, (unsigned long long)got.va, got.len, got.access,
-		     x->r.key, x->r.pd, (unsigned long long)x->r.va, x->r.len, x->r.access);
-		return;
-	}
-	bench_ring_pop(&e->xreqs);
-	e->n_checks++;
-	/* the translator's answer, from the request as it came */
-	walk_translate(e->mrs, &got, beats, &n);
-	uint64_t at = e->dut.cycle;
-
-	for (unsigned int i = 0; i < n; i++) {
-		struct mr_ans *a = ring_add(e, &e->mrans, "translation answers");
-
-		at += bench_range(e->b, i ? 0 : 1, e->sc->mr_lat_max);
-		if (a)
-			*a = (struct mr_ans){ beats[i], at };
-	}
-}
-
 static void check_rd_req(struct env *e)
 {
 	struct chunk got = { vport_get(e->rq_addr), (unsigned int)vport_get(e->rq_len),
@@ -1075,20 +1000,16 @@ static void check_held(struct env *e)
 	if (e->rd_held && (!vport_get(e->rq_valid) || vport_get(e->rq_addr) != e->last_rd_addr ||
 			   vport_get(e->rq_len) != e->last_rd_len))
 		FAIL(e, "m_pay_rd_req dropped or changed before it was taken");
-	if (e->mrq_held && (!vport_get(e->mq_valid) || vport_get(e->mq_va) != e->last_mrq_va))
-		FAIL(e, "m_mr_req dropped or changed before it was taken");
 	if (e->fail_held && (!vport_get(e->f_valid) || vport_get(e->f_qpn) != e->last_fail_qpn))
 		FAIL(e, "m_fail dropped or changed before it was taken");
 	e->hdr_held = vport_get(e->hdr_valid) && !vport_get(e->hdr_ready);
 	e->msg_held = vport_get(e->mm_valid) && !vport_get(e->mm_ready);
 	e->rd_held = vport_get(e->rq_valid) && !vport_get(e->rq_ready);
-	e->mrq_held = vport_get(e->mq_valid) && !vport_get(e->mq_ready);
 	e->fail_held = vport_get(e->f_valid) && !vport_get(e->f_ready);
 	memcpy(e->last_hdr, h, sizeof(h));
 	memcpy(e->last_msg, m, sizeof(m));
 	e->last_rd_addr = vport_get(e->rq_addr);
 	e->last_rd_len = vport_get(e->rq_len);
-	e->last_mrq_va = vport_get(e->mq_va);
 	e->last_fail_qpn = vport_get(e->f_qpn);
 }
 
@@ -1128,15 +1049,15 @@ static void sample(void *ctx)
 		check_msg(e);
 		progress(e);
 	}
-	if (vport_get(e->mq_valid) && vport_get(e->mq_ready)) {
-		check_xreq(e);
+	/* the translator: a request checked and answered, an answer taken */
+	struct walk_ans taken;
+	unsigned int moved = walk_xlator_sample(&e->xl, e->dut.cycle, e->sc->mr_lat_max, &taken,
+						e->err, sizeof(e->err));
+
+	if (moved & WALK_XLATOR_REQ)
+		e->n_checks++;
+	if (moved)
 		progress(e);
-	}
-	if (vport_get(e->ms_valid) && vport_get(e->ms_ready)) {
-		bench_ring_pop(&e->mrans);
-		e->mr_valid = false;
-		progress(e);
-	}
 	if (vport_get(e->rq_valid) && vport_get(e->rq_ready)) {
 		check_rd_req(e);
 		progress(e);
@@ -1187,19 +1108,6 @@ static void open_ports(struct env *e)
 		P(inl_hi_0, "wqe_inl_hi_0"),
 		P(inl_addr_1, "wqe_inl_addr_1"),
 		P(inl_lo_1, "wqe_inl_lo_1"),
-		P(mq_key, "m_mr_req_key"),
-		P(mq_pd, "m_mr_req_pd"),
-		P(mq_va, "m_mr_req_va"),
-		P(mq_len, "m_mr_req_len"),
-		P(mq_access, "m_mr_req_access"),
-		P(mq_valid, "m_mr_req_valid"),
-		P(mq_ready, "m_mr_req_ready"),
-		P(ms_iova, "s_mr_resp_iova"),
-		P(ms_len, "s_mr_resp_len"),
-		P(ms_last, "s_mr_resp_last"),
-		P(ms_status, "s_mr_resp_status"),
-		P(ms_valid, "s_mr_resp_valid"),
-		P(ms_ready, "s_mr_resp_ready"),
 		P(rq_addr, "m_pay_rd_req_addr"),
 		P(rq_len, "m_pay_rd_req_len"),
 		P(rq_last, "m_pay_rd_req_last"),
@@ -1232,8 +1140,8 @@ static void open_ports(struct env *e)
 static bool all_out(struct env *e)
 {
 	return e->jobs >= e->sc->jobs && !e->t.active && !e->hdrs.n && !e->pays.n && !e->msgs.n &&
-	       !e->dmsgs.n && !e->chunks.n && !e->xreqs.n && !e->fails.n && !e->dreqs.n &&
-	       !e->mrans.n && !e->tusers.n && !e->sbuf_n && !vport_get(e->job_count) &&
+	       !e->dmsgs.n && !e->chunks.n && !e->xl.want.n && !e->fails.n && !e->dreqs.n &&
+	       !e->xl.ans.n && !e->tusers.n && !e->sbuf_n && !vport_get(e->job_count) &&
 	       !vport_get(e->f_valid) && !vport_get(e->sm_valid);
 }
 
@@ -1242,7 +1150,7 @@ static void hang_report(struct env *e)
 	struct hdr_exp *h = bench_ring_at(&e->hdrs, 0);
 	struct msg_exp *m = bench_ring_at(&e->msgs, 0);
 	struct chunk_exp *c = bench_ring_at(&e->chunks, 0);
-	struct xreq_exp *x = bench_ring_at(&e->xreqs, 0);
+	const struct walk_xreq_exp *x = bench_ring_at(&e->xl.want, 0);
 
 	FAIL(e,
 	     "no progress for %u cycles (cycle %llu): %u jobs held, msg_count %u, idle %u; "
@@ -1253,8 +1161,8 @@ static void hang_report(struct env *e)
 	     HANG_CYCLES, (unsigned long long)e->dut.cycle, (unsigned int)vport_get(e->job_count),
 	     (unsigned int)vport_get(e->msg_count), (unsigned int)vport_get(e->idle), e->hdrs.n,
 	     h ? (int)h->job : -1, e->pays.n, e->pay_pos, e->msgs.n, m ? (int)m->job : -1,
-	     e->dmsgs.n, e->xreqs.n, x ? (int)x->job : -1, e->chunks.n, c ? (int)c->job : -1,
-	     e->fails.n, e->dreqs.n, e->mrans.n);
+	     e->dmsgs.n, e->xl.want.n, x ? (int)x->job : -1, e->chunks.n, c ? (int)c->job : -1,
+	     e->fails.n, e->dreqs.n, e->xl.ans.n);
 }
 
 /* a scenario on a model; tag names the model in the result (empty: the core's size) */
@@ -1278,16 +1186,15 @@ static void run(struct bench *b, const struct scenario *sc, const struct vmodel_
 	bench_ring_init(&e->msgs, sizeof(struct msg_exp), RING);
 	bench_ring_init(&e->dmsgs, sizeof(struct msg_exp), RING);
 	bench_ring_init(&e->chunks, sizeof(struct chunk_exp), RING);
-	bench_ring_init(&e->xreqs, sizeof(struct xreq_exp), RING);
 	bench_ring_init(&e->fails, sizeof(struct fail_exp), RING);
 	bench_ring_init(&e->dreqs, sizeof(struct dma_req), RING);
-	bench_ring_init(&e->mrans, sizeof(struct mr_ans), RING);
 	bench_ring_init(&e->tusers, sizeof(bool), RING);
 	walk_make_mrs(b, e->mrs);
 	setup_qps(e);
 	bench_fill(b, e->mem, sizeof(e->mem));
 	dut_open(&e->dut, b, ops);
 	open_ports(e);
+	walk_xlator_open(&e->xl, &e->dut, e->mrs, RING);
 	e->njobs = 1u << (e->job_count->width - 1);
 	e->nslots = e->slot_busy->width;
 	if (e->nslots > MAX_SLOTS || e->njobs < 2) {
@@ -1311,12 +1218,12 @@ static void run(struct bench *b, const struct scenario *sc, const struct vmodel_
 		FAIL(e, "everything out, and the stage is not idle");
 	if (!e->err[0] &&
 	    (vport_get(e->hdr_valid) || vport_get(e->ax_valid) || vport_get(e->mm_valid) ||
-	     vport_get(e->mq_valid) || vport_get(e->rq_valid) || vport_get(e->slot_busy)))
+	     vport_get(e->xl.req_valid) || vport_get(e->rq_valid) || vport_get(e->slot_busy)))
 		FAIL(e,
 		     "everything out, and still: m_hdr %u m_axis %u m_msg %u m_mr_req %u "
 		     "m_pay_rd_req %u slot_busy 0x%x",
 		     (unsigned int)vport_get(e->hdr_valid), (unsigned int)vport_get(e->ax_valid),
-		     (unsigned int)vport_get(e->mm_valid), (unsigned int)vport_get(e->mq_valid),
+		     (unsigned int)vport_get(e->mm_valid), (unsigned int)vport_get(e->xl.req_valid),
 		     (unsigned int)vport_get(e->rq_valid), (unsigned int)vport_get(e->slot_busy));
 	bench_log(b,
 		  "%s: %u jobs in %llu cycles: %u DMA packets (%u continued, %llu bytes in all), "
@@ -1341,10 +1248,9 @@ static void run(struct bench *b, const struct scenario *sc, const struct vmodel_
 	bench_ring_free(&e->msgs);
 	bench_ring_free(&e->dmsgs);
 	bench_ring_free(&e->chunks);
-	bench_ring_free(&e->xreqs);
 	bench_ring_free(&e->fails);
 	bench_ring_free(&e->dreqs);
-	bench_ring_free(&e->mrans);
+	walk_xlator_close(&e->xl);
 	bench_ring_free(&e->tusers);
 }
 

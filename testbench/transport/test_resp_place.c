@@ -140,21 +140,9 @@ struct job {
 	bool refused;
 };
 
-struct xreq_exp {
-	struct xreq r;
-	unsigned int job;
-};
-
 struct chunk_exp {
 	struct chunk c;
 	unsigned int job;
-};
-
-struct mr_ans {
-	struct beat b;
-	uint64_t at;
-	unsigned int job;
-	bool check; /* the control's own check's answer */
 };
 
 struct pay {
@@ -230,8 +218,9 @@ struct env {
 	struct fault write_fault;
 
 	/* the expected and the pending */
-	struct bench_ring xreqs, mrans, chunks, wpays, stream, wdata, wreqs, answers;
-	bool mr_valid, s_valid;
+	struct walk_xlator xl;
+	struct bench_ring chunks, wpays, stream, wdata, wreqs, answers;
+	bool s_valid;
 	unsigned int s_len;
 	bool s_last;
 	struct mem want, got;
@@ -242,8 +231,8 @@ struct env {
 	bool last_hold, last_busy;
 
 	/* the held outputs */
-	bool wrq_held, mrq_held;
-	uint64_t last_wrq_addr, last_wrq_len, last_mrq_va, last_mrq_len, last_mrq_key;
+	bool wrq_held;
+	uint64_t last_wrq_addr, last_wrq_len;
 
 	uint64_t last_progress;
 	/* what the run did */
@@ -258,8 +247,6 @@ struct env {
 		*res_short, *d_commit, *d_act, *d_valid, *decide_room, *placed, *committed,
 		*answered, *f_qpn, *f_psn, *f_status, *f_write, *f_valid, *f_ready, *q_qpn_0,
 		*q_faulted_0, *q_qpn_1, *q_faulted_1, *xl_hold, *xl_busy;
-	const struct vmodel_port *mq_key, *mq_pd, *mq_va, *mq_len, *mq_access, *mq_valid, *mq_ready,
-		*ms_iova, *ms_len, *ms_last, *ms_status, *ms_valid, *ms_ready;
 	const struct vmodel_port *sx_data, *sx_keep, *sx_valid, *sx_ready, *sx_last, *wq_addr,
 		*wq_len, *wq_valid, *wq_ready, *wx_data, *wx_keep, *wx_valid, *wx_ready, *wx_last,
 		*wd_valid, *wd_error;
@@ -599,12 +586,8 @@ static void reference(struct env *e, unsigned int n, const struct sge *list)
 	else
 		w->list[0] = (struct sge){ j->va, 0xffffffffu, j->key };
 	walk_reference(e->mrs, w);
-	for (unsigned int i = 0; i < w->nreq; i++) {
-		struct xreq_exp *x = ring_add(e, &e->xreqs, "translation requests");
-
-		if (x)
-			*x = (struct xreq_exp){ w->req[i], n };
-	}
+	if (!walk_xlator_expect(&e->xl, w, n))
+		FAIL(e, "bench FIFO of translation requests overflows");
 	j->status = w->status;
 	j->is_short = w->is_short;
 	j->fails = w->is_short || w->status != HROCE_MR_XLATE_OK;
@@ -787,19 +770,15 @@ static void control(struct env *e)
 	}
 	if (e->chk == CHK_HOLD) {
 		/* the translator is the control's once no walk is under way */
-		if (!vport_get(e->xl_busy) && vport_get(e->mq_ready)) {
-			struct mr_ans *a = ring_add(e, &e->mrans, "translation answers");
-
-			if (a) {
-				a->b = (struct beat){ bench_rand(b),
-						      (unsigned int)bench_rand(b) & 0xffff,
-						      bench_chance(b, 80)
-							      ? HROCE_MR_XLATE_OK
+		if (!vport_get(e->xl_busy) && vport_get(e->xl.req_ready)) {
+			struct beat a = { bench_rand(b), (unsigned int)bench_rand(b) & 0xffff,
+					  bench_chance(b, 80) ? HROCE_MR_XLATE_OK
 							      : HROCE_MR_XLATE_BAD_BOUNDS,
-						      true };
-				a->at = e->dut.cycle + bench_range(b, 1, sc->mr_lat_max);
-				a->check = true;
-			}
+					  true };
+
+			if (!walk_xlator_other(&e->xl, &a,
+					       e->dut.cycle + bench_range(b, 1, sc->mr_lat_max)))
+				FAIL(e, "bench FIFO of translation answers overflows");
 			e->chk = CHK_RESP;
 		}
 		return;
@@ -998,28 +977,6 @@ static void sge_settle(struct env *e)
 	FAIL(e, "sge_index does not settle");
 }
 
-static void mr_drive(struct env *e)
-{
-	struct bench *b = e->b;
-	struct mr_ans *a = bench_ring_at(&e->mrans, 0);
-
-	if (!e->mr_valid && a && a->at <= e->dut.cycle && bench_chance(b, e->sc->ready_pct))
-		e->mr_valid = true;
-	if (e->mr_valid) {
-		vport_set(e->ms_iova, a->b.iova);
-		vport_set(e->ms_len, a->b.len);
-		vport_set(e->ms_last, a->b.last);
-		vport_set(e->ms_status, a->b.status);
-	} else {
-		vport_set(e->ms_iova, bench_rand(b));
-		vport_set(e->ms_len, bench_rand(b));
-		vport_set(e->ms_last, bench_rand(b) & 1);
-		vport_set(e->ms_status, bench_rand(b) & 7);
-	}
-	vport_set(e->ms_valid, e->mr_valid);
-	vport_set(e->mq_ready, bench_chance(b, e->sc->ready_pct));
-}
-
 static void stream_drive(struct env *e)
 {
 	struct bench *b = e->b;
@@ -1141,7 +1098,8 @@ static void drive(void *ctx)
 	if (e->fault_delay)
 		e->fault_delay--;
 	vport_set(e->f_ready, e->fault_seen && !e->fault_delay);
-	mr_drive(e); /* (the control's check reads the translator's ready) */
+	/* (the control's check reads the translator's ready) */
+	walk_xlator_drive(&e->xl, e->dut.cycle, sc->ready_pct);
 	control(e);
 	sge_answer(e);
 	stream_drive(e);
@@ -1157,44 +1115,6 @@ static void drive(void *ctx)
 /* ---------------------------------------------------------------------------------------
  * The checks of what comes out
  */
-
-static void check_xreq(struct env *e)
-{
-	struct xreq got = { (uint32_t)vport_get(e->mq_key), (uint32_t)vport_get(e->mq_pd),
-			    vport_get(e->mq_va), (uint32_t)vport_get(e->mq_len),
-			    (unsigned int)vport_get(e->mq_access) };
-	struct xreq_exp *x = bench_ring_at(&e->xreqs, 0);
-	struct beat beats[WALK_MAX_BEATS];
-	unsigned int n = 0;
-
-	if (!x) {
-		FAIL(e, "a translation request that no walk makes: key 0x%x va 0x%llx len %u",
-		     got.key, (unsigned long long)got.va, got.len);
-		return;
-	}
-	if (memcmp(&got, &x->r, sizeof(got))) {
-		FAIL(e,
-		     "job %u: translation request key 0x%x pd %u va 0x%llx len %u access %u, want "
-		     "key 0x%x pd %u va 0x%llx len %u access %u",
-		     x->job, got.key, got.pd, (unsigned long long)got.va, got.len, got.access,
-		     x->r.key, x->r.pd, (unsigned long long)x->r.va, x->r.len, x->r.access);
-		return;
-	}
-	unsigned int job = x->job;
-
-	bench_ring_pop(&e->xreqs);
-	e->n_checks++;
-	walk_translate(e->mrs, &got, beats, &n);
-	uint64_t at = e->dut.cycle;
-
-	for (unsigned int i = 0; i < n; i++) {
-		struct mr_ans *a = ring_add(e, &e->mrans, "translation answers");
-
-		at += bench_range(e->b, i ? 0 : 1, e->sc->mr_lat_max);
-		if (a)
-			*a = (struct mr_ans){ beats[i], at, job, false };
-	}
-}
 
 static void check_wr_req(struct env *e)
 {
@@ -1276,24 +1196,19 @@ static void check_held(struct env *e)
 	if (e->wrq_held && (!vport_get(e->wq_valid) || vport_get(e->wq_addr) != e->last_wrq_addr ||
 			    vport_get(e->wq_len) != e->last_wrq_len))
 		FAIL(e, "m_wr_req dropped or changed before it was taken");
-	if (e->mrq_held &&
-	    (!vport_get(e->mq_valid) || vport_get(e->mq_va) != e->last_mrq_va ||
-	     vport_get(e->mq_len) != e->last_mrq_len || vport_get(e->mq_key) != e->last_mrq_key))
-		FAIL(e, "m_mr_req dropped or changed before it was taken");
 	e->wrq_held = vport_get(e->wq_valid) && !vport_get(e->wq_ready);
-	e->mrq_held = vport_get(e->mq_valid) && !vport_get(e->mq_ready);
 	e->last_wrq_addr = vport_get(e->wq_addr);
 	e->last_wrq_len = vport_get(e->wq_len);
-	e->last_mrq_va = vport_get(e->mq_va);
-	e->last_mrq_len = vport_get(e->mq_len);
-	e->last_mrq_key = vport_get(e->mq_key);
 }
 
 static void sample(void *ctx)
 {
 	struct env *e = ctx;
 	bool busy = vport_get(e->xl_busy) != 0;
-	struct mr_ans *a = bench_ring_at(&e->mrans, 0);
+	const struct walk_ans *a = bench_ring_at(&e->xl.ans, 0);
+	bool req = vport_get(e->xl.req_valid) != 0;
+	struct walk_ans taken;
+	unsigned int moved;
 
 	sge_settle(e);
 	check_held(e);
@@ -1306,31 +1221,24 @@ static void sample(void *ctx)
 			FAIL(e, "q_faulted_%u %u for QP 0x%x, with %u faults waiting", i, hit, q,
 			     e->faults.n);
 	}
-	if ((vport_get(e->mq_valid) || vport_get(e->ms_ready)) && !busy)
+	if ((req || vport_get(e->xl.resp_ready)) && !busy)
 		FAIL(e, "the stage uses the translator with xl_busy low");
-	if (!busy && a && !a->check)
-		FAIL(e, "xl_busy low with %u translation answers due to the stage", e->mrans.n);
-	if (e->chk != CHK_NONE && !busy && vport_get(e->mq_valid))
+	if (!busy && a && !a->other)
+		FAIL(e, "xl_busy low with %u translation answers due to the stage", e->xl.ans.n);
+	if (e->chk != CHK_NONE && !busy && req)
 		FAIL(e,
 		     "a translation request of the stage while the control holds the translator");
-	if (vport_get(e->mq_valid) && vport_get(e->mq_ready)) {
-		check_xreq(e);
-		progress(e);
-	}
-	if (e->mr_valid && a && a->check) {
-		if (vport_get(e->ms_ready))
-			FAIL(e, "the stage takes the answer of the control's range check");
-		bench_ring_pop(&e->mrans);
-		e->mr_valid = false;
+	/* (the answer of the control's check is the control's: the stage must leave it) */
+	moved = walk_xlator_sample(&e->xl, e->dut.cycle, e->sc->mr_lat_max, &taken, e->err,
+				   sizeof(e->err));
+	if (moved & WALK_XLATOR_REQ)
+		e->n_checks++;
+	if ((moved & WALK_XLATOR_ANS) && taken.other)
 		e->chk = CHK_NONE;
+	else if ((moved & WALK_XLATOR_ANS) && taken.b.status != HROCE_MR_XLATE_OK)
+		e->walk_failed = (int)taken.job;
+	if (moved)
 		progress(e);
-	} else if (vport_get(e->ms_valid) && vport_get(e->ms_ready)) {
-		if (a->b.status != HROCE_MR_XLATE_OK)
-			e->walk_failed = (int)a->job;
-		bench_ring_pop(&e->mrans);
-		e->mr_valid = false;
-		progress(e);
-	}
 	if (vport_get(e->sx_valid) && vport_get(e->sx_ready)) {
 		struct pay *x = bench_ring_at(&e->stream, 0);
 
@@ -1412,19 +1320,6 @@ static void open_ports(struct env *e)
 		P(q_faulted_1, "q_faulted_1"),
 		P(xl_hold, "xl_hold"),
 		P(xl_busy, "xl_busy"),
-		P(mq_key, "m_mr_req_key"),
-		P(mq_pd, "m_mr_req_pd"),
-		P(mq_va, "m_mr_req_va"),
-		P(mq_len, "m_mr_req_len"),
-		P(mq_access, "m_mr_req_access"),
-		P(mq_valid, "m_mr_req_valid"),
-		P(mq_ready, "m_mr_req_ready"),
-		P(ms_iova, "s_mr_resp_iova"),
-		P(ms_len, "s_mr_resp_len"),
-		P(ms_last, "s_mr_resp_last"),
-		P(ms_status, "s_mr_resp_status"),
-		P(ms_valid, "s_mr_resp_valid"),
-		P(ms_ready, "s_mr_resp_ready"),
 		P(sx_data, "s_axis_tdata"),
 		P(sx_keep, "s_axis_tkeep"),
 		P(sx_valid, "s_axis_tvalid"),
@@ -1450,9 +1345,9 @@ static void open_ports(struct env *e)
 static bool all_out(struct env *e)
 {
 	return e->pushed == e->sc->jobs && e->retired == e->pushed && e->sync < 0 &&
-	       e->chk == CHK_NONE && !e->ack.active && !e->xreqs.n && !e->mrans.n && !e->chunks.n &&
-	       !e->wpays.n && !e->stream.n && !e->wdata.n && !e->wreqs.n && !e->answers.n &&
-	       !e->faults.n && !e->write_push;
+	       e->chk == CHK_NONE && !e->ack.active && !e->xl.want.n && !e->xl.ans.n &&
+	       !e->chunks.n && !e->wpays.n && !e->stream.n && !e->wdata.n && !e->wreqs.n &&
+	       !e->answers.n && !e->faults.n && !e->write_push;
 }
 
 static void hang_report(struct env *e)
@@ -1465,8 +1360,8 @@ static void hang_report(struct env *e)
 	     HANG_CYCLES, (unsigned long long)e->dut.cycle, e->pushed, e->sc->jobs, e->retired,
 	     e->sync, e->res_seen, e->chk, (unsigned int)vport_get(e->job_count),
 	     (unsigned int)vport_get(e->idle), (unsigned int)vport_get(e->drained),
-	     (unsigned int)vport_get(e->xl_busy), e->xreqs.n, e->chunks.n, e->wpays.n, e->stream.n,
-	     e->wreqs.n + e->answers.n, e->faults.n);
+	     (unsigned int)vport_get(e->xl_busy), e->xl.want.n, e->chunks.n, e->wpays.n,
+	     e->stream.n, e->wreqs.n + e->answers.n, e->faults.n);
 }
 
 /* the kinds of events the run is meant to cover came (a --quick run: its kinds of job) */
@@ -1532,8 +1427,6 @@ static void run(struct bench *b, const struct scenario *sc, const struct model *
 	e->want.t = lines[0];
 	e->got.t = lines[1];
 	bench_ring_init(&e->faults, sizeof(struct fault), 64);
-	bench_ring_init(&e->xreqs, sizeof(struct xreq_exp), RING);
-	bench_ring_init(&e->mrans, sizeof(struct mr_ans), RING);
 	bench_ring_init(&e->chunks, sizeof(struct chunk_exp), RING);
 	bench_ring_init(&e->wpays, sizeof(struct pay), PAY_RING);
 	bench_ring_init(&e->stream, sizeof(struct pay), PAY_RING);
@@ -1544,6 +1437,7 @@ static void run(struct bench *b, const struct scenario *sc, const struct model *
 	setup_qps(e);
 	dut_open(&e->dut, b, md->ops);
 	open_ports(e);
+	walk_xlator_open(&e->xl, &e->dut, e->mrs, RING);
 	e->njobs = 1u << (e->job_count->width - 1);
 	e->nfaults = 1u << md->fault_log;
 	e->max_sge = (1u << md->chunk_log) / 2 < 31 ? (1u << md->chunk_log) / 2 : 31;
@@ -1567,10 +1461,10 @@ static void run(struct bench *b, const struct scenario *sc, const struct model *
 	if (!e->err[0] && (!vport_get(e->idle) || !vport_get(e->drained)))
 		FAIL(e, "everything out, and the stage is not idle (%u) and drained (%u)",
 		     (unsigned int)vport_get(e->idle), (unsigned int)vport_get(e->drained));
-	if (!e->err[0] && (vport_get(e->wq_valid) || vport_get(e->mq_valid) ||
+	if (!e->err[0] && (vport_get(e->wq_valid) || vport_get(e->xl.req_valid) ||
 			   vport_get(e->res_valid) || vport_get(e->f_valid)))
 		FAIL(e, "everything out, and still: m_wr_req %u m_mr_req %u res %u m_fault %u",
-		     (unsigned int)vport_get(e->wq_valid), (unsigned int)vport_get(e->mq_valid),
+		     (unsigned int)vport_get(e->wq_valid), (unsigned int)vport_get(e->xl.req_valid),
 		     (unsigned int)vport_get(e->res_valid), (unsigned int)vport_get(e->f_valid));
 	if (!e->err[0])
 		mem_compare(e);
@@ -1593,8 +1487,7 @@ static void run(struct bench *b, const struct scenario *sc, const struct model *
 	dut_close(&e->dut);
 	free(e->job);
 	bench_ring_free(&e->faults);
-	bench_ring_free(&e->xreqs);
-	bench_ring_free(&e->mrans);
+	walk_xlator_close(&e->xl);
 	bench_ring_free(&e->chunks);
 	bench_ring_free(&e->wpays);
 	bench_ring_free(&e->stream);
