@@ -238,7 +238,8 @@ struct env {
 	/* what the run did */
 	unsigned int n_async, n_send, n_range, n_drop, n_committed, n_async_fail, n_sync_fail,
 		n_short, n_why[DROP_CAUSES], n_res_drop, n_icrc, n_discard, n_refused,
-		n_write_faults, n_lost, n_holds, n_acks, n_pops, n_checks;
+		n_write_faults, n_lost, n_holds, n_acks, n_pops, n_no_decide_room, n_no_fault_room,
+		n_checks;
 	uint64_t bytes;
 
 	const struct vmodel_port *idle, *drained, *j_walk, *j_sync, *j_qpn, *j_psn, *j_off, *j_len,
@@ -765,6 +766,8 @@ static void control(struct env *e)
 		}
 		if (e->dec_any_room || vport_get(e->decide_room))
 			decide(e);
+		else
+			e->n_no_decide_room++;
 		if (e->sync >= 0)
 			return;
 	}
@@ -801,6 +804,8 @@ static void control(struct env *e)
 	const struct job *j = &e->job[e->pushed];
 	bool room = count < e->njobs && (j->kind != J_ASYNC || vport_get(e->fault_room));
 
+	if (count < e->njobs && !room)
+		e->n_no_fault_room++;
 	if (!room)
 		return;
 	push_job(e);
@@ -1474,13 +1479,15 @@ static void run(struct bench *b, const struct scenario *sc, const struct model *
 		"(%llu bytes, %u lines); %u async walks failed, %u sync (%u short), %u "
 		"res_drop, %u ICRC-bad, %u OK discarded; dropped after a failing job at the "
 		"head %u, failed %u, queued %u, a walk's fault %u, a write's %u; %u writes refused, %u write faults, %u lost; %u faults popped, %u "
-		"range checks, %u ACKs; %u checks",
+		"range checks, %u ACKs; cycles without room: to decide %u, for a fault %u; %u "
+		"checks",
 		s.name, e->pushed, (unsigned long long)e->dut.cycle, e->n_async, e->n_send,
 		e->n_range, e->n_drop, e->n_committed, (unsigned long long)e->bytes, e->want.n,
 		e->n_async_fail, e->n_sync_fail + e->n_short, e->n_short, e->n_res_drop, e->n_icrc,
 		e->n_discard, e->n_why[DROP_AT_HEAD], e->n_why[DROP_FAILED], e->n_why[DROP_QUEUED],
 		e->n_why[DROP_WALK_FAULT], e->n_why[DROP_WRITE_FAULT], e->n_refused,
-		e->n_write_faults, e->n_lost, e->n_pops, e->n_holds, e->n_acks, e->n_checks);
+		e->n_write_faults, e->n_lost, e->n_pops, e->n_holds, e->n_acks, e->n_no_decide_room,
+		e->n_no_fault_room, e->n_checks);
 	if (!e->err[0])
 		coverage(e);
 	bench_result(b, s.name, !e->err[0], "%s", e->err);
