@@ -30,25 +30,25 @@
  *
  * A C reference, checked in order and never by cycle: the translation requests are the
  * walk_model reference's walks of the jobs not dropped; the write requests and the bytes
- * written are the chunks and payloads of the jobs committed, and the host memory at the
- * end is the reference's (nothing written outside them, nothing of a failed, dropped or
+ * written are the chunks and payloads of the jobs committed, and the host memory at the end
+ * is the reference's (nothing written outside them, nothing of a failed, dropped or
  * discarded job); every payload in the stream is consumed. Sync results (res_drop, status,
- * short) are the reference's, and come only with the job at the head. The faults: the
- * bench keeps resp_place's table from what it saw (a walk's fault goes in as its job
- * retires, a refused packet's at its last answer while fewer than WRITE_FAULTS wait, as
- * resp_place does; the control's pops) and
- * checks against it every cycle m_fault_*, q_faulted_0/1, fault_room and job_count; a job
- * is dropped (never walked nor written; a sync one's result says res_drop) if, when it is
- * pushed, an earlier async job of its QP fails its walk and is not retired yet, or a fault
- * of its QP waits. placed_count counts retired jobs (a sync one only once decided);
- * wr_committed covers at least the chunks of the jobs retired, at most those committed,
- * and no fewer than the writes handed out; wr_answered counts the answers; an ACK probe
- * waits as resp_engine does (placed_count reaches the jobs pushed, wr_committed taken
- * then, wr_answered reaches it) and must then find every write of those jobs answered.
- * idle and drained only when nothing is queued or walked (and, drained, every write handed
- * out and answered); both at the end. No walk starts while xl_hold; xl_busy is high while
- * the stage uses the translator; the control's check answer is never taken by the stage.
- * Outputs offered hold until taken. A hang (no progress for HANG_CYCLES) fails the run.
+ * short) are the reference's, and come only with the job at the head. The faults: the bench
+ * keeps resp_place's table from what it saw (a walk's fault goes in as its job retires, a
+ * refused packet's at its last answer while fewer than WRITE_FAULTS wait, as resp_place
+ * does; out as the control pops it) and checks against it every cycle m_fault_*,
+ * q_faulted_0/1, fault_room and job_count; a job is dropped (never walked nor written; a
+ * sync one's result says res_drop) if, when it is pushed, an earlier async job of its QP
+ * fails its walk and is not retired yet, or a fault of its QP waits. placed_count counts
+ * retired jobs (a sync one only once decided); wr_committed covers at least the chunks of
+ * the jobs retired, at most those committed, and no fewer than the writes handed out;
+ * wr_answered counts the answers; an ACK probe waits as resp_engine does (placed_count
+ * reaches the jobs pushed, wr_committed taken then, wr_answered reaches it) and must then
+ * find every write of those jobs answered. idle and drained only when nothing is queued or
+ * walked (and, drained, every write handed out and answered); both at the end. No walk
+ * starts while xl_hold; xl_busy is high while the stage uses the translator; the control's
+ * check answer is never taken by the stage. Outputs offered hold until taken. A hang (no
+ * progress for HANG_CYCLES) fails the run.
  *
  * The runs: clean, with violations (failed walks, short SENDs, ICRC-bad requests, jobs
  * dropped after a fault of their QP), with refused writes (faults past WRITE_FAULTS
@@ -61,7 +61,9 @@
  *
  * Not covered: a sync job that does not walk (walk=0 sync=1: resp_engine gives none), jobs
  * of no payload (resp_engine gives none), DMA write answers earlier than a cycle after the
- * request's last byte.
+ * request's last byte, fault_room low at the core's size (a QP's jobs are dropped while
+ * its fault waits, so the table rarely holds more than a fault a QP: only the tiny
+ * model's fills up).
  */
 #include <stdio.h>
 #include <stdlib.h>
