@@ -52,12 +52,15 @@
  *
  * The runs: clean, with violations (failed walks, short SENDs, ICRC-bad requests, jobs
  * dropped after a fault of their QP), with refused writes (faults past WRITE_FAULTS
- * lost), with heavy back-pressure, with gaps, and with two QPs and a control often slower
- * than the stage (a job pushed in the cycle a failed job of its QP leaves); each fails if
- * the kinds of events it is meant to cover did not occur (a --quick run checks only its
- * kinds of job). All but the clean and the gaps also on a tiny model (two jobs, 32
- * chunks, four packets' writes tracked, eight faults): there a SEND walks at most 16
- * SGEs, as a walk's chunks (two per SGE at most) must fit the chunk FIFO.
+ * lost), with heavy back-pressure, with gaps, with the payload slow and the writer's
+ * requests waiting for their bytes (committed chunks stay in the chunk FIFO while the next
+ * walks fill it), and with two QPs and a control often slower than the stage (a job pushed
+ * in the cycle a failed job of its QP leaves); each fails if the kinds of events it is
+ * meant to cover did not occur (a --quick run checks only its kinds of job). Some SENDs
+ * walk as many SGEs as a RECV WQE holds, each small and across a page (two chunks each).
+ * All but the clean and the gaps also on a tiny model (two jobs, 32 chunks, four packets'
+ * writes tracked, eight faults): there a SEND walks at most 16 SGEs, as a walk's chunks
+ * (two per SGE at most) must fit the chunk FIFO.
  *
  * Not covered: a sync job that does not walk (walk=0 sync=1: resp_engine gives none), jobs
  * of no payload (resp_engine gives none), DMA write answers earlier than a cycle after the
@@ -116,6 +119,8 @@ struct scenario {
 	unsigned int gap_pct, gap_max; /* the control idles between requests */
 	unsigned int fault_delay_max;  /* cycles before the control pops a fault */
 	unsigned int decide_delay_max; /* cycles from a sync result to the decision */
+	unsigned int stream_pct;       /* the payload stream's beats (0: ready_pct) */
+	bool req_waits_data;	       /* the writer takes a request once its bytes came */
 	unsigned int hold_pct;	       /* requests checked on the translator first */
 	bool tiny;		       /* run on the tiny model too */
 	bool corners;	  /* jobs pushed as a job of their QP leaves, its walk failed */
@@ -243,6 +248,7 @@ struct env {
 		n_write_faults, n_lost, n_holds, n_acks, n_pops, n_no_decide_room, n_no_fault_room,
 		n_checks;
 	uint64_t bytes;
+	unsigned int max_chunks; /* of a walk */
 
 	const struct vmodel_port *idle, *drained, *j_walk, *j_sync, *j_qpn, *j_psn, *j_off, *j_len,
 		*j_num_sge, *j_pd, *j_access, *j_va, *j_key, *j_valid, *job_count, *fault_room,
@@ -417,6 +423,31 @@ static void make_range(struct env *e, struct job *j, const struct qp *p, bool ba
 	j->key = m->key;
 }
 
+/* a small SGE across a page boundary of an MR of PD pd (two chunks), if one has two pages */
+static struct sge split_sge(struct env *e, unsigned int pd)
+{
+	struct bench *b = e->b;
+	const struct mr *can[WALK_NUM_MRS], *m;
+	unsigned int n = 0;
+
+	for (unsigned int i = 0; i < WALK_NUM_MRS; i++) {
+		m = &e->mrs[i];
+		if (m->pd == pd && m->bad_page < 0 && (m->access & HROCE_PERM_LOCAL_WRITE) &&
+		    m->len > (1ull << m->page_log) + 130)
+			can[n++] = m;
+	}
+	if (!n)
+		return walk_good_sge(b, e->mrs, pd, HROCE_PERM_LOCAL_WRITE, 130);
+	m = can[bench_range(b, 0, n - 1)];
+
+	uint64_t page = 1ull << m->page_log;
+	uint64_t cross = m->va + page * bench_range(b, 1, (m->len - 131) / page);
+	struct sge s = { 0, (uint32_t)bench_range(b, 2, 130), m->key };
+
+	s.addr = cross - bench_range(b, 1, s.len - 1);
+	return s;
+}
+
 /* a SEND packet: the RECV WQE's SGEs, the message's offset in them, its length */
 static void make_send(struct env *e, struct job *j, const struct qp *p, bool bad)
 {
@@ -425,10 +456,16 @@ static void make_send(struct env *e, struct job *j, const struct qp *p, bool bad
 	unsigned int n = (unsigned int)(bench_chance(b, 5) ? 0 : bench_range(b, 1, e->max_sge));
 	unsigned int badi = n ? (unsigned int)bench_range(b, 0, n - 1) : 0;
 	bool is_short = bad && (!n || bench_chance(b, 30));
+	/* now and then every SGE small and across a page: a walk of two chunks an SGE */
+	bool split = !bad && bench_chance(b, 5);
 
+	if (split)
+		n = e->max_sge;
 	bench_fill(b, e->list, sizeof(e->list));
 	for (unsigned int i = 0; i < n; i++) {
-		if (bad && !is_short && i == badi) {
+		if (split) {
+			e->list[i] = split_sge(e, p->pd);
+		} else if (bad && !is_short && i == badi) {
 			e->list[i] = walk_bad_sge(b, e->mrs, p->pd, HROCE_PERM_LOCAL_WRITE);
 			start = total;
 		} else {
@@ -458,6 +495,10 @@ static void make_send(struct env *e, struct job *j, const struct qp *p, bool bad
 			j->len = start - j->off + 1;
 		if (j->len > total - j->off)
 			j->len = total - j->off;
+	} else if (split) {
+		/* through every SGE */
+		j->off = 0;
+		j->len = total < MAX_PKT ? total : MAX_PKT;
 	} else {
 		j->off = (uint32_t)bench_range(b, 0, total - 1);
 		j->len = pkt_len(e, p);
@@ -593,6 +634,8 @@ static void reference(struct env *e, unsigned int n, const struct sge *list)
 		FAIL(e, "bench FIFO of translation requests overflows");
 	j->status = w->status;
 	j->is_short = w->is_short;
+	if (w->nchunk > e->max_chunks)
+		e->max_chunks = w->nchunk;
 	j->fails = w->is_short || w->status != HROCE_MR_XLATE_OK;
 }
 
@@ -990,7 +1033,8 @@ static void stream_drive(struct env *e)
 	struct pay *x = bench_ring_at(&e->stream, 0);
 	uint8_t data[BEAT];
 
-	if (!e->s_valid && x && bench_chance(b, e->sc->ready_pct)) {
+	if (!e->s_valid && x &&
+	    bench_chance(b, e->sc->stream_pct ? e->sc->stream_pct : e->sc->ready_pct)) {
 		e->s_valid = true;
 		e->s_len = x->len - x->pos < BEAT ? x->len - x->pos : BEAT;
 		e->s_last = x->pos + e->s_len == x->len;
@@ -1089,6 +1133,25 @@ static void writer_pair(struct env *e)
 	}
 }
 
+/* the writer has the bytes of the request offered (as dma_wr_client, which issues a burst
+ * once its beats are in its buffer) */
+static bool wq_data(struct env *e)
+{
+	uint64_t have = 0, need = vport_get(e->wq_len);
+
+	for (unsigned int i = 0; i < e->wdata.n; i++) {
+		const struct pay *p = bench_ring_at(&e->wdata, i);
+
+		have += p->len - p->pos;
+	}
+	for (unsigned int i = 0; i < e->wreqs.n; i++) {
+		const struct wreq *r = bench_ring_at(&e->wreqs, i);
+
+		need += r->len - r->pos;
+	}
+	return have >= need;
+}
+
 static void drive(void *ctx)
 {
 	struct env *e = ctx;
@@ -1111,7 +1174,8 @@ static void drive(void *ctx)
 	sge_answer(e);
 	stream_drive(e);
 	answer(e);
-	vport_set(e->wq_ready, bench_chance(b, sc->ready_pct));
+	vport_set(e->wq_ready,
+		  bench_chance(b, sc->ready_pct) && (!sc->req_waits_data || wq_data(e)));
 	vport_set(e->wx_ready, bench_chance(b, sc->ready_pct));
 	vport_set(e->q_qpn_0, bench_chance(b, 80) ? e->qp[bench_range(b, 0, sc->qps - 1)].qpn
 						  : bench_rand(b) & 0xffffff);
@@ -1202,7 +1266,12 @@ static void check_held(struct env *e)
 {
 	if (e->wrq_held && (!vport_get(e->wq_valid) || vport_get(e->wq_addr) != e->last_wrq_addr ||
 			    vport_get(e->wq_len) != e->last_wrq_len))
-		FAIL(e, "m_wr_req dropped or changed before it was taken");
+		FAIL(e,
+		     "cycle %llu: m_wr_req 0x%llx len %u (valid %u) the cycle after 0x%llx len %u "
+		     "was offered and not taken",
+		     (unsigned long long)e->dut.cycle, (unsigned long long)vport_get(e->wq_addr),
+		     (unsigned int)vport_get(e->wq_len), (unsigned int)vport_get(e->wq_valid),
+		     (unsigned long long)e->last_wrq_addr, (unsigned int)e->last_wrq_len);
 	e->wrq_held = vport_get(e->wq_valid) && !vport_get(e->wq_ready);
 	e->last_wrq_addr = vport_get(e->wq_addr);
 	e->last_wrq_len = vport_get(e->wq_len);
@@ -1385,6 +1454,8 @@ static void coverage(struct env *e)
 		FAIL(e, "a run without violations failed a walk or made a fault");
 	else if (!full)
 		return;
+	else if (e->max_chunks < 2 * e->max_sge - 4)
+		FAIL(e, "no walk of SGEs across pages: at most %u chunks", e->max_chunks);
 	else if (sc->bad_pct && (!e->n_async_fail || !e->n_sync_fail || !e->n_short ||
 				 !e->n_why[DROP_WALK_FAULT] || !e->n_res_drop))
 		FAIL(e, "a run with violations without a failed async walk, a failed sync walk, a "
@@ -1478,18 +1549,18 @@ static void run(struct bench *b, const struct scenario *sc, const struct model *
 	bench_log(
 		b,
 		"%s: %u jobs in %llu cycles: %u async, %u SEND, %u range, %u drop; %u committed "
-		"(%llu bytes, %u lines); %u async walks failed, %u sync (%u short), %u "
+		"(%llu bytes, %u lines, a walk's chunks up to %u); %u async walks failed, %u sync (%u short), %u "
 		"res_drop, %u ICRC-bad, %u OK discarded; dropped after a failing job at the "
 		"head %u, failed %u, queued %u, a walk's fault %u, a write's %u; %u writes refused, %u write faults, %u lost; %u faults popped, %u "
 		"range checks, %u ACKs; cycles without room: to decide %u, for a fault %u; %u "
 		"checks",
 		s.name, e->pushed, (unsigned long long)e->dut.cycle, e->n_async, e->n_send,
 		e->n_range, e->n_drop, e->n_committed, (unsigned long long)e->bytes, e->want.n,
-		e->n_async_fail, e->n_sync_fail + e->n_short, e->n_short, e->n_res_drop, e->n_icrc,
-		e->n_discard, e->n_why[DROP_AT_HEAD], e->n_why[DROP_FAILED], e->n_why[DROP_QUEUED],
-		e->n_why[DROP_WALK_FAULT], e->n_why[DROP_WRITE_FAULT], e->n_refused,
-		e->n_write_faults, e->n_lost, e->n_pops, e->n_holds, e->n_acks, e->n_no_decide_room,
-		e->n_no_fault_room, e->n_checks);
+		e->max_chunks, e->n_async_fail, e->n_sync_fail + e->n_short, e->n_short,
+		e->n_res_drop, e->n_icrc, e->n_discard, e->n_why[DROP_AT_HEAD],
+		e->n_why[DROP_FAILED], e->n_why[DROP_QUEUED], e->n_why[DROP_WALK_FAULT],
+		e->n_why[DROP_WRITE_FAULT], e->n_refused, e->n_write_faults, e->n_lost, e->n_pops,
+		e->n_holds, e->n_acks, e->n_no_decide_room, e->n_no_fault_room, e->n_checks);
 	if (!e->err[0])
 		coverage(e);
 	bench_result(b, s.name, !e->err[0], "%s", e->err);
@@ -1573,6 +1644,24 @@ int main(int argc, char **argv)
 		  .fault_delay_max = 20,
 		  .decide_delay_max = 2,
 		  .hold_pct = 10 },
+		/* the payload slow, the writer's requests waiting for their bytes: the committed
+		 * chunks stay, and walks (SENDs of up to 62 chunks) find the chunk FIFO half full
+		 */
+		{ .name = "resp_place_slow_stream",
+		  .jobs = 3000,
+		  .qps = 8,
+		  .icrc_pct = 5,
+		  .discard_pct = 3,
+		  .refuse_pct = 1,
+		  .ready_pct = 90,
+		  .stream_pct = 8,
+		  .req_waits_data = true,
+		  .mr_lat_max = 2,
+		  .wr_lat_max = 10,
+		  .fault_delay_max = 20,
+		  .decide_delay_max = 2,
+		  .tiny = true,
+		  .hold_pct = 5 },
 		/* two QPs, the translator and the writer quick: a job often comes in the cycle a
 		 * job of its QP fails, or a fault of its QP goes */
 		{ .name = "resp_place_two_qps",
