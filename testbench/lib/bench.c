@@ -107,6 +107,45 @@ void bench_fill(struct bench *b, void *buf, size_t len)
 		p[i] = (uint8_t)(bench_rand(b) >> 32);
 }
 
+void bench_ring_init(struct bench_ring *r, size_t size, unsigned int cap)
+{
+	r->item = calloc(cap, size);
+	if (!r->item) {
+		fprintf(stderr, "bench: out of memory\n");
+		exit(1);
+	}
+	r->size = size;
+	r->cap = cap;
+	r->head = r->n = 0;
+}
+
+void bench_ring_free(struct bench_ring *r)
+{
+	free(r->item);
+	r->item = NULL;
+}
+
+void *bench_ring_add(struct bench_ring *r)
+{
+	if (r->n == r->cap)
+		return NULL;
+	void *p = (char *)r->item + (size_t)((r->head + r->n++) % r->cap) * r->size;
+
+	memset(p, 0, r->size);
+	return p;
+}
+
+void *bench_ring_at(const struct bench_ring *r, unsigned int i)
+{
+	return i < r->n ? (char *)r->item + (size_t)((r->head + i) % r->cap) * r->size : NULL;
+}
+
+void bench_ring_pop(struct bench_ring *r)
+{
+	r->head = (r->head + 1) % r->cap;
+	r->n--;
+}
+
 void bench_random_mac(struct bench *b, uint8_t mac[6])
 {
 	bench_fill(b, mac, 6);

@@ -55,6 +55,23 @@ uint64_t bench_mac_value(const uint8_t mac[6]);
 void bench_first_error(char *err, size_t size, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/*
+ * A FIFO of fixed-size items in a ring, for a bench's expected outputs: add returns a new
+ * zeroed item at the tail, or NULL when the ring is full; at(i) is the i-th from the head.
+ */
+struct bench_ring {
+	void *item;
+	size_t size;
+	unsigned int head, n, cap;
+};
+
+/* Exits on want of memory. */
+void bench_ring_init(struct bench_ring *r, size_t size, unsigned int cap);
+void bench_ring_free(struct bench_ring *r);
+void *bench_ring_add(struct bench_ring *r);
+void *bench_ring_at(const struct bench_ring *r, unsigned int i);
+void bench_ring_pop(struct bench_ring *r);
+
 struct dut_agent {
 	void (*drive)(void *ctx);  /* set inputs for the coming clock edge */
 	void (*sample)(void *ctx); /* read outputs just before the edge */

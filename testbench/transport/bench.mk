@@ -64,3 +64,17 @@ $(eval $(call program,test_req_build,testbench/transport/test_req_build.c \
 	testbench/transport/walk_model.c $(BENCH_SRCS),req_build req_build_tiny))
 BLOCK_TESTS += test_req_build
 CORE_LINT_TOPS += req_build
+
+# resp_place: the responder's placement stage (jobs -> SGE or range walk -> committed DMA
+# writes, payloads written or dropped, writes answered, faults), against a C resp_engine
+# control, translator, payload stream and DMA writer, at the core's size
+RESP_PLACE_SRCS := $(wildcard rtl/lib/*.v) rtl/transport/sg_walk.v rtl/transport/resp_place.v
+$(eval $(call model,resp_place,resp_place,,$(RESP_PLACE_SRCS)))
+# and tiny: two jobs, 32 chunks (a walk starts only with the chunk FIFO empty), four
+# packets' writes tracked, eight faults (four of them for refused writes)
+$(eval $(call model,resp_place_tiny,resp_place,-GJOB_LOG=1 -GCHUNK_ADDR_WIDTH=5 \
+	-GWREC_ADDR_WIDTH=2 -GFAULT_LOG=3,$(RESP_PLACE_SRCS)))
+$(eval $(call program,test_resp_place,testbench/transport/test_resp_place.c \
+	testbench/transport/walk_model.c $(BENCH_SRCS),resp_place resp_place_tiny))
+BLOCK_TESTS += test_resp_place
+CORE_LINT_TOPS += resp_place

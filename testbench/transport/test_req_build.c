@@ -74,7 +74,6 @@ extern const struct vmodel_ops vmodel_Vreq_build, vmodel_Vreq_build_tiny;
 #define PAY_RING 256
 #define HDR_WORDS ((HROCE_ROCE_HDR_BITS + 31) / 32)
 #define TXM_WORDS 4
-#define BAD_KEY_BASE 0x10000u /* above every MR's key */
 
 /* The messages to req_ack (rtl/transport/req_msg.vh) */
 #define TXM_QPN 0, 24
@@ -141,12 +140,6 @@ struct turn {
  * The expected outputs, each a FIFO
  */
 
-struct ring {
-	void *item;
-	size_t size;
-	unsigned int head, n, cap;
-};
-
 struct hdr_exp {
 	uint32_t w[HDR_WORDS];
 	unsigned int job, len;
@@ -168,11 +161,6 @@ struct chunk_exp {
 	unsigned int job;
 };
 
-struct xreq_exp {
-	struct xreq r;
-	unsigned int job;
-};
-
 struct fail_exp {
 	uint32_t qpn;
 	unsigned int job;
@@ -182,11 +170,6 @@ struct dma_req {
 	uint64_t addr, at;
 	unsigned int len;
 	bool last;
-};
-
-struct mr_ans {
-	struct beat b;
-	uint64_t at;
 };
 
 struct env {
@@ -201,7 +184,8 @@ struct env {
 	struct walk w; /* scratch of the reference */
 	char err[512];
 
-	struct ring hdrs, pays, msgs, dmsgs, chunks, xreqs, fails, dreqs, mrans, tusers;
+	struct bench_ring hdrs, pays, msgs, dmsgs, chunks, fails, dreqs, tusers;
+	struct walk_xlator xl;
 	unsigned int pay_pos;  /* bytes of the head payload taken */
 	unsigned int hdr_pays; /* headers taken whose payload the link may take now */
 
@@ -211,14 +195,13 @@ struct env {
 	bool spkt_done, sbeat_valid, sbeat_last, sbeat_user;
 	unsigned int sbeat_len;
 	/* the translator's answer offered */
-	bool mr_valid;
 	/* the control */
 	unsigned int gap, jobs, fail_delay;
 	bool fail_seen;
 	/* the link's rule: the previous cycle's outputs, to check they held */
 	uint32_t last_hdr[HDR_WORDS], last_msg[TXM_WORDS];
-	bool hdr_held, msg_held, rd_held, mrq_held, fail_held;
-	uint64_t last_rd_addr, last_rd_len, last_mrq_va, last_fail_qpn;
+	bool hdr_held, msg_held, rd_held, fail_held;
+	uint64_t last_rd_addr, last_rd_len, last_fail_qpn;
 
 	uint64_t last_progress;
 	/* what the run did */
@@ -231,8 +214,6 @@ struct env {
 		*job_count, *slot_busy, *sm_data, *sm_valid, *msg_count, *f_qpn, *f_valid, *f_ready;
 	const struct vmodel_port *sge_addr, *sge_data, *inl_addr_0, *inl_hi_0, *inl_addr_1,
 		*inl_lo_1;
-	const struct vmodel_port *mq_key, *mq_pd, *mq_va, *mq_len, *mq_access, *mq_valid, *mq_ready,
-		*ms_iova, *ms_len, *ms_last, *ms_status, *ms_valid, *ms_ready;
 	const struct vmodel_port *rq_addr, *rq_len, *rq_last, *rq_valid, *rq_ready, *rd_data,
 		*rd_keep, *rd_valid, *rd_ready, *rd_last, *rd_user;
 	const struct vmodel_port *mm_data, *mm_valid, *mm_ready, *hdr_data, *hdr_valid, *hdr_ready,
@@ -241,46 +222,14 @@ struct env {
 
 #define FAIL(e, ...) bench_first_error((e)->err, sizeof((e)->err), __VA_ARGS__)
 
-static void ring_init(struct ring *r, size_t size, unsigned int cap)
-{
-	r->item = calloc(cap, size);
-	if (!r->item) {
-		fprintf(stderr, "test_req_build: out of memory\n");
-		exit(1);
-	}
-	r->size = size;
-	r->cap = cap;
-	r->head = r->n = 0;
-}
-
-static void ring_free(struct ring *r)
-{
-	free(r->item);
-	r->item = NULL;
-}
-
 /* a new entry at the tail (zeroed), or NULL with the run failed */
-static void *ring_add(struct env *e, struct ring *r, const char *what)
+static void *ring_add(struct env *e, struct bench_ring *r, const char *what)
 {
-	if (r->n == r->cap) {
+	void *p = bench_ring_add(r);
+
+	if (!p)
 		FAIL(e, "bench FIFO of %s overflows (%u entries)", what, r->cap);
-		return NULL;
-	}
-	void *p = (char *)r->item + (size_t)((r->head + r->n++) % r->cap) * r->size;
-
-	memset(p, 0, r->size);
 	return p;
-}
-
-static void *ring_at(const struct ring *r, unsigned int i)
-{
-	return i < r->n ? (char *)r->item + (size_t)((r->head + i) % r->cap) * r->size : NULL;
-}
-
-static void ring_pop(struct ring *r)
-{
-	r->head = (r->head + 1) % r->cap;
-	r->n--;
 }
 
 static uint8_t host_byte(uint64_t addr)
@@ -305,73 +254,6 @@ static void progress(struct env *e)
 static unsigned int wqe_bytes(const struct qp *p)
 {
 	return 64u << p->stride;
-}
-
-/* an MR of the QP's PD with every page readable */
-static const struct mr *good_mr(struct env *e, const struct qp *p)
-{
-	for (;;) {
-		const struct mr *m = &e->mrs[bench_range(e->b, 0, WALK_NUM_MRS - 1)];
-
-		if (m->pd == p->pd && m->bad_page < 0)
-			return m;
-	}
-}
-
-static struct sge good_sge(struct env *e, const struct qp *p)
-{
-	const struct mr *m = good_mr(e, p);
-	uint64_t most = m->len < 3000 ? m->len : 3000;
-	struct sge s = { 0, 0, m->key };
-
-	s.len = bench_chance(e->b, 10) ? 0 : (uint32_t)bench_range(e->b, 1, most);
-	s.addr = m->va + bench_range(e->b, 0, m->len - s.len);
-	return s;
-}
-
-/* one SGE made to fail its translation, one way or another */
-static struct sge bad_sge(struct env *e, const struct qp *p)
-{
-	struct bench *b = e->b;
-	struct sge s = good_sge(e, p);
-	const struct mr *m;
-
-	if (!s.len)
-		s.len = 1;
-	switch (bench_range(b, 0, 3)) {
-	case 0: /* no MR has the key */
-		s.key = BAD_KEY_BASE + (uint32_t)bench_range(b, 0, 0xffffff);
-		break;
-	case 1: /* an MR of another PD */
-		do
-			m = &e->mrs[bench_range(b, 0, WALK_NUM_MRS - 1)];
-		while (m->pd == p->pd);
-		s.key = m->key;
-		s.addr = m->va;
-		break;
-	case 2: /* past its MR's end */
-		m = walk_find_mr(e->mrs, s.key);
-		s.addr = m->va + m->len - bench_range(b, 0, m->len < 100 ? m->len : 100);
-		s.len = (uint32_t)bench_range(b, 101, 3000);
-		break;
-	default: /* the MR of the PD whose last page's table entry cannot be read */
-		for (unsigned int i = 0; i < WALK_NUM_MRS; i++) {
-			m = &e->mrs[i];
-			if (m->pd == p->pd && m->bad_page >= 0) {
-				uint64_t start = (uint64_t)m->bad_page << m->page_log;
-
-				s.key = m->key;
-				s.addr = m->va + start + bench_range(b, 0, m->len - start - 1);
-				s.len = (uint32_t)bench_range(b, 1,
-							      m->len - (s.addr - m->va) < 3000
-								      ? m->len - (s.addr - m->va)
-								      : 3000);
-				break;
-			}
-		}
-		break;
-	}
-	return s;
 }
 
 static void make_wqe(struct env *e, struct qp *p, struct wqe *w)
@@ -401,7 +283,7 @@ static void make_wqe(struct env *e, struct qp *p, struct wqe *w)
 	}
 	w->num_sge = (unsigned int)(bench_chance(b, 10) ? 0 : bench_range(b, 1, max_sge));
 	for (unsigned int i = 0; i < w->num_sge; i++) {
-		w->list[i] = good_sge(e, p);
+		w->list[i] = walk_good_sge(b, e->mrs, p->pd, 0, 3000);
 		total += w->list[i].len;
 	}
 	w->len = (uint32_t)(bench_chance(b, 60) ? total : bench_range(b, 0, total));
@@ -413,7 +295,7 @@ static void make_wqe(struct env *e, struct qp *p, struct wqe *w)
 		} else {
 			unsigned int i = (unsigned int)bench_range(b, 0, w->num_sge - 1);
 
-			w->list[i] = bad_sge(e, p);
+			w->list[i] = walk_bad_sge(b, e->mrs, p->pd, 0);
 		}
 	}
 	for (unsigned int i = 0; i < w->num_sge; i++) {
@@ -510,12 +392,8 @@ static void expect_job(struct env *e, struct qp *p, const struct job *j, const s
 		k->access = 0;
 		memcpy(k->list, w->list, sizeof(k->list));
 		walk_reference(e->mrs, k);
-		for (unsigned int i = 0; i < k->nreq; i++) {
-			struct xreq_exp *x = ring_add(e, &e->xreqs, "translation requests");
-
-			if (x)
-				*x = (struct xreq_exp){ k->req[i], e->jobs };
-		}
+		if (!walk_xlator_expect(&e->xl, k, e->jobs))
+			FAIL(e, "bench FIFO of translation requests overflows");
 		if (k->is_short || k->status != HROCE_MR_XLATE_OK) {
 			uint32_t m[TXM_WORDS];
 			struct fail_exp *f = ring_add(e, &e->fails, "failures");
@@ -722,7 +600,7 @@ static void start_turn(struct env *e, uint32_t busy)
 /* the report of a failed QP, the first cycle the control sees it */
 static void fail_report(struct env *e, uint32_t qpn)
 {
-	struct fail_exp *f = ring_at(&e->fails, 0);
+	struct fail_exp *f = bench_ring_at(&e->fails, 0);
 	struct qp *p = NULL;
 
 	for (unsigned int q = 0; q < e->sc->qps; q++)
@@ -733,7 +611,7 @@ static void fail_report(struct env *e, uint32_t qpn)
 		     f ? f->qpn : 0, f ? f->job : 0);
 		return;
 	}
-	ring_pop(&e->fails);
+	bench_ring_pop(&e->fails);
 	e->n_checks++;
 	p->doomed = false;
 	p->dead = true;
@@ -875,28 +753,6 @@ static void wqe_settle(struct env *e)
 	FAIL(e, "the WQE read addresses do not settle");
 }
 
-static void mr_drive(struct env *e)
-{
-	struct bench *b = e->b;
-	struct mr_ans *a = ring_at(&e->mrans, 0);
-
-	if (!e->mr_valid && a && a->at <= e->dut.cycle && bench_chance(b, e->sc->ready_pct))
-		e->mr_valid = true;
-	if (e->mr_valid) {
-		vport_set(e->ms_iova, a->b.iova);
-		vport_set(e->ms_len, a->b.len);
-		vport_set(e->ms_last, a->b.last);
-		vport_set(e->ms_status, a->b.status);
-	} else {
-		vport_set(e->ms_iova, bench_rand(b));
-		vport_set(e->ms_len, bench_rand(b));
-		vport_set(e->ms_last, bench_rand(b) & 1);
-		vport_set(e->ms_status, bench_rand(b) & 7);
-	}
-	vport_set(e->ms_valid, e->mr_valid);
-	vport_set(e->mq_ready, bench_chance(b, e->sc->ready_pct));
-}
-
 static void dma_drive(struct env *e)
 {
 	struct bench *b = e->b;
@@ -905,14 +761,14 @@ static void dma_drive(struct env *e)
 	if (!e->sbeat_valid) {
 		/* the requests whose data came, up to the packet's last */
 		for (;;) {
-			struct dma_req *r = ring_at(&e->dreqs, 0);
+			struct dma_req *r = bench_ring_at(&e->dreqs, 0);
 
 			if (e->spkt_done || !r || r->at > e->dut.cycle)
 				break;
 			for (unsigned int i = 0; i < r->len; i++)
 				e->sbuf[e->sbuf_n++] = host_byte(r->addr + i);
 			e->spkt_done = r->last;
-			ring_pop(&e->dreqs);
+			bench_ring_pop(&e->dreqs);
 		}
 		bool full = e->sbuf_n > BEAT || (e->sbuf_n == BEAT && !e->spkt_done);
 		bool end = e->spkt_done && e->sbuf_n && e->sbuf_n <= BEAT;
@@ -953,7 +809,7 @@ static void drive(void *ctx)
 	if (e->fail_delay)
 		e->fail_delay--;
 	vport_set(e->f_ready, e->fail_seen && !e->fail_delay);
-	mr_drive(e);
+	walk_xlator_drive(&e->xl, e->dut.cycle, sc->ready_pct);
 	dma_drive(e);
 	vport_set(e->hdr_ready, bench_chance(b, sc->ready_pct));
 	vport_set(e->ax_ready, e->hdr_pays && bench_chance(b, sc->ready_pct));
@@ -968,7 +824,7 @@ static void drive(void *ctx)
 static void check_hdr(struct env *e)
 {
 	uint32_t h[HDR_WORDS];
-	struct hdr_exp *x = ring_at(&e->hdrs, 0);
+	struct hdr_exp *x = bench_ring_at(&e->hdrs, 0);
 
 	vport_read(e->hdr_data, h, sizeof(h));
 	if (!x) {
@@ -983,13 +839,13 @@ static void check_hdr(struct env *e)
 		}
 	if (x->len)
 		e->hdr_pays++;
-	ring_pop(&e->hdrs);
+	bench_ring_pop(&e->hdrs);
 	e->n_checks++;
 }
 
 static void check_beat(struct env *e)
 {
-	struct pay_exp *x = ring_at(&e->pays, 0);
+	struct pay_exp *x = bench_ring_at(&e->pays, 0);
 	uint8_t d[BEAT];
 	uint64_t keep = vport_get(e->ax_keep);
 	bool last = vport_get(e->ax_last) != 0, user = vport_get(e->ax_user) != 0;
@@ -1020,7 +876,7 @@ static void check_beat(struct env *e)
 			return;
 		}
 	if (x->dma) {
-		bool *u = ring_at(&e->tusers, 0);
+		bool *u = bench_ring_at(&e->tusers, 0);
 
 		if (!u) {
 			FAIL(e, "job %u: a DMA payload beat out that the DMA stream did not give",
@@ -1030,13 +886,13 @@ static void check_beat(struct env *e)
 		if (user != *u)
 			FAIL(e, "job %u: payload beat at byte %u: tuser %u, the DMA stream's %u",
 			     x->job, e->pay_pos, user, *u);
-		ring_pop(&e->tusers);
+		bench_ring_pop(&e->tusers);
 	} else if (user) {
 		FAIL(e, "job %u: inline payload beat with tuser", x->job);
 	}
 	e->pay_pos += n;
 	if (last) {
-		ring_pop(&e->pays);
+		bench_ring_pop(&e->pays);
 		e->pay_pos = 0;
 		e->hdr_pays--;
 		e->n_checks++;
@@ -1046,24 +902,25 @@ static void check_beat(struct env *e)
 static void check_msg(struct env *e)
 {
 	uint32_t m[TXM_WORDS];
-	struct msg_exp *d = ring_at(&e->dmsgs, 0);
+	struct msg_exp *d = bench_ring_at(&e->dmsgs, 0);
 
 	vport_read(e->mm_data, m, sizeof(m));
 	if (d && !memcmp(m, d->w, sizeof(m))) {
-		ring_pop(&e->dmsgs);
+		bench_ring_pop(&e->dmsgs);
 		e->n_checks++;
 		return;
 	}
 	/* in job order; a SENT may have been replaced by the next, a SENT of its key */
 	for (unsigned int i = 0;; i++) {
-		struct msg_exp *x = ring_at(&e->msgs, i), *next = ring_at(&e->msgs, i + 1);
+		struct msg_exp *x = bench_ring_at(&e->msgs, i),
+			       *next = bench_ring_at(&e->msgs, i + 1);
 
 		if (!x)
 			break;
 		if (!memcmp(m, x->w, sizeof(m))) {
 			e->n_merged += i;
 			for (unsigned int k = 0; k <= i; k++)
-				ring_pop(&e->msgs);
+				bench_ring_pop(&e->msgs);
 			e->n_checks++;
 			return;
 		}
@@ -1072,7 +929,7 @@ static void check_msg(struct env *e)
 			    hroce_bus_get(next->w, 0, TXM_KEY_WIDTH))
 			break;
 	}
-	struct msg_exp *x = ring_at(&e->msgs, 0);
+	struct msg_exp *x = bench_ring_at(&e->msgs, 0);
 
 	if (!x)
 		FAIL(e, "a message out that none gave: QP 0x%x kind %u CI %u",
@@ -1102,48 +959,11 @@ static void check_msg(struct env *e)
 		     d ? ", or a direct message" : "");
 }
 
-static void check_xreq(struct env *e)
-{
-	struct xreq got = { (uint32_t)vport_get(e->mq_key), (uint32_t)vport_get(e->mq_pd),
-			    vport_get(e->mq_va), (uint32_t)vport_get(e->mq_len),
-			    (unsigned int)vport_get(e->mq_access) };
-	struct xreq_exp *x = ring_at(&e->xreqs, 0);
-	struct beat beats[WALK_MAX_BEATS];
-	unsigned int n = 0;
-
-	if (!x) {
-		FAIL(e, "a translation request that no walk makes: key 0x%x va 0x%llx len %u",
-		     got.key, (unsigned long long)got.va, got.len);
-		return;
-	}
-	if (memcmp(&got, &x->r, sizeof(got))) {
-		FAIL(e,
-		     "job %u: translation request key 0x%x pd %u va 0x%llx len %u access %u, want "
-		     "key 0x%x pd %u va 0x%llx len %u access %u",
-		     x->job, got.key, got.pd, (unsigned long long)got.va, got.len, got.access,
-		     x->r.key, x->r.pd, (unsigned long long)x->r.va, x->r.len, x->r.access);
-		return;
-	}
-	ring_pop(&e->xreqs);
-	e->n_checks++;
-	/* the translator's answer, from the request as it came */
-	walk_translate(e->mrs, &got, beats, &n);
-	uint64_t at = e->dut.cycle;
-
-	for (unsigned int i = 0; i < n; i++) {
-		struct mr_ans *a = ring_add(e, &e->mrans, "translation answers");
-
-		at += bench_range(e->b, i ? 0 : 1, e->sc->mr_lat_max);
-		if (a)
-			*a = (struct mr_ans){ beats[i], at };
-	}
-}
-
 static void check_rd_req(struct env *e)
 {
 	struct chunk got = { vport_get(e->rq_addr), (unsigned int)vport_get(e->rq_len),
 			     vport_get(e->rq_last) != 0 };
-	struct chunk_exp *x = ring_at(&e->chunks, 0);
+	struct chunk_exp *x = bench_ring_at(&e->chunks, 0);
 
 	if (!x) {
 		FAIL(e, "a DMA read that no packet makes: 0x%llx len %u",
@@ -1156,7 +976,7 @@ static void check_rd_req(struct env *e)
 		     x->c.len, x->c.last);
 		return;
 	}
-	ring_pop(&e->chunks);
+	bench_ring_pop(&e->chunks);
 	e->n_checks++;
 	struct dma_req *r = ring_add(e, &e->dreqs, "DMA requests in flight");
 
@@ -1180,20 +1000,16 @@ static void check_held(struct env *e)
 	if (e->rd_held && (!vport_get(e->rq_valid) || vport_get(e->rq_addr) != e->last_rd_addr ||
 			   vport_get(e->rq_len) != e->last_rd_len))
 		FAIL(e, "m_pay_rd_req dropped or changed before it was taken");
-	if (e->mrq_held && (!vport_get(e->mq_valid) || vport_get(e->mq_va) != e->last_mrq_va))
-		FAIL(e, "m_mr_req dropped or changed before it was taken");
 	if (e->fail_held && (!vport_get(e->f_valid) || vport_get(e->f_qpn) != e->last_fail_qpn))
 		FAIL(e, "m_fail dropped or changed before it was taken");
 	e->hdr_held = vport_get(e->hdr_valid) && !vport_get(e->hdr_ready);
 	e->msg_held = vport_get(e->mm_valid) && !vport_get(e->mm_ready);
 	e->rd_held = vport_get(e->rq_valid) && !vport_get(e->rq_ready);
-	e->mrq_held = vport_get(e->mq_valid) && !vport_get(e->mq_ready);
 	e->fail_held = vport_get(e->f_valid) && !vport_get(e->f_ready);
 	memcpy(e->last_hdr, h, sizeof(h));
 	memcpy(e->last_msg, m, sizeof(m));
 	e->last_rd_addr = vport_get(e->rq_addr);
 	e->last_rd_len = vport_get(e->rq_len);
-	e->last_mrq_va = vport_get(e->mq_va);
 	e->last_fail_qpn = vport_get(e->f_qpn);
 }
 
@@ -1233,15 +1049,15 @@ static void sample(void *ctx)
 		check_msg(e);
 		progress(e);
 	}
-	if (vport_get(e->mq_valid) && vport_get(e->mq_ready)) {
-		check_xreq(e);
+	/* the translator: a request checked and answered, an answer taken */
+	struct walk_ans taken;
+	unsigned int moved = walk_xlator_sample(&e->xl, e->dut.cycle, e->sc->mr_lat_max, &taken,
+						e->err, sizeof(e->err));
+
+	if (moved & WALK_XLATOR_REQ)
+		e->n_checks++;
+	if (moved)
 		progress(e);
-	}
-	if (vport_get(e->ms_valid) && vport_get(e->ms_ready)) {
-		ring_pop(&e->mrans);
-		e->mr_valid = false;
-		progress(e);
-	}
 	if (vport_get(e->rq_valid) && vport_get(e->rq_ready)) {
 		check_rd_req(e);
 		progress(e);
@@ -1292,19 +1108,6 @@ static void open_ports(struct env *e)
 		P(inl_hi_0, "wqe_inl_hi_0"),
 		P(inl_addr_1, "wqe_inl_addr_1"),
 		P(inl_lo_1, "wqe_inl_lo_1"),
-		P(mq_key, "m_mr_req_key"),
-		P(mq_pd, "m_mr_req_pd"),
-		P(mq_va, "m_mr_req_va"),
-		P(mq_len, "m_mr_req_len"),
-		P(mq_access, "m_mr_req_access"),
-		P(mq_valid, "m_mr_req_valid"),
-		P(mq_ready, "m_mr_req_ready"),
-		P(ms_iova, "s_mr_resp_iova"),
-		P(ms_len, "s_mr_resp_len"),
-		P(ms_last, "s_mr_resp_last"),
-		P(ms_status, "s_mr_resp_status"),
-		P(ms_valid, "s_mr_resp_valid"),
-		P(ms_ready, "s_mr_resp_ready"),
 		P(rq_addr, "m_pay_rd_req_addr"),
 		P(rq_len, "m_pay_rd_req_len"),
 		P(rq_last, "m_pay_rd_req_last"),
@@ -1337,17 +1140,17 @@ static void open_ports(struct env *e)
 static bool all_out(struct env *e)
 {
 	return e->jobs >= e->sc->jobs && !e->t.active && !e->hdrs.n && !e->pays.n && !e->msgs.n &&
-	       !e->dmsgs.n && !e->chunks.n && !e->xreqs.n && !e->fails.n && !e->dreqs.n &&
-	       !e->mrans.n && !e->tusers.n && !e->sbuf_n && !vport_get(e->job_count) &&
+	       !e->dmsgs.n && !e->chunks.n && !e->xl.want.n && !e->fails.n && !e->dreqs.n &&
+	       !e->xl.ans.n && !e->tusers.n && !e->sbuf_n && !vport_get(e->job_count) &&
 	       !vport_get(e->f_valid) && !vport_get(e->sm_valid);
 }
 
 static void hang_report(struct env *e)
 {
-	struct hdr_exp *h = ring_at(&e->hdrs, 0);
-	struct msg_exp *m = ring_at(&e->msgs, 0);
-	struct chunk_exp *c = ring_at(&e->chunks, 0);
-	struct xreq_exp *x = ring_at(&e->xreqs, 0);
+	struct hdr_exp *h = bench_ring_at(&e->hdrs, 0);
+	struct msg_exp *m = bench_ring_at(&e->msgs, 0);
+	struct chunk_exp *c = bench_ring_at(&e->chunks, 0);
+	const struct walk_xreq_exp *x = bench_ring_at(&e->xl.want, 0);
 
 	FAIL(e,
 	     "no progress for %u cycles (cycle %llu): %u jobs held, msg_count %u, idle %u; "
@@ -1358,8 +1161,8 @@ static void hang_report(struct env *e)
 	     HANG_CYCLES, (unsigned long long)e->dut.cycle, (unsigned int)vport_get(e->job_count),
 	     (unsigned int)vport_get(e->msg_count), (unsigned int)vport_get(e->idle), e->hdrs.n,
 	     h ? (int)h->job : -1, e->pays.n, e->pay_pos, e->msgs.n, m ? (int)m->job : -1,
-	     e->dmsgs.n, e->xreqs.n, x ? (int)x->job : -1, e->chunks.n, c ? (int)c->job : -1,
-	     e->fails.n, e->dreqs.n, e->mrans.n);
+	     e->dmsgs.n, e->xl.want.n, x ? (int)x->job : -1, e->chunks.n, c ? (int)c->job : -1,
+	     e->fails.n, e->dreqs.n, e->xl.ans.n);
 }
 
 /* a scenario on a model; tag names the model in the result (empty: the core's size) */
@@ -1378,21 +1181,20 @@ static void run(struct bench *b, const struct scenario *sc, const struct vmodel_
 	memset(e, 0, sizeof(*e));
 	e->b = b;
 	e->sc = &s;
-	ring_init(&e->hdrs, sizeof(struct hdr_exp), RING);
-	ring_init(&e->pays, sizeof(struct pay_exp), PAY_RING);
-	ring_init(&e->msgs, sizeof(struct msg_exp), RING);
-	ring_init(&e->dmsgs, sizeof(struct msg_exp), RING);
-	ring_init(&e->chunks, sizeof(struct chunk_exp), RING);
-	ring_init(&e->xreqs, sizeof(struct xreq_exp), RING);
-	ring_init(&e->fails, sizeof(struct fail_exp), RING);
-	ring_init(&e->dreqs, sizeof(struct dma_req), RING);
-	ring_init(&e->mrans, sizeof(struct mr_ans), RING);
-	ring_init(&e->tusers, sizeof(bool), RING);
+	bench_ring_init(&e->hdrs, sizeof(struct hdr_exp), RING);
+	bench_ring_init(&e->pays, sizeof(struct pay_exp), PAY_RING);
+	bench_ring_init(&e->msgs, sizeof(struct msg_exp), RING);
+	bench_ring_init(&e->dmsgs, sizeof(struct msg_exp), RING);
+	bench_ring_init(&e->chunks, sizeof(struct chunk_exp), RING);
+	bench_ring_init(&e->fails, sizeof(struct fail_exp), RING);
+	bench_ring_init(&e->dreqs, sizeof(struct dma_req), RING);
+	bench_ring_init(&e->tusers, sizeof(bool), RING);
 	walk_make_mrs(b, e->mrs);
 	setup_qps(e);
 	bench_fill(b, e->mem, sizeof(e->mem));
 	dut_open(&e->dut, b, ops);
 	open_ports(e);
+	walk_xlator_open(&e->xl, &e->dut, e->mrs, RING);
 	e->njobs = 1u << (e->job_count->width - 1);
 	e->nslots = e->slot_busy->width;
 	if (e->nslots > MAX_SLOTS || e->njobs < 2) {
@@ -1416,12 +1218,12 @@ static void run(struct bench *b, const struct scenario *sc, const struct vmodel_
 		FAIL(e, "everything out, and the stage is not idle");
 	if (!e->err[0] &&
 	    (vport_get(e->hdr_valid) || vport_get(e->ax_valid) || vport_get(e->mm_valid) ||
-	     vport_get(e->mq_valid) || vport_get(e->rq_valid) || vport_get(e->slot_busy)))
+	     vport_get(e->xl.req_valid) || vport_get(e->rq_valid) || vport_get(e->slot_busy)))
 		FAIL(e,
 		     "everything out, and still: m_hdr %u m_axis %u m_msg %u m_mr_req %u "
 		     "m_pay_rd_req %u slot_busy 0x%x",
 		     (unsigned int)vport_get(e->hdr_valid), (unsigned int)vport_get(e->ax_valid),
-		     (unsigned int)vport_get(e->mm_valid), (unsigned int)vport_get(e->mq_valid),
+		     (unsigned int)vport_get(e->mm_valid), (unsigned int)vport_get(e->xl.req_valid),
 		     (unsigned int)vport_get(e->rq_valid), (unsigned int)vport_get(e->slot_busy));
 	bench_log(b,
 		  "%s: %u jobs in %llu cycles: %u DMA packets (%u continued, %llu bytes in all), "
@@ -1441,16 +1243,15 @@ static void run(struct bench *b, const struct scenario *sc, const struct vmodel_
 		FAIL(e, "a run without violations failed a walk");
 	bench_result(b, s.name, !e->err[0], "%s", e->err);
 	dut_close(&e->dut);
-	ring_free(&e->hdrs);
-	ring_free(&e->pays);
-	ring_free(&e->msgs);
-	ring_free(&e->dmsgs);
-	ring_free(&e->chunks);
-	ring_free(&e->xreqs);
-	ring_free(&e->fails);
-	ring_free(&e->dreqs);
-	ring_free(&e->mrans);
-	ring_free(&e->tusers);
+	bench_ring_free(&e->hdrs);
+	bench_ring_free(&e->pays);
+	bench_ring_free(&e->msgs);
+	bench_ring_free(&e->dmsgs);
+	bench_ring_free(&e->chunks);
+	bench_ring_free(&e->fails);
+	bench_ring_free(&e->dreqs);
+	walk_xlator_close(&e->xl);
+	bench_ring_free(&e->tusers);
 }
 
 int main(int argc, char **argv)

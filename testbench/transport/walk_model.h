@@ -23,6 +23,7 @@
 #define WALK_PDS 3
 #define WALK_MAX_REQS 64
 #define WALK_MAX_BEATS 256
+#define WALK_BAD_KEY_BASE 0x10000u /* above every MR's key */
 
 struct mr {
 	uint32_t key;
@@ -86,5 +87,77 @@ unsigned int walk_translate(const struct mr *mrs, const struct xreq *r, struct b
 			    unsigned int *nbeats);
 /* The walk's requests, beats, chunks and end, from its command and list. */
 void walk_reference(const struct mr *mrs, struct walk *w);
+
+/*
+ * Stimulus for the engines' benches. An MR of PD pd granting access with every page
+ * readable (every PD has one: see walk_make_mrs).
+ */
+const struct mr *walk_good_mr(struct bench *b, const struct mr *mrs, unsigned int pd,
+			      unsigned int access);
+/* An SGE inside such an MR: length 0 (one in ten) or 1 .. most bytes (at most its MR's). */
+struct sge walk_good_sge(struct bench *b, const struct mr *mrs, unsigned int pd,
+			 unsigned int access, uint32_t most);
+/*
+ * An SGE of at least one byte (at most 3000) whose translation fails: a key no MR has
+ * (at or above WALK_BAD_KEY_BASE), an MR of another PD, bounds past its MR's end, the
+ * PD's MR whose last page's table entry cannot be read, or (access not 0) an MR of the
+ * PD that lacks a right asked for.
+ */
+struct sge walk_bad_sge(struct bench *b, const struct mr *mrs, unsigned int pd,
+			unsigned int access);
+
+/* A translation request a walk must make, and the bench's job it belongs to. */
+struct walk_xreq_exp {
+	struct xreq r;
+	unsigned int job;
+};
+
+/* A beat the translator gives from cycle at on: a walk's (of job), or another client's. */
+struct walk_ans {
+	struct beat b;
+	uint64_t at;
+	unsigned int job;
+	bool other; /* not the walker's: it must leave it (the bench takes it) */
+};
+
+/*
+ * The MR translator as a bench agent, on the ports m_mr_req_* and s_mr_resp_* of the
+ * model: each request taken must be the next a walk makes (walk_xlator_expect), and is
+ * answered from the MR table as mr_translate does, its first beat 1 to lat_max cycles
+ * later, each next 0 to lat_max after; an answer is offered at random once due and held
+ * until taken; a request offered must hold until taken.
+ */
+struct walk_xlator {
+	struct bench *b;
+	const struct mr *mrs;
+	struct bench_ring want; /* struct walk_xreq_exp */
+	struct bench_ring ans;	/* struct walk_ans */
+	bool valid;		/* the head answer is offered */
+	bool held;		/* the request offered was not taken */
+	struct xreq last;
+	const struct vmodel_port *req_key, *req_pd, *req_va, *req_len, *req_access, *req_valid,
+		*req_ready, *resp_iova, *resp_len, *resp_last, *resp_status, *resp_valid,
+		*resp_ready;
+};
+
+#define WALK_XLATOR_REQ 1u /* walk_xlator_sample: a request was taken */
+#define WALK_XLATOR_ANS 2u /* an answer was taken */
+
+/* Finds the ports (or exits naming the one missing); FIFOs of cap entries. */
+void walk_xlator_open(struct walk_xlator *x, struct dut *d, const struct mr *mrs, unsigned int cap);
+void walk_xlator_close(struct walk_xlator *x);
+/* Expects walk w's requests (of job) after those expected; false if they do not fit. */
+bool walk_xlator_expect(struct walk_xlator *x, const struct walk *w, unsigned int job);
+/* Another client's answer, from cycle at on; false if it does not fit. */
+bool walk_xlator_other(struct walk_xlator *x, const struct beat *b, uint64_t at);
+/* Before the cycle's edge: the answer (due, offered at random) and the request's ready. */
+void walk_xlator_drive(struct walk_xlator *x, uint64_t cycle, unsigned int ready_pct);
+/*
+ * Once the model settled: a request taken is checked and answered, an answer taken
+ * leaves (*taken: it; another client's leaves as offered, and the model must not take
+ * it). Returns WALK_XLATOR_* of what moved; the first error goes to err.
+ */
+unsigned int walk_xlator_sample(struct walk_xlator *x, uint64_t cycle, unsigned int lat_max,
+				struct walk_ans *taken, char *err, size_t size);
 
 #endif /* HROCE_WALK_MODEL_H */
