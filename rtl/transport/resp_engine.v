@@ -42,9 +42,9 @@ A packet's chunks are committed only once every piece of it translated without a
 violation, so a violation never reaches memory. An ACK leaves only once the DMA writes of
 everything it acknowledges are answered (posted to the host), so that the data is placed
 before the requester learns it is: it waits until the stage has retired every job pushed
-before it, then for the writes committed by then. ACKs are coalesced: the ACK a packet asks for waits
-while more requests of the same QP are already queued (up to ACK_COALESCE messages), and
-is sent before any other packet of the engine.
+before it, then for the writes committed by then. ACKs are coalesced: the ACK a packet
+asks for waits while more requests of the same QP are already queued (up to ACK_COALESCE
+messages), and is sent before any other packet of the engine.
 
 Ordering with the host: a RECV completion is written only after the message's data is
 in memory (the stage drained: every DMA write answered), and a READ reads memory only

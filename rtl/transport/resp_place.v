@@ -22,7 +22,9 @@ where the control's checks could not see it (a WRITE of one packet is checked by
 as a range check would; a translation table the host no longer maps). Such a failure is a
 fault, as a write the host refused is: the control NAKs the packet (its PSN) and puts the
 QP in error. The QP's jobs queued after it, and any pushed while its fault waits, are
-dropped (never written): a NAK acknowledges the packets before its PSN only.
+dropped (never written): a NAK acknowledges the packets before its PSN only. (A refused
+write is known only once its answer comes, when the packets after it may be written
+already: its fault drops the jobs pushed while it waits, not those queued before.)
 
 Faults wait in a small table whose every entry is compared at once: the control asks
 whether a QP has one (its pending ACK must not go: the NAK answers for it; a RECV
@@ -98,7 +100,8 @@ module resp_place #
     /*
      * A sync job's result (drop: its QP has a fault, it was not walked), and the
      * control's decision: commit or discard, and whether its payload is in the stream
-     * (a request whose ICRC is bad has none); decide only while decide_room
+     * (a request whose ICRC is bad has none); decide a commit or an act only while
+     * decide_room
      */
     output wire                          res_valid,
     output wire                          res_drop,
@@ -184,6 +187,14 @@ localparam FAULTS = 2**FAULT_LOG;
 localparam PKT_CHUNKS = 32;
 
 localparam [2:0] XL_OK = `HROCE_MR_XLATE_OK;
+
+initial begin
+    if (FAULTS <= WRITE_FAULTS + JOBS) begin
+        $error("Error: %m: a fault for every job queued needs FAULT_LOG with more than %0d",
+               WRITE_FAULTS + JOBS);
+        $finish;
+    end
+end
 
 localparam [2:0]
     S_HEAD = 3'd0,

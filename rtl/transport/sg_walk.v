@@ -23,8 +23,10 @@ translation table, or a message longer than its SGEs never writes or sends a byt
 packet. done is offered on the cycle its cause is seen (the last response beat, or the
 SGE that is missing) and waits for m_done_ready; the last chunk goes with it, so each waits
 for the other's ready (an owner's m_chunk_ready is its FIFO's room, m_done_ready its
-state: neither depends on the walker's valids). A failed translation ends its request
-(mr_translate's verdict is a last beat).
+state: neither depends on the walker's valids). m_chunk_valid is a write: it is high only
+with m_chunk_ready, so an owner writes its FIFO on it alone (every owner did, and a full
+FIFO took a chunk over its oldest: test_resp_place, a SEND of 62 chunks). A failed
+translation ends its request (mr_translate's verdict is a last beat).
 
 The end position (m_done_sge, m_done_off) is where the next walk of the same list goes on
 from: the next packet of a message.
@@ -232,7 +234,8 @@ assign m_chunk_iova = s_mr_resp_iova;
 assign m_chunk_len = s_mr_resp_len[LEN_WIDTH-1:0];
 assign m_chunk_last = s_mr_resp_last && piece_reg == left_reg;
 assign m_chunk_valid = state_reg == S_XL_RESP && s_mr_resp_valid && resp_ok &&
-                       s_mr_resp_len != 16'd0 && (!resp_final || m_done_ready);
+                       m_chunk_ready && s_mr_resp_len != 16'd0 &&
+                       (!resp_final || m_done_ready);
 
 assign m_done_status = state_reg == S_XL_RESP ? s_mr_resp_status : XL_OK;
 assign m_done_short = state_reg == S_PIECE && left_reg != {LEN_WIDTH{1'b0}};
