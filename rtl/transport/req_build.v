@@ -200,26 +200,36 @@ localparam [2:0]
     S_FAIL = 3'd4;
 
 /*
- * The job queue: the data in an array, the QPN, drop and slot of each entry beside it
- * (every entry's are compared at once)
+ * The job queue (lib/fifo_drop): a failed walk drops the QP's jobs held behind it; each
+ * entry's WQE slot beside it, for the slots the jobs still read
  */
 localparam JOB_WIDTH = 1 + HDR_WIDTH + 13 + 1 + 32 + 1 + 8 + 24 + 3 + 16 + `REQ_TXM_WIDTH + 1;
 
-reg [JOB_WIDTH-1:0] job_mem [0:JOBS-1];
-reg [JOBS*24-1:0] job_qpn_reg = {JOBS*24{1'b0}};
-reg [JOBS*SLOT_LOG-1:0] job_slot_reg = {JOBS*SLOT_LOG{1'b0}};
-reg [JOBS-1:0] job_use_reg = {JOBS{1'b0}};   // reads its WQE's beats
-reg [JOBS-1:0] job_drop_reg = {JOBS{1'b0}}, job_drop_next;
-reg [JOB_LOG:0] job_wr_reg = {JOB_LOG+1{1'b0}};
-reg [JOB_LOG:0] job_rd_reg = {JOB_LOG+1{1'b0}};
+reg pop;
+reg fail_now;   // the head job failed its walk: its QP's other jobs are dropped
+wire [JOB_WIDTH-1:0] head_job;
+wire [23:0] head_qpn;
+wire head_drop, head_valid;
+wire [JOBS-1:0] job_held;
+wire [JOBS*(SLOT_LOG+1)-1:0] job_side;   // {reads its WQE's beats, slot}
+wire [SLOT_LOG:0] head_side;
+wire [SLOT_LOG-1:0] head_slot = head_side[SLOT_LOG-1:0];
+wire head_use = head_side[SLOT_LOG];   // a packet with payload: it reads its WQE's beats
 
-wire [JOB_LOG-1:0] head = job_rd_reg[JOB_LOG-1:0];
-wire [JOB_LOG-1:0] tail = job_wr_reg[JOB_LOG-1:0];
-wire head_valid = job_wr_reg != job_rd_reg;
-wire [JOB_WIDTH-1:0] head_job = job_mem[head];
-wire [23:0] head_qpn = job_qpn_reg[head*24 +: 24];
-wire [SLOT_LOG-1:0] head_slot = job_slot_reg[head*SLOT_LOG +: SLOT_LOG];
-wire head_drop = job_drop_reg[head];
+fifo_drop #(.WIDTH(JOB_WIDTH), .KEY_WIDTH(24), .SIDE_WIDTH(SLOT_LOG + 1), .ADDR_WIDTH(JOB_LOG))
+job_fifo (
+    .clk(clk), .rst(rst),
+    .s_data({s_job_pkt, s_job_hdr, s_job_len, s_job_inline, s_job_off, s_job_cont,
+             s_job_num_sge, s_job_pd, s_job_base, s_job_index, s_job_msg, s_job_msg_valid}),
+    .s_key(s_job_msg[`REQ_TXM_QPN]),
+    .s_side({s_job_pkt && s_job_len != 13'd0, s_job_slot}), .s_drop(1'b0),
+    .s_valid(s_job_valid),
+    .m_data(head_job), .m_key(head_qpn), .m_side(head_side), .m_drop(head_drop),
+    .m_valid(head_valid),
+    .m_ready(pop),
+    .drop_key(head_qpn), .drop_valid(fail_now),
+    .count(job_count), .held(job_held), .side(job_side)
+);
 
 wire head_pkt;
 wire [HDR_WIDTH-1:0] head_hdr;
@@ -237,10 +247,8 @@ assign {head_pkt, head_hdr, head_len, head_inline, head_off, head_cont, head_num
         head_pd, head_base, head_index, head_msg, head_msg_valid} = head_job;
 
 reg [2:0] state_reg = S_HEAD, state_next;
-reg pop;
 reg fail_valid_reg = 1'b0, fail_valid_next;
 reg [23:0] fail_qpn_reg = 24'd0, fail_qpn_next;
-reg fail_now;   // the head job failed its walk: its QP's other jobs are dropped
 reg commit_pkt; // the head packet goes: its chunks committed, its header and message out
 reg [7:0] fail_status_reg = 8'd0, fail_status_next;
 // where the last walk ended (the next packet of its message goes on from there)
@@ -248,56 +256,15 @@ reg [4:0] cont_sge_reg = 5'd0, cont_sge_next;
 reg [31:0] cont_off_reg = 32'd0, cont_off_next;
 reg [2:0] inline_beat_reg = 3'd0, inline_beat_next;
 
-// the entries held: at or after the head, before the tail
-reg [JOBS-1:0] held;
-integer i;
-reg [JOB_LOG-1:0] k;
-always @* begin
-    for (i = 0; i < JOBS; i = i + 1) begin
-        k = i[JOB_LOG-1:0] - head;
-        held[i] = {1'b0, k} < job_wr_reg - job_rd_reg;
-    end
-end
-
-integer j;
-always @* begin
-    job_drop_next = job_drop_reg;
-    for (j = 0; j < JOBS; j = j + 1) begin
-        if (fail_now && held[j] && job_qpn_reg[j*24 +: 24] == head_qpn) begin
-            job_drop_next[j] = 1'b1;
-        end
-    end
-    if (s_job_valid) begin
-        job_drop_next[tail] = fail_now && s_job_msg[`REQ_TXM_QPN] == head_qpn;
-    end
-end
-
+// the slots the jobs held still read
 reg [SLOTS-1:0] busy;
 integer b;
 always @* begin
     busy = {SLOTS{1'b0}};
     for (b = 0; b < JOBS; b = b + 1) begin
-        if (held[b] && job_use_reg[b]) begin
-            busy[job_slot_reg[b*SLOT_LOG +: SLOT_LOG]] = 1'b1;
+        if (job_held[b] && job_side[b*(SLOT_LOG+1)+SLOT_LOG]) begin
+            busy[job_side[b*(SLOT_LOG+1) +: SLOT_LOG]] = 1'b1;
         end
-    end
-end
-
-always @(posedge clk) begin
-    if (s_job_valid) begin
-        job_mem[tail] <= {s_job_pkt, s_job_hdr, s_job_len, s_job_inline, s_job_off, s_job_cont,
-                          s_job_num_sge, s_job_pd, s_job_base, s_job_index, s_job_msg,
-                          s_job_msg_valid};
-        job_qpn_reg[tail*24 +: 24] <= s_job_msg[`REQ_TXM_QPN];
-        job_slot_reg[tail*SLOT_LOG +: SLOT_LOG] <= s_job_slot;
-        job_use_reg[tail] <= s_job_pkt && s_job_len != 13'd0;
-    end
-    job_drop_reg <= job_drop_next;
-    job_wr_reg <= job_wr_reg + {{JOB_LOG{1'b0}}, s_job_valid};
-    job_rd_reg <= job_rd_reg + {{JOB_LOG{1'b0}}, pop};
-    if (rst) begin
-        job_wr_reg <= {JOB_LOG+1{1'b0}};
-        job_rd_reg <= {JOB_LOG+1{1'b0}};
     end
 end
 
@@ -483,7 +450,7 @@ always @* begin
                     txm_valid = 1'b1;
                     pop = 1'b1;
                 end
-            end else if (head_len != 13'd0 && !head_inline) begin
+            end else if (head_use && !head_inline) begin
                 if (chunk_room) begin
                     walk_cmd_valid = 1'b1;
                     state_next = S_WALK;
@@ -597,7 +564,6 @@ assign wqe_sge_addr = {head_slot, head_base + sge_byte[8:6]};
 assign wqe_inl_addr_0 = {head_slot, head_base + inline_beat_reg};
 assign wqe_inl_addr_1 = {head_slot, head_base + inline_beat_reg + 3'd1};
 
-assign job_count = job_wr_reg - job_rd_reg;
 assign msg_count = txm_count;
 assign slot_busy = busy;
 assign m_fail_qpn = fail_qpn_reg;

@@ -204,22 +204,14 @@ localparam [2:0]
     S_RES = 3'd4;
 
 /*
- * The job queue: the data in an array, each entry's QPN and drop mark beside it (every
- * entry's are compared at once)
+ * The job queue (lib/fifo_drop): a failed walk drops the QP's jobs held behind it, and a
+ * job of a QP with a fault waiting is queued dropped
  */
 localparam JOB_WIDTH = 1 + 1 + 24 + 32 + 13 + 8 + 24 + 4 + 64 + 32;
 
-reg [JOB_WIDTH-1:0] job_mem [0:JOBS-1];
-reg [JOBS*24-1:0] job_qpn_reg = {JOBS*24{1'b0}};
-reg [JOBS-1:0] job_drop_reg = {JOBS{1'b0}}, job_drop_next;
-reg [JOB_LOG:0] job_wr_reg = {JOB_LOG+1{1'b0}};
-reg [JOB_LOG:0] job_rd_reg = {JOB_LOG+1{1'b0}};
-
-wire [JOB_LOG-1:0] head = job_rd_reg[JOB_LOG-1:0];
-wire [JOB_LOG-1:0] tail = job_wr_reg[JOB_LOG-1:0];
-wire head_valid = job_wr_reg != job_rd_reg;
-wire [23:0] head_qpn = job_qpn_reg[head*24 +: 24];
-wire head_drop = job_drop_reg[head];
+wire [JOB_WIDTH-1:0] head_job;
+wire [23:0] head_qpn;
+wire head_drop, head_valid;
 
 wire head_walk, head_sync;
 wire [23:0] head_psn, head_pd;
@@ -229,7 +221,7 @@ wire [7:0] head_num_sge;
 wire [3:0] head_access;
 wire [63:0] head_va;
 assign {head_walk, head_sync, head_psn, head_off, head_len, head_num_sge, head_pd,
-        head_access, head_va, head_key} = job_mem[head];
+        head_access, head_va, head_key} = head_job;
 
 reg [2:0] state_reg = S_HEAD, state_next;
 reg pop;
@@ -291,45 +283,18 @@ always @(posedge clk) begin
     end
 end
 
-// the entries held: at or after the head, before the tail
-reg [JOBS-1:0] held;
-integer i;
-reg [JOB_LOG-1:0] k;
-always @* begin
-    for (i = 0; i < JOBS; i = i + 1) begin
-        k = i[JOB_LOG-1:0] - head;
-        held[i] = {1'b0, k} < job_wr_reg - job_rd_reg;
-    end
-end
-
-integer j;
-always @* begin
-    job_drop_next = job_drop_reg;
-    for (j = 0; j < JOBS; j = j + 1) begin
-        if (fail_now && held[j] && job_qpn_reg[j*24 +: 24] == head_qpn) begin
-            job_drop_next[j] = 1'b1;
-        end
-    end
-    if (s_job_valid) begin
-        job_drop_next[tail] = fault_hit_job != {FAULTS{1'b0}} ||
-                              (fail_now && s_job_qpn == head_qpn);
-    end
-end
-
-always @(posedge clk) begin
-    if (s_job_valid) begin
-        job_mem[tail] <= {s_job_walk, s_job_sync, s_job_psn, s_job_off, s_job_len,
-                          s_job_num_sge, s_job_pd, s_job_access, s_job_va, s_job_key};
-        job_qpn_reg[tail*24 +: 24] <= s_job_qpn;
-    end
-    job_drop_reg <= job_drop_next;
-    job_wr_reg <= job_wr_reg + {{JOB_LOG{1'b0}}, s_job_valid};
-    job_rd_reg <= job_rd_reg + {{JOB_LOG{1'b0}}, pop};
-    if (rst) begin
-        job_wr_reg <= {JOB_LOG+1{1'b0}};
-        job_rd_reg <= {JOB_LOG+1{1'b0}};
-    end
-end
+fifo_drop #(.WIDTH(JOB_WIDTH), .KEY_WIDTH(24), .SIDE_WIDTH(1), .ADDR_WIDTH(JOB_LOG))
+job_fifo (
+    .clk(clk), .rst(rst),
+    .s_data({s_job_walk, s_job_sync, s_job_psn, s_job_off, s_job_len, s_job_num_sge,
+             s_job_pd, s_job_access, s_job_va, s_job_key}),
+    .s_key(s_job_qpn), .s_side(1'b0), .s_drop(fault_hit_job != {FAULTS{1'b0}}),
+    .s_valid(s_job_valid),
+    .m_data(head_job), .m_key(head_qpn), .m_side(), .m_drop(head_drop),
+    .m_valid(head_valid), .m_ready(pop),
+    .drop_key(head_qpn), .drop_valid(fail_now),
+    .count(job_count), .held(), .side()
+);
 
 /*
  * What to do with each payload: 1 = write it (committed chunks), 0 = drop it
@@ -585,7 +550,6 @@ assign m_wr_req_valid = chunk_avail;
 
 assign idle = !head_valid && state_reg == S_HEAD;
 assign drained = idle && chunk_empty && pending_reg == 16'd0;
-assign job_count = job_wr_reg - job_rd_reg;
 // every job queued may fail, and refused writes may take WRITE_FAULTS entries
 assign fault_room = {1'b0, fault_count} + {{FAULT_LOG-JOB_LOG{1'b0}}, job_count} <
                     FAULTS - WRITE_FAULTS;
