@@ -98,11 +98,18 @@ always @* begin
     end
 end
 
+// (keys and side fields written entry by entry, not at a computed offset: Yosys makes a
+// shifter of that)
+integer w;
 always @(posedge clk) begin
     if (s_valid) begin
         mem[tail] <= s_data;
-        key_reg[tail*KEY_WIDTH +: KEY_WIDTH] <= s_key;
-        side_reg[tail*SIDE_WIDTH +: SIDE_WIDTH] <= s_side;
+    end
+    for (w = 0; w < DEPTH; w = w + 1) begin
+        if (s_valid && w[ADDR_WIDTH-1:0] == tail) begin
+            key_reg[w*KEY_WIDTH +: KEY_WIDTH] <= s_key;
+            side_reg[w*SIDE_WIDTH +: SIDE_WIDTH] <= s_side;
+        end
     end
     drop_reg <= drop_next;
     wr_ptr_reg <= wr_ptr_reg + {{ADDR_WIDTH{1'b0}}, s_valid};
@@ -113,9 +120,23 @@ always @(posedge clk) begin
     end
 end
 
+reg [KEY_WIDTH-1:0] head_key;
+reg [SIDE_WIDTH-1:0] head_side;
+integer r;
+always @* begin
+    head_key = {KEY_WIDTH{1'b0}};
+    head_side = {SIDE_WIDTH{1'b0}};
+    for (r = 0; r < DEPTH; r = r + 1) begin
+        if (r[ADDR_WIDTH-1:0] == head) begin
+            head_key = key_reg[r*KEY_WIDTH +: KEY_WIDTH];
+            head_side = side_reg[r*SIDE_WIDTH +: SIDE_WIDTH];
+        end
+    end
+end
+
 assign m_data = mem[head];
-assign m_key = key_reg[head*KEY_WIDTH +: KEY_WIDTH];
-assign m_side = side_reg[head*SIDE_WIDTH +: SIDE_WIDTH];
+assign m_key = head_key;
+assign m_side = head_side;
 assign m_drop = drop_reg[head];
 assign m_valid = wr_ptr_reg != rd_ptr_reg;
 assign count = wr_ptr_reg - rd_ptr_reg;

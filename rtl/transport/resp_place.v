@@ -241,7 +241,7 @@ wire [12:0] batch_now = batch_reg + (chunk_wr_en ? 13'd1 : 13'd0);
  * Faults: {QPN, PSN, status, refused write}, every entry's QPN compared at once
  */
 reg [FAULTS*24-1:0] fault_qpn_reg = {FAULTS*24{1'b0}};
-reg [FAULTS*28-1:0] fault_data_reg = {FAULTS*28{1'b0}};
+reg [27:0] fault_mem [0:FAULTS-1];            // {PSN, status, refused write}
 reg [FAULT_LOG:0] fault_wr_reg = {FAULT_LOG+1{1'b0}};
 reg [FAULT_LOG:0] fault_rd_reg = {FAULT_LOG+1{1'b0}};
 wire [FAULT_LOG:0] fault_count = fault_wr_reg - fault_rd_reg;
@@ -267,13 +267,19 @@ end
 // a walk's fault takes the entry in a cycle where no write's does (it waits a cycle)
 wire [FAULT_LOG-1:0] fault_tail = fault_wr_reg[FAULT_LOG-1:0];
 
+// (the QPNs written entry by entry, not at a computed offset: Yosys makes a shifter of
+// that, thousands of LUTs)
+integer w;
 always @(posedge clk) begin
+    for (w = 0; w < FAULTS; w = w + 1) begin
+        if (w[FAULT_LOG-1:0] == fault_tail && (write_fault_push || walk_fault_push)) begin
+            fault_qpn_reg[w*24 +: 24] <= write_fault_push ? write_fault_qpn : head_qpn;
+        end
+    end
     if (write_fault_push) begin
-        fault_qpn_reg[fault_tail*24 +: 24] <= write_fault_qpn;
-        fault_data_reg[fault_tail*28 +: 28] <= {write_fault_psn, 3'd0, 1'b1};
+        fault_mem[fault_tail] <= {write_fault_psn, 3'd0, 1'b1};
     end else if (walk_fault_push) begin
-        fault_qpn_reg[fault_tail*24 +: 24] <= head_qpn;
-        fault_data_reg[fault_tail*28 +: 28] <= {head_psn, res_status_reg, 1'b0};
+        fault_mem[fault_tail] <= {head_psn, res_status_reg, 1'b0};
     end
     fault_wr_reg <= fault_wr_reg + {{FAULT_LOG{1'b0}}, write_fault_push || walk_fault_push};
     fault_rd_reg <= fault_rd_reg + {{FAULT_LOG{1'b0}}, m_fault_valid && m_fault_ready};
@@ -564,10 +570,22 @@ assign placed_count = placed_reg;
 assign wr_committed = committed_reg;
 assign wr_answered = answered_reg;
 
-assign m_fault_qpn = fault_qpn_reg[fault_head*24 +: 24];
-assign m_fault_psn = fault_data_reg[fault_head*28 + 4 +: 24];
-assign m_fault_status = fault_data_reg[fault_head*28 + 1 +: 3];
-assign m_fault_write = fault_data_reg[fault_head*28];
+reg [23:0] head_fault_qpn;
+integer r;
+always @* begin
+    head_fault_qpn = 24'd0;
+    for (r = 0; r < FAULTS; r = r + 1) begin
+        if (r[FAULT_LOG-1:0] == fault_head) begin
+            head_fault_qpn = fault_qpn_reg[r*24 +: 24];
+        end
+    end
+end
+
+wire [27:0] head_fault = fault_mem[fault_head];
+assign m_fault_qpn = head_fault_qpn;
+assign m_fault_psn = head_fault[27:4];
+assign m_fault_status = head_fault[3:1];
+assign m_fault_write = head_fault[0];
 assign m_fault_valid = fault_count != {FAULT_LOG+1{1'b0}};
 assign q_faulted_0 = fault_hit_0 != {FAULTS{1'b0}};
 assign q_faulted_1 = fault_hit_1 != {FAULTS{1'b0}};
