@@ -177,8 +177,9 @@ localparam RD_CMD = 0, RD_REQ_WQE = 1, RD_REQ_PAY = 2, RD_RESP_WQE = 3, RD_RESP_
 localparam NRD = 12;
 // byte-stream (realigning) read clients; the others read whole beats
 localparam [NRD-1:0] RD_STREAM = (1 << RD_REQ_PAY) | (1 << RD_RESP_PAY);
-// the requester's windows on the send queues: several 512-byte reads in flight (64 beats)
-localparam [NRD-1:0] RD_DEEP = 1 << RD_REQ_WQE;
+// the windows on the send and the receive queues: several 512-byte reads in flight (64
+// beats)
+localparam [NRD-1:0] RD_DEEP = (1 << RD_REQ_WQE) | (1 << RD_RESP_WQE);
 // write clients (all byte streams)
 localparam WR_CMD = 0, WR_REQ = 1, WR_RESP = 2, WR_CQ = 3, WR_CTX_REQ = 4, WR_CTX_RESP = 5,
            WR_CTX_CQ = 6, WR_CTX_ACK = 7;

@@ -6,8 +6,10 @@ READ) and decides their answers (ACK, NAK, READ responses), which transport/resp
     request --> context --> PSN check: duplicate -> ACK again (a READ is executed again)
                                        ahead     -> one sequence NAK, until EPSN arrives
                         --> opcode sequence, length, QP access checks -> NAK, QP to error
-                        --> SEND: RECV WQE at RQ_CI (or RNR NAK) -> scatter through its
-                                  SGEs (local keys) -> on the last packet a CQE
+                        --> SEND: RECV WQE at RQ_CI (or RNR NAK), from a window on the
+                                  RQ (transport/wqe_fetch; the next windows read ahead)
+                                  -> scatter through its SGEs (local keys) -> on the last
+                                  packet a CQE, once its data is in memory
                             WRITE: the RETH range checked whole (remote key), then each
                                    packet placed at the running VA
                             READ: the range checked whole: a READ descriptor
@@ -47,9 +49,11 @@ asks for waits while more requests of the same QP are already queued (up to ACK_
 messages), and is sent before any other packet of the engine.
 
 Ordering with the host: a RECV completion is written only after the message's data is
-in memory (the stage drained: every DMA write answered), and a READ reads memory only
-after the WRITEs before it are there; neither is answered if a packet of its QP before
-it failed its placement (that fault's NAK answers).
+in memory (every DMA write committed up to its message's answered: it waits for that in
+its register while this engine goes on, and no WRITE of its QP is placed on its own
+meanwhile), and a READ reads memory only after the WRITEs before it are there (the stage
+drained); neither is answered if a packet of its QP before it failed its placement (that
+fault's NAK answers: a completion waiting when such a fault comes is written as a flush).
 
 A QP the responder puts in error (a NAK other than RNR and sequence) has every RECV WQE
 still posted flushed, and the requester is told (m_err), as IBTA moves the whole QP to
@@ -90,6 +94,10 @@ module resp_engine #
     parameter FAULT_ADDR_WIDTH = 4,
     // log2 of the requests queued for placement
     parameter PLACE_JOB_LOG = 2,
+    // log2 of the windows on the receive queues held (a window: up to 512 bytes of WQEs)
+    parameter RQ_SLOT_LOG = 4,
+    // windows read ahead of the one a SEND finds its RECV WQE in (1 to 3)
+    parameter [1:0] RQ_AHEAD = 2,
     // cycles a request waits for room for its answer, the link taking nothing meanwhile,
     // before it is dropped (and resent)
     parameter NO_ROOM_WAIT = 1024,
@@ -267,13 +275,11 @@ localparam [4:0]
     S_RX = 5'd3,
     S_EXEC = 5'd4,
     S_FETCH = 5'd5,
-    S_FETCH_DATA = 5'd6,
     S_WQE = 5'd7,
     S_WALK = 5'd8,
     S_CHECK = 5'd12,
     S_CHECK_RESP = 5'd26,
     S_COMMIT = 5'd13,
-    S_RECV_CQE = 5'd14,
     S_FINISH = 5'd15,
     S_READ_WAIT = 5'd16,
     S_READ_DONE = 5'd19,
@@ -310,23 +316,18 @@ reg v_wait_reg = 1'b0, v_wait_next;           // its ICRC verdict not in yet
 reg v_bad_reg = 1'b0, v_bad_next;             // its verdict was bad
 reg pay_done_reg = 1'b0, pay_done_next;       // its payload's fate is queued
 
-// a window on a receive queue: one DMA read brings up to 512 bytes of the ring from RQ_CI
-// on (8 RECV WQEs of 64 bytes, or one of 512), the WQEs wqe_index .. wqe_index +
-// wqe_count - 1 of QP wqe_qpn, so that a run of SENDs reads the ring once per window. Only
-// posted WQEs are read (up to RQ_PI), and the host writes a slot again only once its WQE
-// completed (behind RQ_CI): a window never holds a stale WQE. Dropped whenever a command
-// runs (hold), as a command may recreate the QP.
-reg [511:0] wqe_mem [0:7];
-reg [511:0] wqe_wr_data;
-reg [2:0] wqe_wr_addr;
-reg wqe_wr_en;
-reg [2:0] wqe_beat_reg = 3'd0, wqe_beat_next;
-reg wqe_error_reg = 1'b0, wqe_error_next;
-reg wqe_valid_reg = 1'b0, wqe_valid_next;
-reg [23:0] wqe_qpn_reg = 24'd0, wqe_qpn_next;
-reg [15:0] wqe_index_reg = 16'd0, wqe_index_next;
-reg [3:0] wqe_count_reg = 4'd0, wqe_count_next;
-reg rd_req_valid_reg = 1'b0, rd_req_valid_next;
+// the window on the receive queue (transport/wqe_fetch) that holds the SEND's RECV WQE:
+// slot cur_slot, WQEs cur_first .. cur_first + cur_count - 1 (protected from fills while
+// cur_valid: the walk reads its SGEs)
+reg cur_valid_reg = 1'b0, cur_valid_next;
+reg [RQ_SLOT_LOG-1:0] cur_slot_reg = {RQ_SLOT_LOG{1'b0}}, cur_slot_next;
+reg [15:0] cur_first_reg = 16'd0, cur_first_next;
+reg [3:0] cur_count_reg = 4'd0, cur_count_next;
+reg cur_err_reg = 1'b0, cur_err_next;
+// read ahead: the windows after the SEND's looked at, RQ_AHEAD of them at most, from index
+// ahead (one a cycle, while the request goes on)
+reg [15:0] ahead_reg = 16'd0, ahead_next;
+reg [1:0] ahead_left_reg = 2'd0, ahead_left_next;
 
 // translation of the packet's data: through the RECV WQE's SGEs (local), or from a
 // running virtual address under one key (remote)
@@ -357,6 +358,11 @@ reg walk_pushed_reg = 1'b0, walk_pushed_next;
 reg [23:0] cqe_cqn_reg = 24'd0, cqe_cqn_next;
 reg [255:0] cqe_data_reg = 256'd0, cqe_data_next;
 reg cqe_valid_reg = 1'b0, cqe_valid_next;
+// a RECV completion waits until the stage answered cqe_need writes (its message's, and
+// all before them)
+reg cqe_wait_reg = 1'b0, cqe_wait_next;
+reg cqe_arm_reg = 1'b0, cqe_arm_next;   // cqe_need is wr_committed the cycle after
+reg [15:0] cqe_need_reg = 16'd0, cqe_need_next;
 reg err_valid_reg = 1'b0, err_valid_next;
 reg [7:0] err_status_reg = 8'd0, err_status_next;
 reg kick_reg = 1'b0, kick_next;               // tell the requester of this error
@@ -484,20 +490,16 @@ wire rq_empty = rq_ci == rq_pi;
 
 // the RECV WQE, and its SGE i (i: the walker's)
 wire [4:0] walk_sge_index;
-wire [15:0] wqe_k = rq_ci - wqe_index_reg;
-wire [2:0] wqe_base = wqe_k[2:0] << rq_stride;
-// (one WQE at least, as a packet inside a message reads the one its first packet took)
-wire [15:0] rq_posted = rq_empty ? 16'd1 : rq_pi - rq_ci;
-wire [15:0] win_slots = wqe_window(rq_ci, rq_posted, log_rq, rq_stride);
-wire [511:0] wqe0 = wqe_mem[wqe_base];
+wire [2:0] wqe_k = rq_ci[2:0] - cur_first_reg[2:0];
+wire [2:0] wqe_base = wqe_k << rq_stride;
+wire [511:0] wqe0;
 wire [7:0] wqe_num_sge = wqe0[`HROCE_RQ_WQE_NUM_SGE];
 wire [8:0] sge_byte = 9'd16 + {walk_sge_index, 4'd0};
-wire [511:0] sge_beat = wqe_mem[wqe_base + sge_byte[8:6]];
+wire [511:0] sge_beat;
 wire [127:0] sge = sge_beat[{sge_byte[5:4], 7'd0} +: 128];
 wire [63:0] sge_addr = sge[`HROCE_SGE_ADDR];
 wire [31:0] sge_len = sge[`HROCE_SGE_LENGTH];
 wire [31:0] sge_lkey = sge[`HROCE_SGE_LKEY];
-wire wqe_cached = wqe_valid_reg && wqe_qpn_reg == qpn_reg && wqe_k < {12'd0, wqe_count_reg};
 
 // the READ: the PSNs its responses take, and the MSN they carry (the READ counts as done)
 wire [31:0] rd_pkts_m1 = (reth_len - 32'd1) >> log_mtu;
@@ -559,6 +561,57 @@ endfunction
 `include "wqe_addr.vh"
 
 /*
+ * RECV WQEs (transport/wqe_fetch): windows on the receive queues, of any QPs, read ahead
+ */
+// the window looked up, and read if no slot holds it: the WQE at RQ_CI as a SEND packet
+// is executed, then the windows after it (read ahead); a read brings up to 512 bytes, not
+// past the ring's end nor past RQ_PI (one WQE at least at RQ_CI, as a packet inside a
+// message reads the one its first packet took)
+wire look_ahead = ahead_left_reg != 2'd0 && state_reg != S_IDLE;
+wire [15:0] look_index = look_ahead ? ahead_reg : rq_ci;
+wire [15:0] look_posted = !look_ahead && rq_empty ? 16'd1 : rq_pi - look_index;
+wire [15:0] fill_count = wqe_window(look_index, look_posted, log_rq, rq_stride);
+wire look_hit, look_err, look_pend;
+wire [RQ_SLOT_LOG-1:0] look_slot;
+wire [15:0] look_first;
+wire [3:0] look_count;
+wire alloc_free, fill_ok;
+wire fetch_idle;
+reg fill_en, retire_en;
+// a command may recreate a QP: the windows are dropped once this engine is idle under
+// it (a SEND waiting for its window's read finishes first)
+wire fetch_hold = hold && state_reg == S_IDLE;
+
+wqe_fetch #(.SLOT_LOG(RQ_SLOT_LOG), .DATA_WIDTH(DATA_WIDTH))
+fetch_inst (
+    .clk(clk), .rst(rst),
+    .hold(fetch_hold), .idle(fetch_idle),
+    .l_qpn(qpn_reg), .l_index(look_index),
+    .l_hit(look_hit), .l_err(look_err), .l_pend(look_pend), .l_slot(look_slot),
+    .l_first(look_first), .l_count(look_count),
+    .a_qpn(24'd0), .a_index(16'd0), .a_max(4'd0), .a_hit(), .a_count(),
+    .protect({{2**RQ_SLOT_LOG-1{1'b0}}, cur_valid_reg} << cur_slot_reg),
+    .alloc_ok(), .alloc_free(alloc_free), .alloc_slot(), .fill_ok(fill_ok),
+    .c_qpn(qpn_reg),
+    .c_fill(fill_en), .c_fill_index(look_index), .c_fill_count(fill_count[3:0]),
+    .c_fill_addr(wqe_addr(ctx_reg[`HROCE_QPC_RQ_BASE], look_index, log_rq, rq_stride)),
+    .c_fill_len(fill_count << (6 + rq_stride)), .c_fill_wake(1'b0),
+    .c_push_new(1'b0), .c_push_append(1'b0), .c_push_index(16'd0), .c_push_beat(3'd0),
+    .c_push_data({DATA_WIDTH{1'b0}}),
+    .c_wake(1'b0), .c_wake_slot({RQ_SLOT_LOG{1'b0}}), .c_release(1'b0),
+    .c_retire(retire_en), .c_retire_ci(rq_ci + 16'd1),
+    .r_addr_0({cur_slot_reg, wqe_base}), .r_addr_1({cur_slot_reg, wqe_base + sge_byte[8:6]}),
+    .r_addr_2({RQ_SLOT_LOG+3{1'b0}}), .r_addr_3({RQ_SLOT_LOG+3{1'b0}}),
+    .r_data_0(wqe0), .r_data_1(sge_beat), .r_data_2(), .r_data_3(),
+    .m_wake_qpn(), .m_wake_valid(), .m_wake_ready(1'b1),
+    .m_rd_req_addr(m_wqe_rd_req_addr), .m_rd_req_len(m_wqe_rd_req_len),
+    .m_rd_req_valid(m_wqe_rd_req_valid), .m_rd_req_ready(m_wqe_rd_req_ready),
+    .s_rd_axis_tdata(s_wqe_rd_axis_tdata), .s_rd_axis_tvalid(s_wqe_rd_axis_tvalid),
+    .s_rd_axis_tready(s_wqe_rd_axis_tready), .s_rd_axis_tlast(s_wqe_rd_axis_tlast),
+    .s_rd_axis_tuser(s_wqe_rd_axis_tuser)
+);
+
+/*
  * Placement (transport/resp_place): each request's payload walked (the RECV WQE's SGEs,
  * or the running remote range as one entry), committed, written, its writes tracked
  */
@@ -574,7 +627,7 @@ wire [23:0] fault_qpn, fault_psn;
 wire [2:0] fault_status;
 wire fault_write, fault_valid;
 reg fault_pop;
-wire ack_faulted, qp_faulted;
+wire ack_faulted, qp_faulted, cqe_faulted;
 wire walk_mr_valid, walk_resp_ready;
 wire [31:0] walk_mr_key, walk_mr_len;
 wire [23:0] walk_mr_pd;
@@ -608,6 +661,7 @@ place_inst (
     .m_fault_write(fault_write), .m_fault_valid(fault_valid), .m_fault_ready(fault_pop),
     .q_qpn_0(ack_qpn_reg), .q_faulted_0(ack_faulted),
     .q_qpn_1(qpn_reg), .q_faulted_1(qp_faulted),
+    .q_qpn_2(cqe_data_reg[`HROCE_CQE_QPN]), .q_faulted_2(cqe_faulted),
     .xl_hold(xl_hold), .xl_busy(xl_busy),
     .m_mr_req_key(walk_mr_key), .m_mr_req_pd(walk_mr_pd), .m_mr_req_va(walk_mr_va),
     .m_mr_req_len(walk_mr_len), .m_mr_req_access(walk_mr_access),
@@ -631,6 +685,14 @@ place_inst (
 wire ack_placed = placed_count == ack_job_reg;
 wire [15:0] ack_wait = ack_need_reg - wr_answered;
 wire ack_ready = ack_need_ok_reg && (ack_wait == 16'd0 || ack_wait[15]);
+
+// the waiting RECV completion's message is in memory; the completion goes
+wire [15:0] cqe_left = cqe_need_reg - wr_answered;
+wire cqe_placed = cqe_left == 16'd0 || cqe_left[15];
+wire cqe_take = cqe_valid_reg && !cqe_wait_reg && m_cqe_ready;
+// while a RECV completion waits, no WRITE of its QP goes to the stage on its own: a fault
+// of its QP, once it is placed, is then of a packet before it
+wire cqe_holds_qp = cqe_valid_reg && cqe_wait_reg && cqe_data_reg[`HROCE_CQE_QPN] == qpn_reg;
 
 // the pending ACK goes unless the next request is of its QP and may be merged into it
 wire ack_may_wait = s_hdr_valid && !hold && s_hdr_data[`HROCE_ROCE_HDR_BTH_DQPN] == ack_qpn_reg &&
@@ -698,6 +760,7 @@ end
  */
 reg exec_now;                                 // S_EXEC's work, this cycle
 reg finish_now;                               // S_FINISH's work, this cycle
+reg take_window;                              // the SEND's window found: S_WQE next
 
 always @* begin
     state_next = state_reg;
@@ -713,13 +776,30 @@ always @* begin
     v_wait_next = v_wait_reg && !s_verdict_valid;
     v_bad_next = v_bad;
     pay_done_next = pay_done_reg;
-    wqe_beat_next = wqe_beat_reg;
-    wqe_error_next = wqe_error_reg;
-    wqe_valid_next = wqe_valid_reg && !hold;
-    wqe_qpn_next = wqe_qpn_reg;
-    wqe_index_next = wqe_index_reg;
-    wqe_count_next = wqe_count_reg;
-    rd_req_valid_next = rd_req_valid_reg && !m_wqe_rd_req_ready;
+    cur_valid_next = cur_valid_reg && state_reg != S_IDLE;
+    cur_slot_next = cur_slot_reg;
+    cur_first_next = cur_first_reg;
+    cur_count_next = cur_count_reg;
+    cur_err_next = cur_err_reg;
+    fill_en = 1'b0;
+    retire_en = 1'b0;
+    take_window = 1'b0;
+    ahead_next = ahead_reg;
+    ahead_left_next = state_reg == S_IDLE ? 2'd0 : ahead_left_reg;
+    // read ahead: a window held (ready or on the way) is passed; one not held is read if
+    // WQEs are posted there and a slot is free (a read ahead takes no other QP's window)
+    if (look_ahead) begin
+        ahead_left_next = ahead_left_reg - 2'd1;
+        if (look_hit || look_pend) begin
+            ahead_next = look_first + {12'd0, look_count};
+        end else if (!hold && look_posted != 16'd0 && !look_posted[15] && fill_ok &&
+                     alloc_free) begin
+            fill_en = 1'b1;
+            ahead_next = look_index + fill_count;
+        end else begin
+            ahead_left_next = 2'd0;
+        end
+    end
     xl_remote_next = xl_remote_reg;
     xl_va_next = xl_va_reg;
     xl_key_next = xl_key_reg;
@@ -741,7 +821,24 @@ always @* begin
     walk_pushed_next = walk_pushed_reg;
     cqe_cqn_next = cqe_cqn_reg;
     cqe_data_next = cqe_data_reg;
-    cqe_valid_next = cqe_valid_reg && !m_cqe_ready;
+    cqe_valid_next = cqe_valid_reg && !cqe_take;
+    cqe_wait_next = cqe_wait_reg;
+    cqe_arm_next = 1'b0;
+    cqe_need_next = cqe_arm_reg ? wr_committed : cqe_need_reg;
+    // the RECV completion's message is in memory: it goes, as a flush if a packet of its
+    // QP before it failed its placement (the fault's NAK answers for the message, and the
+    // QP goes to error)
+    if (cqe_valid_reg && cqe_wait_reg && !cqe_arm_reg && cqe_placed) begin
+        cqe_wait_next = 1'b0;
+        if (cqe_faulted) begin
+            cqe_data_next[`HROCE_CQE_OPCODE] = `HROCE_CQE_OP_RECV;
+            cqe_data_next[`HROCE_CQE_STATUS] = WC_WR_FLUSH_ERR;
+            cqe_data_next[`HROCE_CQE_BYTE_LEN] = 32'd0;
+            cqe_data_next[`HROCE_CQE_IMM] = 32'd0;
+            cqe_data_next[`HROCE_CQE_WITH_IMM] = 1'b0;
+            cqe_data_next[`HROCE_CQE_SOLICITED] = 1'b0;
+        end
+    end
     err_valid_next = err_valid_reg;
     err_status_next = err_status_reg;
     kick_next = kick_reg;
@@ -752,9 +849,6 @@ always @* begin
 
     exec_now = 1'b0;
     finish_now = 1'b0;
-    wqe_wr_en = 1'b0;
-    wqe_wr_addr = 3'd0;
-    wqe_wr_data = s_wqe_rd_axis_tdata;
     job_valid = 1'b0;
     job_walk = 1'b1;
     job_sync = 1'b1;
@@ -927,27 +1021,14 @@ always @* begin
          * SEND: the RECV WQE, then its SGEs from the message's offset
          */
         S_FETCH: begin
-            if (!rd_req_valid_next) begin
-                state_next = S_FETCH_DATA;
-            end
-        end
-        S_FETCH_DATA: begin
-            if (s_wqe_rd_axis_tvalid) begin
-                wqe_wr_en = 1'b1;
-                wqe_wr_addr = wqe_beat_reg;
-                wqe_beat_next = wqe_beat_reg + 3'd1;
-                wqe_error_next = wqe_error_reg || s_wqe_rd_axis_tuser;
-                if (s_wqe_rd_axis_tlast) begin
-                    wqe_valid_next = !(wqe_error_reg || s_wqe_rd_axis_tuser);
-                    wqe_qpn_next = qpn_reg;
-                    wqe_index_next = rq_ci;
-                    wqe_count_next = win_slots[3:0];
-                    state_next = S_WQE;
-                end
-            end
+            // the window that holds the WQE at RQ_CI, read if none is on its way (a slot
+            // taken from another QP's ready window if none is free; one is, once the reads
+            // in flight are done)
+            take_window = look_hit;
+            fill_en = !look_hit && !look_pend && fill_ok;
         end
         S_WQE: begin
-            if (!wqe_valid_reg || wqe_num_sge > wqe_max_sge) begin
+            if (cur_err_reg || wqe_num_sge > wqe_max_sge) begin
                 err_valid_next = 1'b1;
                 err_status_next = WC_LOC_QP_OP_ERR;
                 reply_syn_next = SYN_NAK_REM_OP;
@@ -955,8 +1036,11 @@ always @* begin
             end else if (rx_len == 13'd0) begin
                 state_next = S_COMMIT;
             end else begin
-                // through the SGEs from the message's offset on
-                walk_pushed_next = 1'b0;
+                // through the SGEs from the message's offset on: the stage walks it, and
+                // waits for this engine's decision (S_WALK pushes it if no room now)
+                job_valid = job_room;
+                sync_pend_next = job_room;
+                walk_pushed_next = job_room;
                 state_next = S_WALK;
             end
         end
@@ -1016,8 +1100,9 @@ always @* begin
                 state_next = S_VDROP;
             end else if (v_pending) begin
                 state_next = S_COMMIT;
-            end else if (sync_pend_reg ? decide_room :
-                         (rx_len == 13'd0 || async_room)) begin
+            end else if ((sync_pend_reg ? decide_room :
+                          (rx_len == 13'd0 || (async_room && !cqe_holds_qp))) &&
+                         (!op_completes_recv || qp_faulted || !cqe_valid_reg || cqe_take)) begin
                 // the walked packet's chunks committed, or an async WRITE packet to place
                 decide_valid = sync_pend_reg;
                 decide_commit = 1'b1;
@@ -1044,26 +1129,29 @@ always @* begin
                 if (op_ends) begin
                     ctx_next[`HROCE_QPC_MSN] = msn + 24'd1;
                 end
-                // (S_FINISH's work in this cycle, unless a CQE is to come first)
-                finish_now = !op_completes_recv;
-                state_next = S_RECV_CQE;
-            end
-        end
-        S_RECV_CQE: begin
-            // the CQE waits until every byte of the message is in memory
-            if (place_drained && qp_faulted) begin
-                // a packet of the QP before it failed its placement: the fault's NAK and
-                // flush answer for it
-                state_next = S_IDLE;
-            end else if (place_drained && !cqe_valid_reg) begin
-                cqe_cqn_next = ctx_reg[`HROCE_QPC_RECV_CQN];
-                cqe_data_next = make_cqe(rq_ci, op_send ? `HROCE_CQE_OP_RECV :
-                                         `HROCE_CQE_OP_RECV_RDMA_WITH_IMM, WC_SUCCESS,
-                                         ctx_reg[`HROCE_QPC_RECV_OFFSET], op_imm);
-                cqe_valid_next = 1'b1;
-                ctx_next[`HROCE_QPC_RQ_CI] = rq_ci + 16'd1;
-                ctx_next[`HROCE_QPC_RECV_OFFSET] = 32'd0;
-                state_next = S_FINISH;
+                // S_FINISH's work in this cycle
+                finish_now = 1'b1;
+                if (op_completes_recv && qp_faulted) begin
+                    // a packet of the QP before it failed its placement: the fault's NAK
+                    // and flush answer for it
+                    finish_now = 1'b0;
+                    state_next = S_IDLE;
+                end else if (op_completes_recv) begin
+                    // the CQE waits (cqe_wait) until every byte of the message is in
+                    // memory, the writes committed by now (cqe_arm: this one's included)
+                    // answered; this engine goes on meanwhile
+                    cqe_cqn_next = ctx_reg[`HROCE_QPC_RECV_CQN];
+                    cqe_data_next = make_cqe(rq_ci, op_send ? `HROCE_CQE_OP_RECV :
+                                             `HROCE_CQE_OP_RECV_RDMA_WITH_IMM, WC_SUCCESS,
+                                             (op_starts ? 32'd0 : recv_offset) +
+                                             {19'd0, rx_len}, op_imm);
+                    cqe_valid_next = 1'b1;
+                    cqe_wait_next = 1'b1;
+                    cqe_arm_next = 1'b1;
+                    ctx_next[`HROCE_QPC_RQ_CI] = rq_ci + 16'd1;
+                    ctx_next[`HROCE_QPC_RECV_OFFSET] = 32'd0;
+                    retire_en = 1'b1;
+                end
             end
         end
         S_FINISH: begin
@@ -1145,7 +1233,7 @@ always @* begin
             end
         end
         S_FLUSH: begin
-            if (!cqe_valid_reg || m_cqe_ready) begin
+            if (!cqe_valid_reg || cqe_take) begin
                 if (rq_ci == rq_pi) begin
                     ctx_next[`HROCE_QPC_RESP_ERR] = 1'b1;
                     ctx_next[`HROCE_QPC_IN_MSG] = MSG_NONE;
@@ -1153,7 +1241,6 @@ always @* begin
                     kick_in_valid = kick_reg;
                     kick_next = 1'b0;
                     err_valid_next = 1'b0;
-                    wqe_valid_next = 1'b0;
                     update_valid_next = 1'b1;
                     state_next = S_UPDATE;
                 end else begin
@@ -1162,8 +1249,10 @@ always @* begin
                                              err_valid_reg ? err_status_reg : WC_WR_FLUSH_ERR,
                                              32'd0, 1'b0);
                     cqe_valid_next = 1'b1;
+                    cqe_wait_next = 1'b0;
                     err_valid_next = 1'b0;
                     ctx_next[`HROCE_QPC_RQ_CI] = rq_ci + 16'd1;
+                    retire_en = 1'b1;
                 end
             end
         end
@@ -1268,14 +1357,8 @@ always @* begin
             state_next = S_REPLY;
         end else if (op_send) begin
             xl_remote_next = 1'b0;
-            if (wqe_cached) begin
-                state_next = S_WQE;
-            end else begin
-                wqe_beat_next = 3'd0;
-                wqe_error_next = 1'b0;
-                rd_req_valid_next = 1'b1;
-                state_next = S_FETCH;
-            end
+            state_next = S_FETCH;
+            take_window = look_hit;
         end else begin
             // RDMA WRITE or READ: check the whole range once, at its first packet (a
             // WRITE of one packet is its range: the placement's translation checks it,
@@ -1290,6 +1373,19 @@ always @* begin
                 state_next = range_next;
             end
         end
+    end
+
+    // the window that holds the SEND's RECV WQE (S_EXEC, S_FETCH), and those after it to
+    // read ahead
+    if (take_window) begin
+        cur_valid_next = 1'b1;
+        cur_slot_next = look_slot;
+        cur_first_next = look_first;
+        cur_count_next = look_count;
+        cur_err_next = look_err;
+        ahead_next = look_first + {12'd0, look_count};
+        ahead_left_next = RQ_AHEAD;
+        state_next = S_WQE;
     end
 end
 
@@ -1311,13 +1407,13 @@ always @(posedge clk) begin
     v_wait_reg <= v_wait_next;
     v_bad_reg <= v_bad_next;
     pay_done_reg <= pay_done_next;
-    wqe_beat_reg <= wqe_beat_next;
-    wqe_error_reg <= wqe_error_next;
-    wqe_valid_reg <= wqe_valid_next;
-    wqe_qpn_reg <= wqe_qpn_next;
-    wqe_index_reg <= wqe_index_next;
-    wqe_count_reg <= wqe_count_next;
-    rd_req_valid_reg <= rd_req_valid_next;
+    cur_valid_reg <= cur_valid_next;
+    cur_slot_reg <= cur_slot_next;
+    cur_first_reg <= cur_first_next;
+    cur_count_reg <= cur_count_next;
+    cur_err_reg <= cur_err_next;
+    ahead_reg <= ahead_next;
+    ahead_left_reg <= ahead_left_next;
     xl_remote_reg <= xl_remote_next;
     xl_va_reg <= xl_va_next;
     xl_key_reg <= xl_key_next;
@@ -1336,6 +1432,9 @@ always @(posedge clk) begin
     cqe_cqn_reg <= cqe_cqn_next;
     cqe_data_reg <= cqe_data_next;
     cqe_valid_reg <= cqe_valid_next;
+    cqe_wait_reg <= cqe_wait_next;
+    cqe_arm_reg <= cqe_arm_next;
+    cqe_need_reg <= cqe_need_next;
     err_valid_reg <= err_valid_next;
     err_status_reg <= err_status_next;
     kick_reg <= kick_next;
@@ -1345,22 +1444,19 @@ always @(posedge clk) begin
     stat_rx_duplicate_reg <= stat_rx_duplicate_next;
     stat_rx_out_of_sequence_reg <= stat_rx_out_of_sequence_next;
 
-    if (wqe_wr_en) begin
-        wqe_mem[wqe_wr_addr] <= wqe_wr_data;
-    end
-
     if (rst) begin
         state_reg <= S_IDLE;
         v_wait_reg <= 1'b0;
         v_bad_reg <= 1'b0;
         lookup_valid_reg <= 1'b0;
         update_valid_reg <= 1'b0;
-        wqe_valid_reg <= 1'b0;
-        rd_req_valid_reg <= 1'b0;
+        cur_valid_reg <= 1'b0;
+        ahead_left_reg <= 2'd0;
         ack_pend_reg <= 1'b0;
         job_seq_reg <= 8'd0;
         sync_pend_reg <= 1'b0;
         cqe_valid_reg <= 1'b0;
+        cqe_wait_reg <= 1'b0;
         err_valid_reg <= 1'b0;
         kick_reg <= 1'b0;
         stat_rx_no_qp_reg <= 1'b0;
@@ -1374,7 +1470,7 @@ end
 
 // (a command waits for the placement's jobs: their walks read the MRs it may change)
 assign idle = state_reg == S_IDLE && !lookup_valid_reg && !update_valid_reg && !cqe_valid_reg &&
-              place_idle;
+              place_idle && fetch_idle;
 
 assign s_hdr_ready = take_rx;
 assign s_db_ready = take_db;
@@ -1399,16 +1495,12 @@ assign m_mr_req_check = check;
 assign m_mr_req_valid = check || walk_mr_valid;
 assign s_mr_resp_ready = state_reg == S_CHECK_RESP || walk_resp_ready;
 
-assign m_wqe_rd_req_addr = wqe_addr(ctx_reg[`HROCE_QPC_RQ_BASE], rq_ci, log_rq, rq_stride);
-assign m_wqe_rd_req_len = win_slots << (6 + rq_stride);
-assign m_wqe_rd_req_valid = rd_req_valid_reg;
-assign s_wqe_rd_axis_tready = state_reg == S_FETCH_DATA;
 
 
 
 assign m_cqe_cqn = cqe_cqn_reg;
 assign m_cqe_data = cqe_data_reg;
-assign m_cqe_valid = cqe_valid_reg;
+assign m_cqe_valid = cqe_valid_reg && !cqe_wait_reg;
 
 assign stat_rx_no_qp = stat_rx_no_qp_reg;
 assign stat_rx_no_room = stat_rx_no_room_reg;

@@ -121,7 +121,7 @@ module resp_place #
 
     /*
      * Faults: a packet to NAK ({QPN, PSN}; a refused write, or the translation's
-     * status); and whether QPs q_qpn_0, q_qpn_1 have one waiting
+     * status); and whether QPs q_qpn_0, q_qpn_1, q_qpn_2 have one waiting
      */
     output wire [23:0]                   m_fault_qpn,
     output wire [23:0]                   m_fault_psn,
@@ -133,6 +133,8 @@ module resp_place #
     output wire                          q_faulted_0,
     input  wire [23:0]                   q_qpn_1,
     output wire                          q_faulted_1,
+    input  wire [23:0]                   q_qpn_2,
+    output wire                          q_faulted_2,
 
     /*
      * MR translation, shared with the control's checks
@@ -251,7 +253,7 @@ reg write_fault_push;                         // a packet's write was refused
 reg [23:0] write_fault_qpn, write_fault_psn;
 
 reg [FAULTS-1:0] fault_held;
-reg [FAULTS-1:0] fault_hit_0, fault_hit_1, fault_hit_job;
+reg [FAULTS-1:0] fault_hit_0, fault_hit_1, fault_hit_2, fault_hit_job;
 reg [FAULT_LOG-1:0] fk;
 integer f;
 always @* begin
@@ -260,6 +262,7 @@ always @* begin
         fault_held[f] = {1'b0, fk} < fault_count;
         fault_hit_0[f] = fault_held[f] && fault_qpn_reg[f*24 +: 24] == q_qpn_0;
         fault_hit_1[f] = fault_held[f] && fault_qpn_reg[f*24 +: 24] == q_qpn_1;
+        fault_hit_2[f] = fault_held[f] && fault_qpn_reg[f*24 +: 24] == q_qpn_2;
         fault_hit_job[f] = fault_held[f] && fault_qpn_reg[f*24 +: 24] == s_job_qpn;
     end
 end
@@ -589,6 +592,7 @@ assign m_fault_write = head_fault[0];
 assign m_fault_valid = fault_count != {FAULT_LOG+1{1'b0}};
 assign q_faulted_0 = fault_hit_0 != {FAULTS{1'b0}};
 assign q_faulted_1 = fault_hit_1 != {FAULTS{1'b0}};
+assign q_faulted_2 = fault_hit_2 != {FAULTS{1'b0}};
 
 assign xl_busy = walk_busy;
 

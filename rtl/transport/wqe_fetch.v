@@ -1,6 +1,7 @@
 /*
 
-The requester's WQE fetch stage: windows on the send queues, read ahead.
+The WQE fetch stage: windows on the send queues (transport/req_tx) or on the receive
+queues (transport/resp_engine), read ahead.
 
     fill (QPN, first index, count, address) --> slot taken, DMA read issued (in order)
     DMA beats -------------------------------> the slot's beats; on the last, the slot is
@@ -16,6 +17,8 @@ slot numbers says where each beat goes. transport/req_tx asks for a window when 
 finds its WQE in none (the turn then ends, and the QP waits for the read: the read's
 wake gives it its turn back), and for the next window of a QP while it sends the
 present one (prefetch: no wake, unless the turn ends before the read does).
+transport/resp_engine asks for the window of a SEND's RECV WQE and waits for it (no wakes,
+nothing reserved), and reads up to RQ_AHEAD windows after it ahead, into free slots only.
 
 Which slot a fill or a new push takes: the first free one from a round-robin pointer (a
 slot never used, or spent: its WQEs all sent), else the first from there of the ready ones

@@ -37,7 +37,7 @@
  * keeps resp_place's table from what it saw (a walk's fault goes in as its job retires, a
  * refused packet's at its last answer while fewer than WRITE_FAULTS wait, as resp_place
  * does; out as the control pops it) and checks against it every cycle m_fault_*,
- * q_faulted_0/1, fault_room and job_count; a job is dropped (never walked nor written; a
+ * q_faulted_0/1/2, fault_room and job_count; a job is dropped (never walked nor written; a
  * sync one's result says res_drop) if, when it is pushed, an earlier async job of its QP
  * fails its walk and is not retired yet, or a fault of its QP waits. placed_count counts
  * retired jobs (a sync one only once decided); wr_committed covers at least the chunks of
@@ -255,7 +255,7 @@ struct env {
 		*sge_index, *sge_addr, *sge_len, *sge_key, *res_valid, *res_drop, *res_status,
 		*res_short, *d_commit, *d_act, *d_valid, *decide_room, *placed, *committed,
 		*answered, *f_qpn, *f_psn, *f_status, *f_write, *f_valid, *f_ready, *q_qpn_0,
-		*q_faulted_0, *q_qpn_1, *q_faulted_1, *xl_hold, *xl_busy;
+		*q_faulted_0, *q_qpn_1, *q_faulted_1, *q_qpn_2, *q_faulted_2, *xl_hold, *xl_busy;
 	const struct vmodel_port *sx_data, *sx_keep, *sx_valid, *sx_ready, *sx_last, *wq_addr,
 		*wq_len, *wq_valid, *wq_ready, *wx_data, *wx_keep, *wx_valid, *wx_ready, *wx_last,
 		*wd_valid, *wd_error;
@@ -1181,6 +1181,8 @@ static void drive(void *ctx)
 						  : bench_rand(b) & 0xffffff);
 	vport_set(e->q_qpn_1, bench_chance(b, 80) ? e->qp[bench_range(b, 0, sc->qps - 1)].qpn
 						  : bench_rand(b) & 0xffffff);
+	vport_set(e->q_qpn_2, bench_chance(b, 80) ? e->qp[bench_range(b, 0, sc->qps - 1)].qpn
+						  : bench_rand(b) & 0xffffff);
 }
 
 /* ---------------------------------------------------------------------------------------
@@ -1289,9 +1291,11 @@ static void sample(void *ctx)
 	sge_settle(e);
 	check_held(e);
 	/* the table as it is this cycle (a fault popped now is still in it) */
-	for (unsigned int i = 0; i < 2; i++) {
-		uint32_t q = (uint32_t)vport_get(i ? e->q_qpn_1 : e->q_qpn_0);
-		bool hit = vport_get(i ? e->q_faulted_1 : e->q_faulted_0) != 0;
+	for (unsigned int i = 0; i < 3; i++) {
+		uint32_t q = (uint32_t)vport_get(i == 2 ? e->q_qpn_2 : i ? e->q_qpn_1 : e->q_qpn_0);
+		bool hit = vport_get(i == 2 ? e->q_faulted_2
+				     : i    ? e->q_faulted_1
+					    : e->q_faulted_0) != 0;
 
 		if (hit != table_has(e, q))
 			FAIL(e, "q_faulted_%u %u for QP 0x%x, with %u faults waiting", i, hit, q,
@@ -1394,6 +1398,8 @@ static void open_ports(struct env *e)
 		P(q_faulted_0, "q_faulted_0"),
 		P(q_qpn_1, "q_qpn_1"),
 		P(q_faulted_1, "q_faulted_1"),
+		P(q_qpn_2, "q_qpn_2"),
+		P(q_faulted_2, "q_faulted_2"),
 		P(xl_hold, "xl_hold"),
 		P(xl_busy, "xl_busy"),
 		P(sx_data, "s_axis_tdata"),
