@@ -98,6 +98,8 @@ module resp_engine #
     parameter RQ_SLOT_LOG = 4,
     // windows read ahead of the one a SEND finds its RECV WQE in (1 to 3)
     parameter [1:0] RQ_AHEAD = 2,
+    // log2 of the QPs whose RQ doorbells wait to be written into their contexts
+    parameter RQ_DB_LOG = 4,
     // cycles a request waits for room for its answer, the link taking nothing meanwhile,
     // before it is dropped (and resent)
     parameter NO_ROOM_WAIT = 1024,
@@ -426,7 +428,10 @@ wire [3:0] qp_state = ctx_reg[`HROCE_QPC_STATE];
 wire qp_err = ctx_reg[`HROCE_QPC_RESP_ERR] || qp_state == QPS_ERR;
 wire qp_receives = qp_state == QPS_RTR || qp_state == QPS_RTS || qp_state == QPS_SQD;
 wire [3:0] qp_access = ctx_reg[`HROCE_QPC_ACCESS];
-wire [15:0] rq_pi = ctx_reg[`HROCE_QPC_RQ_PI];
+// (RQ doorbells not in the context yet: the newest counts)
+wire db_hit;
+wire [15:0] db_hit_index;
+wire [15:0] rq_pi = db_hit ? db_hit_index : ctx_reg[`HROCE_QPC_RQ_PI];
 wire [15:0] rq_ci = ctx_reg[`HROCE_QPC_RQ_CI];
 wire [23:0] epsn = ctx_reg[`HROCE_QPC_EPSN];
 wire [23:0] msn = ctx_reg[`HROCE_QPC_MSN];
@@ -612,6 +617,24 @@ fetch_inst (
 );
 
 /*
+ * RQ doorbells (transport/rq_db_merge): merged by QP until the control writes them into
+ * their contexts, with the next update of the QP's or on their own (take_db)
+ */
+wire db_empty, db_full, db_valid;
+wire [23:0] db_qpn;
+wire [15:0] db_index;
+reg db_take;
+
+rq_db_merge #(.LOG(RQ_DB_LOG))
+db_inst (
+    .clk(clk), .rst(rst), .hold(hold), .empty(db_empty), .full(db_full),
+    .s_db_qpn(s_db_qpn), .s_db_index(s_db_index), .s_db_valid(s_db_valid),
+    .s_db_ready(s_db_ready),
+    .q_qpn(qpn_reg), .q_hit(db_hit), .q_index(db_hit_index), .q_take(db_take),
+    .m_qpn(db_qpn), .m_index(db_index), .m_valid(db_valid), .m_ready(take_db)
+);
+
+/*
  * Placement (transport/resp_place): each request's payload walked (the RECV WQE's SGEs,
  * or the running remote range as one entry), committed, written, its writes tracked
  */
@@ -718,10 +741,11 @@ wire send_ack = state_reg == S_IDLE && !fault_valid &&
                 ack_pend_reg && ack_ready && !ack_may_wait && desc_room;
 wire take_err = state_reg == S_IDLE && !take_fault && !send_ack && !hold && s_err_valid &&
                 room;
-// doorbells first: they are cheap, and a RECV must not starve behind the requests that
-// need it
-wire take_db = state_reg == S_IDLE && !take_fault && !send_ack && !hold && !s_err_valid &&
-               s_db_valid && room;
+// a doorbell written into its context on its own (a request of its QP writes it with its
+// update): when the table is full, when nothing else is to do, and while a command waits
+// (which finds the table empty)
+wire take_db = state_reg == S_IDLE && !take_fault && !send_ack && !s_err_valid &&
+               db_valid && (db_full || hold || !s_hdr_valid) && room;
 wire take_rx = state_reg == S_IDLE && !take_fault && !send_ack && !hold && !take_err &&
                !take_db && s_hdr_valid && rx_room && !v_wait_reg;
 // an owed NAK when nothing else is to do (not while a command holds the engine: it may
@@ -911,8 +935,8 @@ always @* begin
                 return_next = S_OWE;
                 state_next = S_LOOKUP_WAIT;
             end else if (take_db) begin
-                qpn_next = s_db_qpn;
-                db_index_next = s_db_index;
+                qpn_next = db_qpn;
+                db_index_next = db_index;
                 err_valid_next = 1'b0;
                 kick_next = 1'b0;
                 lookup_valid_next = 1'b1;
@@ -1387,6 +1411,14 @@ always @* begin
         ahead_left_next = RQ_AHEAD;
         state_next = S_WQE;
     end
+
+    // an update of the context takes the QP's doorbells with it (the update goes with
+    // ctx_reg of the next cycle: only as it is asked for, not as it is taken)
+    db_take = 1'b0;
+    if (update_valid_next && !update_valid_reg && db_hit) begin
+        ctx_next[`HROCE_QPC_RQ_PI] = db_hit_index;
+        db_take = 1'b1;
+    end
 end
 
 always @* begin
@@ -1470,10 +1502,9 @@ end
 
 // (a command waits for the placement's jobs: their walks read the MRs it may change)
 assign idle = state_reg == S_IDLE && !lookup_valid_reg && !update_valid_reg && !cqe_valid_reg &&
-              place_idle && fetch_idle;
+              place_idle && fetch_idle && db_empty;
 
 assign s_hdr_ready = take_rx;
-assign s_db_ready = take_db;
 assign s_err_ready = take_err;
 
 assign m_ctx_lookup_index = qpn_reg;

@@ -43,6 +43,15 @@ $(eval $(call program,test_req_ack,testbench/transport/test_req_ack.c $(BENCH_SR
 BLOCK_TESTS += test_req_ack
 CORE_LINT_TOPS += req_ack
 
+# rq_db_merge: the responder's RQ doorbells merged by QP, at the core's size and tiny (4
+# entries: full most of the time)
+$(eval $(call model,rq_db_merge,rq_db_merge,,rtl/transport/rq_db_merge.v))
+$(eval $(call model,rq_db_merge_tiny,rq_db_merge,-GLOG=2,rtl/transport/rq_db_merge.v))
+$(eval $(call program,test_rq_db_merge,testbench/transport/test_rq_db_merge.c $(BENCH_SRCS),\
+	rq_db_merge rq_db_merge_tiny))
+BLOCK_TESTS += test_rq_db_merge
+CORE_LINT_TOPS += rq_db_merge
+
 # wqe_fetch: the requester's windows on the send queues, at the core's size (8 slots) and
 # tiny (2 slots: every fill and push takes a window another QP may want)
 $(eval $(call model,wqe_fetch,wqe_fetch,,rtl/transport/wqe_fetch.v))
