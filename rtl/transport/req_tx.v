@@ -91,6 +91,8 @@ module req_tx #
     parameter INFO_WIDTH = 184,
     // log2 of the windows on the send queues transport/wqe_fetch holds
     parameter WQE_SLOT_LOG = 3,
+    // WQEs a turn reads ahead of its window at most (a window at a time, into free slots)
+    parameter SQ_AHEAD = 32,
     // log2 of the packets between this engine and the link: built, their payload read
     // (a DMA read's round trip is about 110 cycles, so packets of 7 cycles want 16 or more)
     parameter PKT_LOG = 4,
@@ -365,6 +367,10 @@ wire scheduled = ctx_reg[`HROCE_QPC_SCHEDULED];
 wire [15:0] win_k = sq_ci - cur_first_reg;
 wire [2:0] wqe_base = win_k[2:0] << sq_stride;
 wire [15:0] cur_end = cur_first_reg + {12'd0, cur_count_reg};
+// read ahead: each WQE a turn parses looks at the window from ahead (the end of those
+// held or read so far in the turn), and reads it if no slot holds it
+reg [15:0] ahead_reg = 16'd0, ahead_next;
+wire [15:0] ahead_k = ahead_reg - cur_end;
 // the WQE after the one at SQ_CI is in the window too (a turn goes on with it)
 wire win_next = cur_valid_reg && win_k + 16'd1 < {12'd0, cur_count_reg};
 
@@ -374,7 +380,7 @@ wire win_next = cur_valid_reg && win_k + 16'd1 < {12'd0, cur_count_reg};
 reg [15:0] look_index;
 always @* begin
     case (state_reg)
-        S_PARSE: look_index = cur_end;
+        S_PARSE: look_index = ahead_reg;
         S_PKT: look_index = sq_ci + 16'd1;    // (for the WQE after a last packet)
         default: look_index = sq_ci;
     endcase
@@ -675,6 +681,7 @@ always @* begin
     cur_slot_next = cur_slot_reg;
     cur_first_next = cur_first_reg;
     cur_count_next = cur_count_reg;
+    ahead_next = ahead_reg;
     cur_err_next = cur_err_reg;
     msg_left_next = msg_left_reg;
     pkt_next = pkt_reg;
@@ -882,6 +889,7 @@ always @* begin
                 cur_first_next = look_first;
                 cur_count_next = look_count;
                 cur_err_next = look_err;
+                ahead_next = look_first + {12'd0, look_count};
                 state_next = S_PARSE;
             end else if (push_here && alloc_ok && !hold) begin
                 // the WQE came with its doorbell: a window holds it alone
@@ -891,6 +899,7 @@ always @* begin
                 cur_first_next = sq_ci;
                 cur_count_next = 4'd1;
                 cur_err_next = 1'b0;
+                ahead_next = sq_ci + 16'd1;
                 state_next = S_PARSE;
             end else begin
                 // the turn ends: the QP waits for the read that brings its WQE (whose
@@ -914,10 +923,16 @@ always @* begin
             msg_left_next = wqe_len - sq_pkt_off;
             pkt_next = {1'b0, sq_pkt};
             run_first_next = 1'b1;
-            // the next window, read while this one is sent, if WQEs are posted past it
-            // and a slot is free (a read ahead takes no other QP's window)
+            // the window from ahead: passed if a slot holds it, else read while this one
+            // is sent, if WQEs are posted there, it is at most SQ_AHEAD WQEs past this
+            // window and a slot is free (a read ahead takes no other QP's window)
             fill_en = !hold && look_posted != 16'd0 && !look_posted[15] && !look_hit &&
-                      !look_pend && fill_ok && alloc_free;
+                      !look_pend && fill_ok && alloc_free && ahead_k < SQ_AHEAD;
+            if (look_hit || look_pend) begin
+                ahead_next = look_first + {12'd0, look_count};
+            end else if (fill_en) begin
+                ahead_next = look_index + fill_count;
+            end
             if (cur_err_reg) begin
                 stat_dma_error_next = 1'b1;
                 state_next = S_FAIL;
@@ -1049,6 +1064,7 @@ always @(posedge clk) begin
     cur_slot_reg <= cur_slot_next;
     cur_first_reg <= cur_first_next;
     cur_count_reg <= cur_count_next;
+    ahead_reg <= ahead_next;
     cur_err_reg <= cur_err_next;
     msg_left_reg <= msg_left_next;
     pkt_reg <= pkt_next;
