@@ -702,16 +702,23 @@ place_inst (
     .s_wr_done_valid(s_wr_done_valid), .s_wr_done_error(s_wr_done_error)
 );
 
+// the stage answered the first `need` writes it committed (the counts wrap)
+function answered(input [15:0] need);
+    reg [15:0] left;
+    begin
+        left = need - wr_answered;
+        answered = left == 16'd0 || left[15];
+    end
+endfunction
+
 // the jobs the pending ACK covers are placed (placed_count reached ack_job: then
 // wr_committed counts their writes, and few more), and every write it acknowledges is
 // answered
 wire ack_placed = placed_count == ack_job_reg;
-wire [15:0] ack_wait = ack_need_reg - wr_answered;
-wire ack_ready = ack_need_ok_reg && (ack_wait == 16'd0 || ack_wait[15]);
+wire ack_ready = ack_need_ok_reg && answered(ack_need_reg);
 
 // the waiting RECV completion's message is in memory; the completion goes
-wire [15:0] cqe_left = cqe_need_reg - wr_answered;
-wire cqe_placed = cqe_left == 16'd0 || cqe_left[15];
+wire cqe_placed = answered(cqe_need_reg);
 wire cqe_take = cqe_valid_reg && !cqe_wait_reg && m_cqe_ready;
 // while a RECV completion waits, no WRITE of its QP goes to the stage on its own: a fault
 // of its QP, once it is placed, is then of a packet before it
