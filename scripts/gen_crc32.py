@@ -15,9 +15,11 @@ needs only masks: every bit it computes is ^(vector & MASK). Per data width DW (
                          whose first covered lane is k (A: the advance over one zero byte),
                          so that the k uncovered (zeroed) lanes before it cost nothing
 
-and for any width, the undo of trailing uncovered lanes on a last beat:
+and for any width, the undo of m trailing uncovered lanes on a last beat, in stages that
+each take UNDO_RADIX bits of m (stage s its digit v = m >> (UNDO_RADIX*s) & 7):
 
-  ROCE_ICRC_UNDO         6 matrices of 32 rows of 32 bits: matrix i = A^-(2^i)
+  ROCE_ICRC_UNDO         UNDO_STAGES*7 matrices of 32 rows of 32 bits: matrix s*7 + v-1 =
+                         A^-(v << (UNDO_RADIX*s)), for digits v of 1 to 7
 
 Row j of a table sits at bits [j*N +: N], matrix i of UNDO at [i*1024 +: 1024]; data bit
 8*n+b is bit b of lane n (lane 0 first on the wire, each byte taken LSB first).
@@ -27,7 +29,9 @@ import sys
 POLY = 0xEDB88320
 LRH_BYTES = 8
 WIDTHS = (64, 128, 256, 512)
-UNDO_STEPS = 6  # A^-1 .. A^-32: enough for trailing lanes of up to 63 (512 bits)
+UNDO_RADIX = 3   # bits of the trailing count an undo stage takes
+UNDO_STAGES = 2  # enough for trailing lanes of up to 63 (512 bits)
+UNDO_DIGITS = (1 << UNDO_RADIX) - 1
 
 
 def advance(state, data):
@@ -49,7 +53,7 @@ def retreat(state, zeros):
 
 SEED = advance(0xFFFFFFFF, b'\xff' * LRH_BYTES)
 assert SEED == 0xDEBB20E3
-assert max(WIDTHS) // 8 <= 1 << UNDO_STEPS
+assert max(WIDTHS) // 8 <= 1 << (UNDO_RADIX * UNDO_STAGES)
 
 
 def rows_of(columns):
@@ -88,15 +92,17 @@ def check(lanes, data_m, state_m, first_m):
     def apply(rows, vec):
         return sum((bin(rows[j] & vec).count('1') & 1) << j for j in range(32))
 
-    undo_m = [undo_rows(1 << i) for i in range(UNDO_STEPS)]
+    undo_m = [undo_rows(v << (UNDO_RADIX * st)) for st in range(UNDO_STAGES)
+              for v in range(1, UNDO_DIGITS + 1)]
     for k in range(lanes):
         for m in range(lanes - k):
             data = bytes((37 * i + 11 * k + m + 1) & 0xff for i in range(lanes - k - m))
             beat = int.from_bytes(bytes(k) + data + bytes(m), 'little')
             got = apply(first_m, 1 << k) ^ apply(data_m, beat)
-            for i in range(UNDO_STEPS):
-                if m >> i & 1:
-                    got = apply(undo_m[i], got)
+            for st in range(UNDO_STAGES):
+                v = m >> (UNDO_RADIX * st) & UNDO_DIGITS
+                if v:
+                    got = apply(undo_m[st * UNDO_DIGITS + v - 1], got)
             assert got == advance(SEED, data), (lanes, k, m)
     state = 0x12345678
     assert apply(state_m, state) == advance(state, bytes(lanes))
@@ -118,7 +124,8 @@ def main(argv):
         '`define ROCE_ICRC_TABLES_VH',
         '',
         f"`define ROCE_ICRC_SEED 32'h{SEED:08x}",
-        f'`define ROCE_ICRC_UNDO_STEPS {UNDO_STEPS}',
+        f'`define ROCE_ICRC_UNDO_RADIX {UNDO_RADIX}',
+        f'`define ROCE_ICRC_UNDO_STAGES {UNDO_STAGES}',
         '',
     ]
     for dw in WIDTHS:
@@ -128,7 +135,8 @@ def main(argv):
         out += [f'`define ROCE_ICRC_W{dw}_DATA \\\n    {literal(data_m, dw)}', '',
                 f'`define ROCE_ICRC_W{dw}_STATE \\\n    {literal(state_m, 32)}', '',
                 f'`define ROCE_ICRC_W{dw}_FIRST \\\n    {literal(first_m, lanes)}', '']
-    undo = [literal(undo_rows(1 << i), 32) for i in reversed(range(UNDO_STEPS))]
+    undo = [literal(undo_rows(v << (UNDO_RADIX * st)), 32) for st in reversed(range(UNDO_STAGES))
+            for v in reversed(range(1, UNDO_DIGITS + 1))]
     out += ['`define ROCE_ICRC_UNDO \\\n    {' + ', \\\n    '.join(undo) + '}',
             '', '`endif', '']
     with open(argv[1], 'w') as f:

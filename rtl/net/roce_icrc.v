@@ -1,8 +1,8 @@
 /*
 
 RoCEv2 ICRC engine: the invariant CRC (IBTA Annex A17) of a stream of frames, one beat per
-cycle, with one result per frame a fixed 3 + log2(KEEP_WIDTH) cycles after the cycle that
-gives its last beat (6 at 64 bits, 9 at 512 bits).
+cycle, with one result per frame a fixed 5 cycles after the cycle that gives its last
+beat.
 
 The caller gives the covered bytes, the variant fields already set to ones; the masked LRH
 (8 bytes of ones) is folded into the seed. Over GF(2) a beat of W bytes maps the CRC state
@@ -14,9 +14,12 @@ s to M_W*s ^ D(data), so:
 - a first beat whose first covered lane is k starts from S_k = A^-k(seed) (A: the advance
   over one zero byte), which the k zero lanes before that lane advance to the seed; the
   table holds M_W*S_k, the state after such a beat with all-zero data;
-- a last beat with m trailing uncovered lanes advanced the state over m zero bytes too
-  many: log2(KEEP_WIDTH) stages after the loop undo them with A^-1, A^-2, A^-4, ... as
-  the bits of m select, and the last one complements.
+- a last beat with m trailing uncovered lanes (up to 63) advanced the state over m zero
+  bytes too many: two stages after the loop undo them, A^-v for the low octal digit v of
+  m, then A^-8v for the high one (seven products each and a choice of eight), and the
+  second complements. (A stage per bit of m, as before, took 9 cycles at 512 bits; the
+  latency counts twice in a short frame's one-way time: in the sender's last beat and in
+  the receiver's verdict.)
 
 A beat with no covered lane leaves the state alone (a first one sets it to the seed), so a
 frame may end with such a beat after a full one. The tables come from scripts/gen_crc32.py.
@@ -60,19 +63,26 @@ module roce_icrc #
     output wire                  m_valid
 );
 
-localparam LANE_BITS = $clog2(KEEP_WIDTH);
 // D is summed in partial sums of 64 data bits: each XORs ~32 bits and 8 keep bits
 localparam CHUNK_WIDTH = 64;
 localparam CHUNKS = DATA_WIDTH / CHUNK_WIDTH;
-// the undo stages' count bits still to apply: after stage i, at [i*L - i*(i+1)/2 +: L-1-i]
-localparam TRAIL_BITS = LANE_BITS * (LANE_BITS - 1) / 2;
+// the trailing count: two octal digits, one for each undo stage (the tables' digits 1 to 7)
+localparam TRAIL_WIDTH = 6;
+localparam LANES_LAST = KEEP_WIDTH - 1;
+localparam [TRAIL_WIDTH-1:0] LANE_MASK = LANES_LAST[TRAIL_WIDTH-1:0];
+localparam DIGITS = 7;
 
-localparam [32*32*`ROCE_ICRC_UNDO_STEPS-1:0] UNDO_ROWS = `ROCE_ICRC_UNDO;
+localparam [32*32*DIGITS*2-1:0] UNDO_ROWS = `ROCE_ICRC_UNDO;
 
 // check configuration
 initial begin
     if (DATA_WIDTH != 64 && DATA_WIDTH != 128 && DATA_WIDTH != 256 && DATA_WIDTH != 512) begin
         $error("Error: DATA_WIDTH must be 64, 128, 256 or 512 (instance %m)");
+        $finish;
+    end
+
+    if (`ROCE_ICRC_UNDO_RADIX != 3 || `ROCE_ICRC_UNDO_STAGES != 2) begin
+        $error("Error: the undo tables must be two stages of octal digits (instance %m)");
         $finish;
     end
 
@@ -121,7 +131,7 @@ endgenerate
  */
 reg [32*CHUNKS-1:0] s1_part_reg = {32*CHUNKS{1'b0}};
 reg [31:0] s1_seed_reg = 32'd0, s1_seed_next;
-reg [LANE_BITS-1:0] s1_trail_reg = {LANE_BITS{1'b0}}, s1_trail_next;
+reg [TRAIL_WIDTH-1:0] s1_trail_reg = {TRAIL_WIDTH{1'b0}}, s1_trail_next;
 reg s1_valid_reg = 1'b0, s1_valid_next;
 reg s1_first_reg = 1'b0, s1_first_next;
 reg s1_last_reg = 1'b0, s1_last_next;
@@ -131,7 +141,7 @@ reg s1_any_reg = 1'b0, s1_any_next;
  * Stage 2: the beat's term, D(data) ^ (first beat ? its starting state : 0)
  */
 reg [31:0] s2_term_reg = 32'd0, s2_term_next;
-reg [LANE_BITS-1:0] s2_trail_reg = {LANE_BITS{1'b0}}, s2_trail_next;
+reg [TRAIL_WIDTH-1:0] s2_trail_reg = {TRAIL_WIDTH{1'b0}}, s2_trail_next;
 reg s2_valid_reg = 1'b0, s2_valid_next;
 reg s2_first_reg = 1'b0, s2_first_next;
 reg s2_last_reg = 1'b0, s2_last_next;
@@ -141,19 +151,21 @@ reg s2_any_reg = 1'b0, s2_any_next;
  * Stage 3, the loop: the CRC state; the frame that ended on the beat just taken
  */
 reg [31:0] state_reg = 32'd0, state_next;
-reg [LANE_BITS-1:0] done_trail_reg = {LANE_BITS{1'b0}}, done_trail_next;
+reg [TRAIL_WIDTH-1:0] done_trail_reg = {TRAIL_WIDTH{1'b0}}, done_trail_next;
 reg done_reg = 1'b0, done_next;
 
 /*
- * Stages 4 and on: undo of the trailing lanes, A^-(2^i) in stage i if bit i of their count
- * is set; the last stage holds the complemented result
+ * Stages 4 and 5: undo of the trailing lanes, A^-v for the low digit v of their count,
+ * then A^-8v for the high one and the complement
  */
-reg [32*LANE_BITS-1:0] undo_state_reg = {32*LANE_BITS{1'b0}};
-reg [TRAIL_BITS-1:0] undo_trail_reg = {TRAIL_BITS{1'b0}};
-reg [LANE_BITS-1:0] undo_valid_reg = {LANE_BITS{1'b0}};
+reg [31:0] undo_state_reg = 32'd0;
+reg [2:0] undo_high_reg = 3'd0;
+reg undo_valid_reg = 1'b0;
+reg [31:0] result_reg = 32'd0;
+reg result_valid_reg = 1'b0;
 
-assign m_icrc = undo_state_reg[32*LANE_BITS-1 -: 32];
-assign m_valid = undo_valid_reg[LANE_BITS-1];
+assign m_icrc = result_reg;
+assign m_valid = result_valid_reg;
 
 // the covered bytes, uncovered lanes zeroed; the first and last covered lanes, one-hot
 wire [DATA_WIDTH-1:0] covered_data;
@@ -188,10 +200,12 @@ always @* begin
     if (s_first) begin
         s1_seed_next = |s_keep ? first_state : `ROCE_ICRC_SEED;
     end
-    // trailing uncovered lanes: KEEP_WIDTH-1-k = ~k for the last covered lane k
-    s1_trail_next = {LANE_BITS{1'b0}};
+    // trailing uncovered lanes: KEEP_WIDTH-1-k = ~k (in the lane bits) for the last
+    // covered lane k
+    s1_trail_next = {TRAIL_WIDTH{1'b0}};
     for (k = 0; k < KEEP_WIDTH; k = k + 1) begin
-        s1_trail_next = s1_trail_next | ({LANE_BITS{keep_end[k]}} & ~k[LANE_BITS-1:0]);
+        s1_trail_next = s1_trail_next |
+                        ({TRAIL_WIDTH{keep_end[k]}} & ~k[TRAIL_WIDTH-1:0] & LANE_MASK);
     end
     s1_valid_next = s_valid;
     s1_first_next = s_first;
@@ -222,32 +236,23 @@ always @* begin
     done_next = s2_valid_reg && s2_last_reg;
 end
 
-// the undo stages: stage i takes slot i of these, its count bits starting at bit 0
-wire [32*LANE_BITS-1:0] undo_state_in = {undo_state_reg[32*(LANE_BITS-1)-1:0], state_reg};
-wire [TRAIL_BITS+LANE_BITS-1:0] undo_trail_in = {undo_trail_reg, done_trail_reg};
-wire [32*LANE_BITS-1:0] undo_state_next;
-wire [TRAIL_BITS-1:0] undo_trail_next;
-
-generate
-    for (n = 0; n < LANE_BITS; n = n + 1) begin : undo
-        wire [31:0] stage_in = undo_state_in[n*32 +: 32];
-        wire apply = undo_trail_in[n*LANE_BITS - n*(n-1)/2];
-        wire [31:0] retreated;
-        wire [31:0] stage_out = apply ? retreated : stage_in;
-
-        for (j = 0; j < 32; j = j + 1) begin : row
-            assign retreated[j] = ^(stage_in & UNDO_ROWS[(n*32 + j)*32 +: 32]);
-        end
-
-        if (n < LANE_BITS - 1) begin : pass
-            assign undo_state_next[n*32 +: 32] = stage_out;
-            assign undo_trail_next[n*LANE_BITS - n*(n+1)/2 +: LANE_BITS-1-n] =
-                undo_trail_in[n*LANE_BITS - n*(n-1)/2 + 1 +: LANE_BITS-1-n];
-        end else begin : result
-            assign undo_state_next[n*32 +: 32] = ~stage_out;
+// A^-(v << 3*stage) s (v = 0: s itself)
+function [31:0] retreat;
+    input integer stage;
+    input [2:0] v;
+    input [31:0] s;
+    integer d, r;
+    begin
+        retreat = s;
+        for (d = 1; d <= DIGITS; d = d + 1) begin
+            if (v == d[2:0]) begin
+                for (r = 0; r < 32; r = r + 1) begin
+                    retreat[r] = ^(s & UNDO_ROWS[((stage*DIGITS + d - 1)*32 + r)*32 +: 32]);
+                end
+            end
         end
     end
-endgenerate
+endfunction
 
 always @(posedge clk) begin
     // only a beat's partial sums are worth a register load (and, in simulation, the work)
@@ -272,15 +277,18 @@ always @(posedge clk) begin
     done_trail_reg <= done_trail_next;
     done_reg <= done_next;
 
-    undo_state_reg <= undo_state_next;
-    undo_trail_reg <= undo_trail_next;
-    undo_valid_reg <= {undo_valid_reg[LANE_BITS-2:0], done_reg};
+    undo_state_reg <= retreat(0, done_trail_reg[2:0], state_reg);
+    undo_high_reg <= done_trail_reg[5:3];
+    undo_valid_reg <= done_reg;
+    result_reg <= ~retreat(1, undo_high_reg, undo_state_reg);
+    result_valid_reg <= undo_valid_reg;
 
     if (rst) begin
         s1_valid_reg <= 1'b0;
         s2_valid_reg <= 1'b0;
         done_reg <= 1'b0;
-        undo_valid_reg <= {LANE_BITS{1'b0}};
+        undo_valid_reg <= 1'b0;
+        result_valid_reg <= 1'b0;
     end
 end
 

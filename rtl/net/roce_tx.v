@@ -26,8 +26,8 @@ only fill the FIFO and stall the generator.
 
 Latency, counted from the cycle a header is taken (its payload there in time): the first
 beat leaves 6 cycles later; the beats that hold the ICRC wait for it, so a lone frame of
-B beats has its last beat out B + L + 5 cycles later, L being roce_icrc's latency (6 at
-64 bits, 9 at 512). Back to back, frames add only their beats to that.
+B beats has its last beat out B + L + 5 cycles later, L being roce_icrc's latency (5).
+Back to back, frames add only their beats to that.
 
 A payload stream that disagrees with PAYLOAD_LEN still gives a frame of the header's
 length (missing bytes are zero, extra bytes and beats are dropped up to tlast) whose last
