@@ -30,7 +30,8 @@
  * requests, the DMA read requests, the headers (bit for bit the job's), the payload beats
  * (bytes under tkeep, tkeep, tlast, tuser as the DMA stream gave it), the failed QPs, and
  * the messages in job order, where a SENT may be missing if the next message of the
- * stage is a SENT of the same QP and generation (fifo_merge replaces the one waiting);
+ * stage is a SENT of the same QP and generation (fifo_merge replaces the one waiting),
+ * and SENTs equal to the one just taken may come again or not (merged into it);
  * the direct messages in their own order, anywhere among those. At the end everything
  * expected came, the job queue is empty and the stage is idle. A hang (no handshake for
  * HANG_CYCLES) fails the run and says what was still expected. An output offered must
@@ -56,6 +57,8 @@
 
 #include "bench.h"
 #include "hroce_contract.h"
+#include "req_msg.h" /* req_tx and req_ack's messages, from rtl/transport/req_msg.vh */
+#include "pay_stream.h"
 #include "walk_model.h"
 
 extern const struct vmodel_ops vmodel_Vreq_build, vmodel_Vreq_build_tiny;
@@ -72,22 +75,7 @@ extern const struct vmodel_ops vmodel_Vreq_build, vmodel_Vreq_build_tiny;
 #define HANG_CYCLES 20000u
 #define RING 8192
 #define PAY_RING 256
-#define HDR_WORDS ((HROCE_ROCE_HDR_BITS + 31) / 32)
-#define TXM_WORDS 4
-
-/* The messages to req_ack (rtl/transport/req_msg.vh) */
-#define TXM_QPN 0, 24
-#define TXM_KIND 24, 2
-#define TXM_GEN 26, 8
-#define TXM_CI 34, 16
-#define TXM_NPSN 50, 24
-#define TXM_PKT 74, 24
-#define TXM_PI 98, 16
-#define TXM_STATUS 114, 8
-#define TXM_KEY_WIDTH 34
-#define TXM_SENT 0
-#define TXM_FLUSH 1
-#define TXM_ERROR 2
+#define TXM_WORDS ((REQ_TXM_WIDTH + 31) / 32)
 
 struct scenario {
 	const char *name;
@@ -141,7 +129,7 @@ struct turn {
  */
 
 struct hdr_exp {
-	uint32_t w[HDR_WORDS];
+	uint32_t w[HROCE_ROCE_HDR_WORDS];
 	unsigned int job, len;
 };
 
@@ -166,12 +154,6 @@ struct fail_exp {
 	unsigned int job;
 };
 
-struct dma_req {
-	uint64_t addr, at;
-	unsigned int len;
-	bool last;
-};
-
 struct env {
 	struct bench *b;
 	const struct scenario *sc;
@@ -184,24 +166,26 @@ struct env {
 	struct walk w; /* scratch of the reference */
 	char err[512];
 
-	struct bench_ring hdrs, pays, msgs, dmsgs, chunks, fails, dreqs, tusers;
+	struct bench_ring hdrs, pays, msgs, dmsgs, chunks, fails, tusers;
+	struct pay_stream ps; /* the DMA reader */
 	struct walk_xlator xl;
 	unsigned int pay_pos;  /* bytes of the head payload taken */
 	unsigned int hdr_pays; /* headers taken whose payload the link may take now */
 
 	/* the DMA stream: the bytes of its current packet, and the beat offered */
-	uint8_t sbuf[MAX_PKT + BEAT];
-	unsigned int sbuf_n;
-	bool spkt_done, sbeat_valid, sbeat_last, sbeat_user;
-	unsigned int sbeat_len;
+	bool sbeat_user; /* the beat offered's tuser */
 	/* the translator's answer offered */
 	/* the control */
 	unsigned int gap, jobs, fail_delay;
 	bool fail_seen;
 	/* the link's rule: the previous cycle's outputs, to check they held */
-	uint32_t last_hdr[HDR_WORDS], last_msg[TXM_WORDS];
+	uint32_t last_hdr[HROCE_ROCE_HDR_WORDS], last_msg[TXM_WORDS];
 	bool hdr_held, msg_held, rd_held, fail_held;
 	uint64_t last_rd_addr, last_rd_len, last_fail_qpn;
+	/* SENTs equal to the last message taken, counted as merged into it: each may still
+	 * come on its own (it reached fifo_merge after the first had left for the output) */
+	uint32_t dup_msg[TXM_WORDS];
+	unsigned int dup_left;
 
 	uint64_t last_progress;
 	/* what the run did */
@@ -225,21 +209,7 @@ struct env {
 /* a new entry at the tail (zeroed), or NULL with the run failed */
 static void *ring_add(struct env *e, struct bench_ring *r, const char *what)
 {
-	void *p = bench_ring_add(r);
-
-	if (!p)
-		FAIL(e, "bench FIFO of %s overflows (%u entries)", what, r->cap);
-	return p;
-}
-
-static uint8_t host_byte(uint64_t addr)
-{
-	uint64_t x = addr * 0x9e3779b97f4a7c15ull;
-
-	x ^= x >> 29;
-	x *= 0xbf58476d1ce4e5b9ull;
-	x ^= x >> 32;
-	return (uint8_t)x;
+	return bench_ring_add_or_fail(r, e->err, sizeof(e->err), what);
 }
 
 static void progress(struct env *e)
@@ -336,19 +306,19 @@ static void txm_make(uint32_t *m, const struct qp *p, unsigned int kind, uint16_
 		     uint32_t pkt, uint32_t pi, unsigned int status)
 {
 	memset(m, 0, TXM_WORDS * 4);
-	hroce_bus_set(m, TXM_QPN, p->qpn);
-	hroce_bus_set(m, TXM_KIND, kind);
-	hroce_bus_set(m, TXM_GEN, p->gen & 0xff);
-	hroce_bus_set(m, TXM_CI, ci);
-	hroce_bus_set(m, TXM_NPSN, npsn & 0xffffff);
-	hroce_bus_set(m, TXM_PKT, pkt & 0xffffff);
-	hroce_bus_set(m, TXM_PI, pi);
-	hroce_bus_set(m, TXM_STATUS, status);
+	hroce_bus_set(m, REQ_TXM_QPN, p->qpn);
+	hroce_bus_set(m, REQ_TXM_KIND, kind);
+	hroce_bus_set(m, REQ_TXM_GEN, p->gen & 0xff);
+	hroce_bus_set(m, REQ_TXM_CI, ci);
+	hroce_bus_set(m, REQ_TXM_NPSN, npsn & 0xffffff);
+	hroce_bus_set(m, REQ_TXM_PKT, pkt & 0xffffff);
+	hroce_bus_set(m, REQ_TXM_PI, pi);
+	hroce_bus_set(m, REQ_TXM_STATUS, status);
 }
 
 struct job {
 	bool pkt, is_inline, cont, msg_valid;
-	uint32_t hdr[HDR_WORDS];
+	uint32_t hdr[HROCE_ROCE_HDR_WORDS];
 	unsigned int len, num_sge, pd, slot, base;
 	uint32_t off;
 	uint16_t index;
@@ -399,9 +369,9 @@ static void expect_job(struct env *e, struct qp *p, const struct job *j, const s
 			struct fail_exp *f = ring_add(e, &e->fails, "failures");
 
 			memcpy(m, j->msg, sizeof(m));
-			hroce_bus_set(m, TXM_KIND, TXM_ERROR);
-			hroce_bus_set(m, TXM_CI, j->index);
-			hroce_bus_set(m, TXM_STATUS,
+			hroce_bus_set(m, REQ_TXM_KIND, REQ_TXM_ERROR);
+			hroce_bus_set(m, REQ_TXM_CI, j->index);
+			hroce_bus_set(m, REQ_TXM_STATUS,
 				      k->is_short ? HROCE_WC_STATUS_LOC_LEN_ERR
 						  : HROCE_WC_STATUS_LOC_PROT_ERR);
 			expect_msg(e, m);
@@ -440,7 +410,8 @@ static void expect_job(struct env *e, struct qp *p, const struct job *j, const s
 
 				for (unsigned int i = 0; i < e->w.nchunk; i++)
 					for (unsigned int k = 0; k < e->w.chunk[i].len; k++)
-						x->byte[n++] = host_byte(e->w.chunk[i].iova + k);
+						x->byte[n++] =
+							pay_host_byte(e->w.chunk[i].iova + k);
 			} else {
 				memcpy(x->byte, &w->img[HROCE_SQ_WQE_SGE_OFFSET], j->len);
 			}
@@ -507,16 +478,17 @@ static void push_packet(struct env *e)
 		j.len = 0;
 	else
 		j.len = w->len - off < mtu ? w->len - off : mtu;
-	for (unsigned int i = 0; i < HDR_WORDS; i++)
+	for (unsigned int i = 0; i < HROCE_ROCE_HDR_WORDS; i++)
 		j.hdr[i] = (uint32_t)bench_rand(b);
-	j.hdr[HDR_WORDS - 1] &= (1u << (HROCE_ROCE_HDR_BITS % 32)) - 1;
+	j.hdr[HROCE_ROCE_HDR_WORDS - 1] &= (1u << (HROCE_ROCE_HDR_BITS % 32)) - 1;
 	if (last) {
-		txm_make(j.msg, p, TXM_SENT, (uint16_t)(ci + 1), p->npsn + w->npkts, 0,
+		txm_make(j.msg, p, REQ_TXM_SENT, (uint16_t)(ci + 1), p->npsn + w->npkts, 0,
 			 (uint16_t)bench_rand(b), 0);
 		j.msg_valid = true;
 	} else {
 		/* what the control has on the message bus anyway; sent if an ACK is asked for */
-		txm_make(j.msg, p, TXM_SENT, ci, p->npsn, p->pkt + 1, (uint16_t)bench_rand(b), 0);
+		txm_make(j.msg, p, REQ_TXM_SENT, ci, p->npsn, p->pkt + 1, (uint16_t)bench_rand(b),
+			 0);
 		j.msg_valid = bench_chance(b, 30);
 	}
 	if (j.cont)
@@ -545,12 +517,12 @@ static void end_turn(struct env *e, bool with_msg)
 				 .slot = t->slot,
 				 .index = (uint16_t)(p->ci + t->at) };
 
-		txm_make(j.msg, p, TXM_SENT, (uint16_t)(p->ci + t->at), p->npsn, p->pkt,
+		txm_make(j.msg, p, REQ_TXM_SENT, (uint16_t)(p->ci + t->at), p->npsn, p->pkt,
 			 (uint16_t)bench_rand(e->b), 0);
 		j.msg_valid = true;
-		for (unsigned int i = 0; i < HDR_WORDS; i++)
+		for (unsigned int i = 0; i < HROCE_ROCE_HDR_WORDS; i++)
 			j.hdr[i] = (uint32_t)bench_rand(e->b);
-		j.hdr[HDR_WORDS - 1] &= (1u << (HROCE_ROCE_HDR_BITS % 32)) - 1;
+		j.hdr[HROCE_ROCE_HDR_WORDS - 1] &= (1u << (HROCE_ROCE_HDR_BITS % 32)) - 1;
 		push_job(e, p, &j, NULL);
 	}
 	/* the WQEs sent leave the QP's list */
@@ -682,7 +654,7 @@ static void control(struct env *e)
 			bool flush = p->flush_due || bench_chance(b, 50);
 
 			if (x) {
-				txm_make(x->w, p, flush ? TXM_FLUSH : TXM_ERROR,
+				txm_make(x->w, p, flush ? REQ_TXM_FLUSH : REQ_TXM_ERROR,
 					 (uint16_t)bench_rand(b), (uint32_t)bench_rand(b),
 					 (uint32_t)bench_rand(b), (uint16_t)bench_rand(b),
 					 flush ? 0 : HROCE_WC_STATUS_LOC_QP_OP_ERR);
@@ -758,39 +730,19 @@ static void dma_drive(struct env *e)
 	struct bench *b = e->b;
 
 	vport_set(e->rq_ready, bench_chance(b, e->sc->ready_pct));
-	if (!e->sbeat_valid) {
-		/* the requests whose data came, up to the packet's last */
-		for (;;) {
-			struct dma_req *r = bench_ring_at(&e->dreqs, 0);
+	if (pay_stream_offer(&e->ps, b, e->dut.cycle, e->sc->ready_pct))
+		e->sbeat_user = bench_chance(b, 2);
 
-			if (e->spkt_done || !r || r->at > e->dut.cycle)
-				break;
-			for (unsigned int i = 0; i < r->len; i++)
-				e->sbuf[e->sbuf_n++] = host_byte(r->addr + i);
-			e->spkt_done = r->last;
-			bench_ring_pop(&e->dreqs);
-		}
-		bool full = e->sbuf_n > BEAT || (e->sbuf_n == BEAT && !e->spkt_done);
-		bool end = e->spkt_done && e->sbuf_n && e->sbuf_n <= BEAT;
-
-		if ((full || end) && bench_chance(b, e->sc->ready_pct)) {
-			e->sbeat_valid = true;
-			e->sbeat_last = end;
-			e->sbeat_len = end ? e->sbuf_n : BEAT;
-			e->sbeat_user = bench_chance(b, 2);
-		}
-	}
 	uint8_t data[BEAT];
-	uint64_t keep = e->sbeat_len == BEAT ? UINT64_MAX : (1ull << e->sbeat_len) - 1;
+	uint64_t keep;
+	bool last;
 
-	bench_fill(b, data, sizeof(data));
-	if (e->sbeat_valid)
-		memcpy(data, e->sbuf, e->sbeat_len);
+	pay_stream_beat(&e->ps, b, data, &keep, &last);
 	vport_write(e->rd_data, data, sizeof(data));
-	vport_set(e->rd_keep, e->sbeat_valid ? keep : bench_rand(b));
-	vport_set(e->rd_last, e->sbeat_valid ? e->sbeat_last : bench_rand(b) & 1);
-	vport_set(e->rd_user, e->sbeat_valid ? e->sbeat_user : bench_rand(b) & 1);
-	vport_set(e->rd_valid, e->sbeat_valid);
+	vport_set(e->rd_keep, keep);
+	vport_set(e->rd_last, last);
+	vport_set(e->rd_user, e->ps.beat_valid ? e->sbeat_user : bench_rand(b) & 1);
+	vport_set(e->rd_valid, e->ps.beat_valid);
 }
 
 static void drive(void *ctx)
@@ -823,7 +775,7 @@ static void drive(void *ctx)
 
 static void check_hdr(struct env *e)
 {
-	uint32_t h[HDR_WORDS];
+	uint32_t h[HROCE_ROCE_HDR_WORDS];
 	struct hdr_exp *x = bench_ring_at(&e->hdrs, 0);
 
 	vport_read(e->hdr_data, h, sizeof(h));
@@ -831,7 +783,7 @@ static void check_hdr(struct env *e)
 		FAIL(e, "a header out that no job gave (word 0 0x%08x)", h[0]);
 		return;
 	}
-	for (unsigned int i = 0; i < HDR_WORDS; i++)
+	for (unsigned int i = 0; i < HROCE_ROCE_HDR_WORDS; i++)
 		if (h[i] != x->w[i]) {
 			FAIL(e, "job %u: header word %u is 0x%08x, want 0x%08x", x->job, i, h[i],
 			     x->w[i]);
@@ -910,6 +862,12 @@ static void check_msg(struct env *e)
 		e->n_checks++;
 		return;
 	}
+	if (e->dup_left && !memcmp(m, e->dup_msg, sizeof(m))) {
+		e->dup_left--;
+		e->n_merged--;
+		e->n_checks++;
+		return;
+	}
 	/* in job order; a SENT may have been replaced by the next, a SENT of its key */
 	for (unsigned int i = 0;; i++) {
 		struct msg_exp *x = bench_ring_at(&e->msgs, i),
@@ -921,41 +879,51 @@ static void check_msg(struct env *e)
 			e->n_merged += i;
 			for (unsigned int k = 0; k <= i; k++)
 				bench_ring_pop(&e->msgs);
+			/* the SENTs after it that say the same (a packet's, then the one that
+			 * ends the turn) are merged into it or come next: either is right */
+			e->dup_left = 0;
+			memcpy(e->dup_msg, m, sizeof(m));
+			while (hroce_bus_get(m, REQ_TXM_KIND) == REQ_TXM_SENT &&
+			       (x = bench_ring_at(&e->msgs, 0)) && !memcmp(m, x->w, sizeof(m))) {
+				bench_ring_pop(&e->msgs);
+				e->dup_left++;
+				e->n_merged++;
+			}
 			e->n_checks++;
 			return;
 		}
-		if (!next || hroce_bus_get(x->w, TXM_KIND) != TXM_SENT ||
-		    hroce_bus_get(x->w, 0, TXM_KEY_WIDTH) !=
-			    hroce_bus_get(next->w, 0, TXM_KEY_WIDTH))
+		if (!next || hroce_bus_get(x->w, REQ_TXM_KIND) != REQ_TXM_SENT ||
+		    hroce_bus_get(x->w, 0, REQ_TXM_KEY_WIDTH) !=
+			    hroce_bus_get(next->w, 0, REQ_TXM_KEY_WIDTH))
 			break;
 	}
 	struct msg_exp *x = bench_ring_at(&e->msgs, 0);
 
 	if (!x)
 		FAIL(e, "a message out that none gave: QP 0x%x kind %u CI %u",
-		     (unsigned int)hroce_bus_get(m, TXM_QPN),
-		     (unsigned int)hroce_bus_get(m, TXM_KIND),
-		     (unsigned int)hroce_bus_get(m, TXM_CI));
+		     (unsigned int)hroce_bus_get(m, REQ_TXM_QPN),
+		     (unsigned int)hroce_bus_get(m, REQ_TXM_KIND),
+		     (unsigned int)hroce_bus_get(m, REQ_TXM_CI));
 	else
 		FAIL(e,
 		     "message QP 0x%x kind %u gen %u CI %u NPSN %u PKT %u PI %u status %u; want "
 		     "(job %u) QP 0x%x kind %u gen %u CI %u NPSN %u PKT %u PI %u status %u%s",
-		     (unsigned int)hroce_bus_get(m, TXM_QPN),
-		     (unsigned int)hroce_bus_get(m, TXM_KIND),
-		     (unsigned int)hroce_bus_get(m, TXM_GEN),
-		     (unsigned int)hroce_bus_get(m, TXM_CI),
-		     (unsigned int)hroce_bus_get(m, TXM_NPSN),
-		     (unsigned int)hroce_bus_get(m, TXM_PKT),
-		     (unsigned int)hroce_bus_get(m, TXM_PI),
-		     (unsigned int)hroce_bus_get(m, TXM_STATUS), x->job,
-		     (unsigned int)hroce_bus_get(x->w, TXM_QPN),
-		     (unsigned int)hroce_bus_get(x->w, TXM_KIND),
-		     (unsigned int)hroce_bus_get(x->w, TXM_GEN),
-		     (unsigned int)hroce_bus_get(x->w, TXM_CI),
-		     (unsigned int)hroce_bus_get(x->w, TXM_NPSN),
-		     (unsigned int)hroce_bus_get(x->w, TXM_PKT),
-		     (unsigned int)hroce_bus_get(x->w, TXM_PI),
-		     (unsigned int)hroce_bus_get(x->w, TXM_STATUS),
+		     (unsigned int)hroce_bus_get(m, REQ_TXM_QPN),
+		     (unsigned int)hroce_bus_get(m, REQ_TXM_KIND),
+		     (unsigned int)hroce_bus_get(m, REQ_TXM_GEN),
+		     (unsigned int)hroce_bus_get(m, REQ_TXM_CI),
+		     (unsigned int)hroce_bus_get(m, REQ_TXM_NPSN),
+		     (unsigned int)hroce_bus_get(m, REQ_TXM_PKT),
+		     (unsigned int)hroce_bus_get(m, REQ_TXM_PI),
+		     (unsigned int)hroce_bus_get(m, REQ_TXM_STATUS), x->job,
+		     (unsigned int)hroce_bus_get(x->w, REQ_TXM_QPN),
+		     (unsigned int)hroce_bus_get(x->w, REQ_TXM_KIND),
+		     (unsigned int)hroce_bus_get(x->w, REQ_TXM_GEN),
+		     (unsigned int)hroce_bus_get(x->w, REQ_TXM_CI),
+		     (unsigned int)hroce_bus_get(x->w, REQ_TXM_NPSN),
+		     (unsigned int)hroce_bus_get(x->w, REQ_TXM_PKT),
+		     (unsigned int)hroce_bus_get(x->w, REQ_TXM_PI),
+		     (unsigned int)hroce_bus_get(x->w, REQ_TXM_STATUS),
 		     d ? ", or a direct message" : "");
 }
 
@@ -978,10 +946,10 @@ static void check_rd_req(struct env *e)
 	}
 	bench_ring_pop(&e->chunks);
 	e->n_checks++;
-	struct dma_req *r = ring_add(e, &e->dreqs, "DMA requests in flight");
+	struct pay_req *r = ring_add(e, &e->ps.reqs, "DMA requests in flight");
 
 	if (r)
-		*r = (struct dma_req){ got.iova,
+		*r = (struct pay_req){ got.iova,
 				       e->dut.cycle + bench_range(e->b, 1, e->sc->dma_lat_max),
 				       got.len, got.last };
 }
@@ -989,7 +957,7 @@ static void check_rd_req(struct env *e)
 /* an output offered and not taken holds, the same, to the next cycle */
 static void check_held(struct env *e)
 {
-	uint32_t h[HDR_WORDS], m[TXM_WORDS];
+	uint32_t h[HROCE_ROCE_HDR_WORDS], m[TXM_WORDS];
 
 	vport_read(e->hdr_data, h, sizeof(h));
 	vport_read(e->mm_data, m, sizeof(m));
@@ -1030,11 +998,7 @@ static void sample(void *ctx)
 
 		if (u)
 			*u = e->sbeat_user;
-		memmove(e->sbuf, e->sbuf + e->sbeat_len, e->sbuf_n - e->sbeat_len);
-		e->sbuf_n -= e->sbeat_len;
-		if (e->sbeat_last)
-			e->spkt_done = false;
-		e->sbeat_valid = false;
+		pay_stream_taken(&e->ps);
 		progress(e);
 	}
 	if (vport_get(e->hdr_valid) && vport_get(e->hdr_ready)) {
@@ -1140,9 +1104,9 @@ static void open_ports(struct env *e)
 static bool all_out(struct env *e)
 {
 	return e->jobs >= e->sc->jobs && !e->t.active && !e->hdrs.n && !e->pays.n && !e->msgs.n &&
-	       !e->dmsgs.n && !e->chunks.n && !e->xl.want.n && !e->fails.n && !e->dreqs.n &&
-	       !e->xl.ans.n && !e->tusers.n && !e->sbuf_n && !vport_get(e->job_count) &&
-	       !vport_get(e->f_valid) && !vport_get(e->sm_valid);
+	       !e->dmsgs.n && !e->chunks.n && !e->xl.want.n && !e->fails.n &&
+	       pay_stream_empty(&e->ps) && !e->xl.ans.n && !e->tusers.n &&
+	       !vport_get(e->job_count) && !vport_get(e->f_valid) && !vport_get(e->sm_valid);
 }
 
 static void hang_report(struct env *e)
@@ -1162,7 +1126,7 @@ static void hang_report(struct env *e)
 	     (unsigned int)vport_get(e->msg_count), (unsigned int)vport_get(e->idle), e->hdrs.n,
 	     h ? (int)h->job : -1, e->pays.n, e->pay_pos, e->msgs.n, m ? (int)m->job : -1,
 	     e->dmsgs.n, e->xl.want.n, x ? (int)x->job : -1, e->chunks.n, c ? (int)c->job : -1,
-	     e->fails.n, e->dreqs.n, e->xl.ans.n);
+	     e->fails.n, e->ps.reqs.n, e->xl.ans.n);
 }
 
 /* a scenario on a model; tag names the model in the result (empty: the core's size) */
@@ -1187,7 +1151,7 @@ static void run(struct bench *b, const struct scenario *sc, const struct vmodel_
 	bench_ring_init(&e->dmsgs, sizeof(struct msg_exp), RING);
 	bench_ring_init(&e->chunks, sizeof(struct chunk_exp), RING);
 	bench_ring_init(&e->fails, sizeof(struct fail_exp), RING);
-	bench_ring_init(&e->dreqs, sizeof(struct dma_req), RING);
+	pay_stream_init(&e->ps, RING);
 	bench_ring_init(&e->tusers, sizeof(bool), RING);
 	walk_make_mrs(b, e->mrs);
 	setup_qps(e);
@@ -1249,7 +1213,7 @@ static void run(struct bench *b, const struct scenario *sc, const struct vmodel_
 	bench_ring_free(&e->dmsgs);
 	bench_ring_free(&e->chunks);
 	bench_ring_free(&e->fails);
-	bench_ring_free(&e->dreqs);
+	pay_stream_free(&e->ps);
 	walk_xlator_close(&e->xl);
 	bench_ring_free(&e->tusers);
 }
