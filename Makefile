@@ -38,7 +38,7 @@ RTL_VH := $(foreach d,$(RTL_DIRS),$(wildcard $(d)/*.vh))
 # the network blocks' models are built from these alone, so that core work does not rebuild them
 NET_RTL_SRCS := $(wildcard rtl/lib/*.v rtl/net/*.v)
 GEN_VH := $(GEN)/hroce_contract.vh $(GEN)/roce_icrc_tables.vh
-GEN_H := $(GEN)/hroce_contract.h
+GEN_H := $(GEN)/hroce_contract.h $(GEN)/req_msg.h
 
 VFLAGS := --cc -Wall rtl/hroce.vlt -O3 --x-assign fast --x-initial fast $(addprefix -I,$(RTL_DIRS)) -I$(GEN)
 # everything is position-independent: the verbs provider is a shared library holding the
@@ -72,6 +72,11 @@ $(DEPS_STAMP): scripts/install-deps.sh
 $(GEN)/hroce_contract.h $(GEN)/hroce_contract.vh &: contract/hroce.contract scripts/gen_contract.py | $(DEPS_STAMP)
 	@mkdir -p $(GEN)
 	python3 scripts/gen_contract.py $< $(GEN)/hroce_contract.h $(GEN)/hroce_contract.vh
+
+# the layout of req_tx's and req_ack's messages, for the benches that drive them
+$(GEN)/req_msg.h: rtl/transport/req_msg.vh scripts/gen_msg_h.py | $(DEPS_STAMP)
+	@mkdir -p $(GEN)
+	python3 scripts/gen_msg_h.py $< $@
 
 $(GEN)/roce_icrc_tables.vh: scripts/gen_crc32.py | $(DEPS_STAMP)
 	@mkdir -p $(GEN)

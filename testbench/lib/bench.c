@@ -135,6 +135,16 @@ void *bench_ring_add(struct bench_ring *r)
 	return p;
 }
 
+void *bench_ring_add_or_fail(struct bench_ring *r, char *err, size_t size, const char *what)
+{
+	void *p = bench_ring_add(r);
+
+	if (!p)
+		bench_first_error(err, size, "bench FIFO of %s overflows (%u entries)", what,
+				  r->cap);
+	return p;
+}
+
 void *bench_ring_at(const struct bench_ring *r, unsigned int i)
 {
 	return i < r->n ? (char *)r->item + (size_t)((r->head + i) % r->cap) * r->size : NULL;

@@ -69,6 +69,8 @@ struct bench_ring {
 void bench_ring_init(struct bench_ring *r, size_t size, unsigned int cap);
 void bench_ring_free(struct bench_ring *r);
 void *bench_ring_add(struct bench_ring *r);
+/* bench_ring_add, and a full ring fails the run (the first error in err) naming what it holds */
+void *bench_ring_add_or_fail(struct bench_ring *r, char *err, size_t size, const char *what);
 void *bench_ring_at(const struct bench_ring *r, unsigned int i);
 void bench_ring_pop(struct bench_ring *r);
 

@@ -70,7 +70,8 @@ $(eval $(call model,req_build,req_build,,$(REQ_BUILD_SRCS)))
 $(eval $(call model,req_build_tiny,req_build,-GSLOT_LOG=1 -GPKT_LOG=2 -GJOB_LOG=3,\
 	$(REQ_BUILD_SRCS)))
 $(eval $(call program,test_req_build,testbench/transport/test_req_build.c \
-	testbench/transport/walk_model.c $(BENCH_SRCS),req_build req_build_tiny))
+	testbench/transport/walk_model.c testbench/transport/pay_stream.c $(BENCH_SRCS),\
+	req_build req_build_tiny))
 BLOCK_TESTS += test_req_build
 CORE_LINT_TOPS += req_build
 
@@ -87,3 +88,18 @@ $(eval $(call program,test_resp_place,testbench/transport/test_resp_place.c \
 	testbench/transport/walk_model.c $(BENCH_SRCS),resp_place resp_place_tiny))
 BLOCK_TESTS += test_resp_place
 CORE_LINT_TOPS += resp_place
+
+# req_tx: the requester's sending side (doorbells, the QP scheduler, its WQE windows,
+# segmentation and headers, its build stage), against a C context memory, host (SQ rings,
+# payload), translator, req_ack and link, at the core's size
+REQ_TX_SRCS := $(wildcard rtl/lib/*.v) rtl/transport/sg_walk.v rtl/transport/wqe_fetch.v \
+	rtl/transport/req_build.v rtl/transport/req_tx.v
+$(eval $(call model,req_tx,req_tx,,$(REQ_TX_SRCS)))
+# and tiny: two windows, four packets to the link, a work FIFO of 8 QPs
+$(eval $(call model,req_tx_tiny,req_tx,-GWQE_SLOT_LOG=1 -GPKT_LOG=2 -GWORK_ADDR_WIDTH=3,\
+	$(REQ_TX_SRCS)))
+$(eval $(call program,test_req_tx,testbench/transport/test_req_tx.c \
+	testbench/transport/walk_model.c testbench/transport/pay_stream.c $(BENCH_SRCS),\
+	req_tx req_tx_tiny))
+BLOCK_TESTS += test_req_tx
+CORE_LINT_TOPS += req_tx

@@ -37,6 +37,7 @@
 
 #include "bench.h"
 #include "hroce_contract.h"
+#include "req_msg.h" /* req_tx and req_ack's messages, from rtl/transport/req_msg.vh */
 
 extern const struct vmodel_ops vmodel_Vreq_ack;
 
@@ -54,34 +55,9 @@ extern const struct vmodel_ops vmodel_Vreq_ack;
 #define SQ_BASE0 0x4000000000ull
 #define BAD_KEY 0xdead00u /* no MR has it */
 
-/* The messages between req_tx and req_ack (rtl/transport/req_msg.vh) */
-#define TXM_QPN 0, 24
-#define TXM_KIND 24, 2
-#define TXM_GEN 26, 8
-#define TXM_CI 34, 16
-#define TXM_NPSN 50, 24
-#define TXM_PKT 74, 24
-#define TXM_PI 98, 16
-#define TXM_STATUS 114, 8
-#define TXM_SENT 0
-#define TXM_FLUSH 1
-#define TXM_ERROR 2
-#define ACKM_QPN 0, 24
-#define ACKM_REWIND 24, 1
-#define ACKM_WAIT 25, 1
-#define ACKM_STOP 26, 1
-#define ACKM_CI 27, 16
-#define ACKM_NPSN 43, 24
-#define ACKM_PKT 67, 24
-#define ACKM_RD_DONE 91, 8
 #define INFO_WIDTH 184
 
 #define PSN_MASK 0xffffffu
-#define HDR_WORDS ((HROCE_ROCE_HDR_BITS + 31) / 32)
-
-#define HDR_SET(h, f, v) hroce_bus_set(h, HROCE_ROCE_HDR_##f##_LSB, HROCE_ROCE_HDR_##f##_WIDTH, v)
-#define QPC_GET(c, f) HROCE_QPC_GET(c, f)
-#define QPC_SET(c, f, v) HROCE_QPC_SET(c, f, v)
 
 static uint32_t psn_add(uint32_t a, uint32_t b)
 {
@@ -409,17 +385,17 @@ static void setup_qps(struct env *e)
 		p->bad_mr_at = -1;
 		/* the context: random bytes, then the fields req_ack reads */
 		bench_fill(b, c, sizeof(p->ctx));
-		QPC_SET(c, STATE, HROCE_QP_STATE_RTS);
-		QPC_SET(c, PATH_MTU, p->log_mtu - 7);
-		QPC_SET(c, VALID, 1);
-		QPC_SET(c, PD, p->pd);
-		QPC_SET(c, SEND_CQN, p->cqn);
-		QPC_SET(c, LOG_SQ_SIZE, LOG_SQ);
-		QPC_SET(c, LOG_SQ_STRIDE, p->stride);
-		QPC_SET(c, TIMEOUT, p->timeout);
-		QPC_SET(c, RETRY_CNT, p->retry_cnt);
-		QPC_SET(c, RNR_RETRY, p->rnr_retry);
-		QPC_SET(c, SQ_BASE, SQ_BASE0 + ((uint64_t)q << 24));
+		HROCE_QPC_SET(c, STATE, HROCE_QP_STATE_RTS);
+		HROCE_QPC_SET(c, PATH_MTU, p->log_mtu - 7);
+		HROCE_QPC_SET(c, VALID, 1);
+		HROCE_QPC_SET(c, PD, p->pd);
+		HROCE_QPC_SET(c, SEND_CQN, p->cqn);
+		HROCE_QPC_SET(c, LOG_SQ_SIZE, LOG_SQ);
+		HROCE_QPC_SET(c, LOG_SQ_STRIDE, p->stride);
+		HROCE_QPC_SET(c, TIMEOUT, p->timeout);
+		HROCE_QPC_SET(c, RETRY_CNT, p->retry_cnt);
+		HROCE_QPC_SET(c, RNR_RETRY, p->rnr_retry);
+		HROCE_QPC_SET(c, SQ_BASE, SQ_BASE0 + ((uint64_t)q << 24));
 		p->ref = (struct ackref){ .cc = p->base,
 					  .ack_pi = p->base,
 					  .out_ci = p->base,
@@ -430,22 +406,22 @@ static void setup_qps(struct env *e)
 					  .una = p->psn0,
 					  .out_npsn = p->psn0,
 					  .timer_start = 0 };
-		QPC_SET(c, SQ_CC, p->ref.cc);
-		QPC_SET(c, ACK_PI, p->ref.ack_pi);
-		QPC_SET(c, REQ_ERR, 0);
-		QPC_SET(c, RNR_WAIT, 0);
-		QPC_SET(c, RNR_TIMER, 0);
-		QPC_SET(c, IMPL_NAK, 0);
-		QPC_SET(c, ACK_GEN, p->ref.gen);
-		QPC_SET(c, UNA_PSN, p->ref.una);
-		QPC_SET(c, RD_DONE, p->ref.rd_done);
-		QPC_SET(c, OUT_CI, p->ref.out_ci);
-		QPC_SET(c, RETRY_LEFT, p->ref.retry_left);
-		QPC_SET(c, RNR_LEFT, p->ref.rnr_left);
-		QPC_SET(c, OUT_NPSN, p->ref.out_npsn);
-		QPC_SET(c, OUT_PKT, 0);
-		QPC_SET(c, TIMER_START, 0);
-		QPC_SET(c, CC_ACKED, 0);
+		HROCE_QPC_SET(c, SQ_CC, p->ref.cc);
+		HROCE_QPC_SET(c, ACK_PI, p->ref.ack_pi);
+		HROCE_QPC_SET(c, REQ_ERR, 0);
+		HROCE_QPC_SET(c, RNR_WAIT, 0);
+		HROCE_QPC_SET(c, RNR_TIMER, 0);
+		HROCE_QPC_SET(c, IMPL_NAK, 0);
+		HROCE_QPC_SET(c, ACK_GEN, p->ref.gen);
+		HROCE_QPC_SET(c, UNA_PSN, p->ref.una);
+		HROCE_QPC_SET(c, RD_DONE, p->ref.rd_done);
+		HROCE_QPC_SET(c, OUT_CI, p->ref.out_ci);
+		HROCE_QPC_SET(c, RETRY_LEFT, p->ref.retry_left);
+		HROCE_QPC_SET(c, RNR_LEFT, p->ref.rnr_left);
+		HROCE_QPC_SET(c, OUT_NPSN, p->ref.out_npsn);
+		HROCE_QPC_SET(c, OUT_PKT, 0);
+		HROCE_QPC_SET(c, TIMER_START, 0);
+		HROCE_QPC_SET(c, CC_ACKED, 0);
 		p->tx = (struct txmodel){
 			.ci = p->base, .pi = p->base, .npsn = p->psn0, .gen = p->ref.gen
 		};
@@ -691,28 +667,28 @@ static void flush(struct env *e, struct qp *p, bool has_err, uint16_t err_index,
 
 static void ref_txm(struct env *e, const uint32_t *m, uint64_t now)
 {
-	struct qp *p = qp_of(e, (uint32_t)hroce_bus_get(m, TXM_QPN));
+	struct qp *p = qp_of(e, (uint32_t)hroce_bus_get(m, REQ_TXM_QPN));
 	struct ackref *r;
-	unsigned int kind = (unsigned int)hroce_bus_get(m, TXM_KIND);
-	uint16_t ci = (uint16_t)hroce_bus_get(m, TXM_CI);
-	uint32_t pkt = (uint32_t)hroce_bus_get(m, TXM_PKT);
+	unsigned int kind = (unsigned int)hroce_bus_get(m, REQ_TXM_KIND);
+	uint16_t ci = (uint16_t)hroce_bus_get(m, REQ_TXM_CI);
+	uint32_t pkt = (uint32_t)hroce_bus_get(m, REQ_TXM_PKT);
 
 	if (!p)
 		return;
 	r = &p->ref;
-	r->ack_pi = (uint16_t)hroce_bus_get(m, TXM_PI);
-	if (kind != TXM_SENT || r->err) {
-		bool has_err = kind == TXM_ERROR && !r->err;
+	r->ack_pi = (uint16_t)hroce_bus_get(m, REQ_TXM_PI);
+	if (kind != REQ_TXM_SENT || r->err) {
+		bool has_err = kind == REQ_TXM_ERROR && !r->err;
 
-		flush(e, p, has_err, ci, (unsigned int)hroce_bus_get(m, TXM_STATUS), false);
+		flush(e, p, has_err, ci, (unsigned int)hroce_bus_get(m, REQ_TXM_STATUS), false);
 		return;
 	}
-	if (hroce_bus_get(m, TXM_GEN) != r->gen)
+	if (hroce_bus_get(m, REQ_TXM_GEN) != r->gen)
 		return;
 	bool was_idle = r->cc == out_end(r);
 
 	r->out_ci = ci;
-	r->out_npsn = (uint32_t)hroce_bus_get(m, TXM_NPSN);
+	r->out_npsn = (uint32_t)hroce_bus_get(m, REQ_TXM_NPSN);
 	r->out_pkt = pkt;
 	if (was_idle && (ci != r->cc || pkt != 0) && !r->rnr_wait) {
 		r->timer_start = now;
@@ -905,14 +881,14 @@ static void push_txm(struct env *e, struct qp *p, unsigned int kind, unsigned in
 	struct txmsg m = { { 0 } };
 	const struct txmodel *t = &p->tx;
 
-	hroce_bus_set(m.w, TXM_QPN, p->qpn);
-	hroce_bus_set(m.w, TXM_KIND, kind);
-	hroce_bus_set(m.w, TXM_GEN, t->gen);
-	hroce_bus_set(m.w, TXM_CI, t->ci);
-	hroce_bus_set(m.w, TXM_NPSN, t->npsn);
-	hroce_bus_set(m.w, TXM_PKT, t->pkt);
-	hroce_bus_set(m.w, TXM_PI, t->pi);
-	hroce_bus_set(m.w, TXM_STATUS, status);
+	hroce_bus_set(m.w, REQ_TXM_QPN, p->qpn);
+	hroce_bus_set(m.w, REQ_TXM_KIND, kind);
+	hroce_bus_set(m.w, REQ_TXM_GEN, t->gen);
+	hroce_bus_set(m.w, REQ_TXM_CI, t->ci);
+	hroce_bus_set(m.w, REQ_TXM_NPSN, t->npsn);
+	hroce_bus_set(m.w, REQ_TXM_PKT, t->pkt);
+	hroce_bus_set(m.w, REQ_TXM_PI, t->pi);
+	hroce_bus_set(m.w, REQ_TXM_STATUS, status);
 	Q_PUSH(e, &e->txms, m);
 }
 
@@ -1038,7 +1014,7 @@ static void tx_turn(struct env *e, struct qp *p)
 
 	if (t->stopped) {
 		if (t->flush_due) {
-			push_txm(e, p, TXM_FLUSH, 0);
+			push_txm(e, p, REQ_TXM_FLUSH, 0);
 			t->flush_due = false;
 		}
 		return;
@@ -1053,7 +1029,7 @@ static void tx_turn(struct env *e, struct qp *p)
 			/* the WQE fails before it goes: req_tx sends nothing more */
 			if (n)
 				break;
-			push_txm(e, p, TXM_ERROR, HROCE_WC_STATUS_LOC_LEN_ERR);
+			push_txm(e, p, REQ_TXM_ERROR, HROCE_WC_STATUS_LOC_LEN_ERR);
 			t->stopped = true;
 			return;
 		}
@@ -1084,7 +1060,7 @@ static void tx_turn(struct env *e, struct qp *p)
 	}
 	if (!n)
 		return;
-	push_txm(e, p, TXM_SENT, 0);
+	push_txm(e, p, REQ_TXM_SENT, 0);
 	uint64_t seq = e->txm_taken + e->txms.n; /* the SENT message just queued, numbered */
 
 	for (unsigned int i = 0; i < n; i++)
@@ -1133,12 +1109,12 @@ static void drive_info(struct env *e)
 
 static void build_hdr(const struct env *e, const struct resp *r, uint32_t *h)
 {
-	memset(h, 0, HDR_WORDS * 4);
-	HDR_SET(h, BTH_OPCODE, r->opcode);
-	HDR_SET(h, BTH_DQPN, e->qp[r->q].qpn);
-	HDR_SET(h, BTH_PSN, r->psn);
-	HDR_SET(h, AETH_SYNDROME, r->syndrome);
-	HDR_SET(h, PAYLOAD_LEN, r->len);
+	memset(h, 0, HROCE_ROCE_HDR_WORDS * 4);
+	HROCE_ROCE_HDR_SET(h, BTH_OPCODE, r->opcode);
+	HROCE_ROCE_HDR_SET(h, BTH_DQPN, e->qp[r->q].qpn);
+	HROCE_ROCE_HDR_SET(h, BTH_PSN, r->psn);
+	HROCE_ROCE_HDR_SET(h, AETH_SYNDROME, r->syndrome);
+	HROCE_ROCE_HDR_SET(h, PAYLOAD_LEN, r->len);
 }
 
 static void drive(void *ctx)
@@ -1183,7 +1159,7 @@ static void drive(void *ctx)
 	if (!vport_get(e->hdr_valid) || !can)
 		vport_set(e->hdr_valid, can && bench_chance(b, 60));
 	if (e->resps.n) {
-		uint32_t h[HDR_WORDS];
+		uint32_t h[HROCE_ROCE_HDR_WORDS];
 
 		build_hdr(e, &Q_HEAD(&e->resps), h);
 		vport_write(e->hdr_data, h, sizeof(h));
@@ -1476,21 +1452,21 @@ static void check_ctx_update(struct env *e)
 		const char *name;
 		uint64_t got, want;
 	} f[] = {
-		{ "SQ_CC", QPC_GET(c, SQ_CC), r->cc },
-		{ "ACK_PI", QPC_GET(c, ACK_PI), r->ack_pi },
-		{ "REQ_ERR", QPC_GET(c, REQ_ERR), r->err },
-		{ "RNR_WAIT", QPC_GET(c, RNR_WAIT), r->rnr_wait },
-		{ "IMPL_NAK", QPC_GET(c, IMPL_NAK), r->impl_nak },
-		{ "ACK_GEN", QPC_GET(c, ACK_GEN), r->gen },
-		{ "UNA_PSN", QPC_GET(c, UNA_PSN), r->una },
-		{ "RD_DONE", QPC_GET(c, RD_DONE), r->rd_done },
-		{ "OUT_CI", QPC_GET(c, OUT_CI), r->out_ci },
-		{ "RETRY_LEFT", QPC_GET(c, RETRY_LEFT), r->retry_left },
-		{ "RNR_LEFT", QPC_GET(c, RNR_LEFT), r->rnr_left },
-		{ "OUT_NPSN", QPC_GET(c, OUT_NPSN), r->out_npsn },
-		{ "OUT_PKT", QPC_GET(c, OUT_PKT), r->out_pkt },
-		{ "TIMER_START", QPC_GET(c, TIMER_START), r->timer_start },
-		{ "CC_ACKED", QPC_GET(c, CC_ACKED), r->cc_acked },
+		{ "SQ_CC", HROCE_QPC_GET(c, SQ_CC), r->cc },
+		{ "ACK_PI", HROCE_QPC_GET(c, ACK_PI), r->ack_pi },
+		{ "REQ_ERR", HROCE_QPC_GET(c, REQ_ERR), r->err },
+		{ "RNR_WAIT", HROCE_QPC_GET(c, RNR_WAIT), r->rnr_wait },
+		{ "IMPL_NAK", HROCE_QPC_GET(c, IMPL_NAK), r->impl_nak },
+		{ "ACK_GEN", HROCE_QPC_GET(c, ACK_GEN), r->gen },
+		{ "UNA_PSN", HROCE_QPC_GET(c, UNA_PSN), r->una },
+		{ "RD_DONE", HROCE_QPC_GET(c, RD_DONE), r->rd_done },
+		{ "OUT_CI", HROCE_QPC_GET(c, OUT_CI), r->out_ci },
+		{ "RETRY_LEFT", HROCE_QPC_GET(c, RETRY_LEFT), r->retry_left },
+		{ "RNR_LEFT", HROCE_QPC_GET(c, RNR_LEFT), r->rnr_left },
+		{ "OUT_NPSN", HROCE_QPC_GET(c, OUT_NPSN), r->out_npsn },
+		{ "OUT_PKT", HROCE_QPC_GET(c, OUT_PKT), r->out_pkt },
+		{ "TIMER_START", HROCE_QPC_GET(c, TIMER_START), r->timer_start },
+		{ "CC_ACKED", HROCE_QPC_GET(c, CC_ACKED), r->cc_acked },
 	};
 
 	for (unsigned int i = 0; i < sizeof(f) / sizeof(f[0]); i++)
@@ -1499,9 +1475,9 @@ static void check_ctx_update(struct env *e)
 			     (unsigned long long)f[i].got, (unsigned long long)f[i].want);
 			return;
 		}
-	if (r->rnr_wait && QPC_GET(c, RNR_TIMER) != r->rnr_timer)
+	if (r->rnr_wait && HROCE_QPC_GET(c, RNR_TIMER) != r->rnr_timer)
 		FAIL(e, "QP 0x%x: context update RNR_TIMER %u, want %u", p->qpn,
-		     (unsigned int)QPC_GET(c, RNR_TIMER), r->rnr_timer);
+		     (unsigned int)HROCE_QPC_GET(c, RNR_TIMER), r->rnr_timer);
 	memcpy(p->ctx + HROCE_QPC_ACK_BYTE, c + HROCE_QPC_ACK_BYTE, 32);
 }
 
@@ -1511,12 +1487,14 @@ static void take_ackm(struct env *e)
 	uint32_t m[4] = { 0 };
 
 	vport_read(e->mm_data, m, 16);
-	struct ackm_want got = {
-		(uint32_t)hroce_bus_get(m, ACKM_QPN),  (uint32_t)hroce_bus_get(m, ACKM_CI),
-		(uint32_t)hroce_bus_get(m, ACKM_NPSN), (uint32_t)hroce_bus_get(m, ACKM_PKT),
-		hroce_bus_get(m, ACKM_REWIND) != 0,    hroce_bus_get(m, ACKM_WAIT) != 0,
-		hroce_bus_get(m, ACKM_STOP) != 0,      (unsigned int)hroce_bus_get(m, ACKM_RD_DONE)
-	};
+	struct ackm_want got = { (uint32_t)hroce_bus_get(m, REQ_ACKM_QPN),
+				 (uint32_t)hroce_bus_get(m, REQ_ACKM_CI),
+				 (uint32_t)hroce_bus_get(m, REQ_ACKM_NPSN),
+				 (uint32_t)hroce_bus_get(m, REQ_ACKM_PKT),
+				 hroce_bus_get(m, REQ_ACKM_REWIND) != 0,
+				 hroce_bus_get(m, REQ_ACKM_WAIT) != 0,
+				 hroce_bus_get(m, REQ_ACKM_STOP) != 0,
+				 (unsigned int)hroce_bus_get(m, REQ_ACKM_RD_DONE) };
 	struct qp *p = qp_of(e, got.qpn);
 
 	if (!e->ackms.n) {
@@ -1929,8 +1907,8 @@ static void run(struct bench *b, const struct scenario *sc)
 
 		p->rnr_always_at = (int)bench_range(b, 2, s.wqes - 2);
 		p->rnr_retry = p->ref.rnr_left = 2;
-		QPC_SET(p->ctx, RNR_RETRY, 2);
-		QPC_SET(p->ctx, RNR_LEFT, 2);
+		HROCE_QPC_SET(p->ctx, RNR_RETRY, 2);
+		HROCE_QPC_SET(p->ctx, RNR_LEFT, 2);
 		e->qp[1].silent_at = (int)bench_range(b, 2, s.wqes - 2);
 	}
 	for (unsigned int q = 0; q < s.qps; q++)

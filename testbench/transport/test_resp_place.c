@@ -266,11 +266,7 @@ struct env {
 /* a new entry at the tail (zeroed), or NULL with the run failed */
 static void *ring_add(struct env *e, struct bench_ring *r, const char *what)
 {
-	void *p = bench_ring_add(r);
-
-	if (!p)
-		FAIL(e, "bench FIFO of %s overflows (%u entries)", what, r->cap);
-	return p;
+	return bench_ring_add_or_fail(r, e->err, sizeof(e->err), what);
 }
 
 static void progress(struct env *e)

@@ -229,6 +229,12 @@ void walk_xlator_close(struct walk_xlator *x)
 	bench_ring_free(&x->ans);
 }
 
+void walk_xlator_answer_any(struct walk_xlator *x, unsigned int access)
+{
+	x->any = true;
+	x->any_access = access;
+}
+
 bool walk_xlator_expect(struct walk_xlator *x, const struct walk *w, unsigned int job)
 {
 	for (unsigned int i = 0; i < w->nreq; i++) {
@@ -278,26 +284,36 @@ static void xlator_request(struct walk_xlator *x, const struct xreq *got, uint64
 {
 	const struct walk_xreq_exp *w = bench_ring_at(&x->want, 0);
 	struct beat beats[WALK_MAX_BEATS];
-	unsigned int n = 0, job;
+	unsigned int n = 0, job = 0;
 
-	if (!w) {
-		bench_first_error(err, size,
-				  "a translation request that no walk makes: key 0x%x va 0x%llx "
-				  "len %u",
-				  got->key, (unsigned long long)got->va, got->len);
-		return;
+	if (x->any) {
+		if (got->access != x->any_access) {
+			bench_first_error(err, size,
+					  "a translation request for access 0x%x, want 0x%x",
+					  got->access, x->any_access);
+			return;
+		}
+	} else {
+		if (!w) {
+			bench_first_error(err, size,
+					  "a translation request that no walk makes: key 0x%x va "
+					  "0x%llx len %u",
+					  got->key, (unsigned long long)got->va, got->len);
+			return;
+		}
+		if (memcmp(got, &w->r, sizeof(*got))) {
+			bench_first_error(
+				err, size,
+				"job %u: translation request key 0x%x pd %u va 0x%llx len "
+				"%u access %u, want key 0x%x pd %u va 0x%llx len %u access %u",
+				w->job, got->key, got->pd, (unsigned long long)got->va, got->len,
+				got->access, w->r.key, w->r.pd, (unsigned long long)w->r.va,
+				w->r.len, w->r.access);
+			return;
+		}
+		job = w->job;
+		bench_ring_pop(&x->want);
 	}
-	if (memcmp(got, &w->r, sizeof(*got))) {
-		bench_first_error(err, size,
-				  "job %u: translation request key 0x%x pd %u va 0x%llx len %u "
-				  "access %u, want key 0x%x pd %u va 0x%llx len %u access %u",
-				  w->job, got->key, got->pd, (unsigned long long)got->va, got->len,
-				  got->access, w->r.key, w->r.pd, (unsigned long long)w->r.va,
-				  w->r.len, w->r.access);
-		return;
-	}
-	job = w->job;
-	bench_ring_pop(&x->want);
 	walk_translate(x->mrs, got, beats, &n);
 	uint64_t at = cycle;
 

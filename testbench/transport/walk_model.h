@@ -134,6 +134,8 @@ struct walk_xlator {
 	struct bench_ring ans;	/* struct walk_ans */
 	bool valid;		/* the head answer is offered */
 	bool held;		/* the request offered was not taken */
+	bool any;		/* requests answered as they come (walk_xlator_answer_any) */
+	unsigned int any_access;
 	struct xreq last;
 	const struct vmodel_port *req_key, *req_pd, *req_va, *req_len, *req_access, *req_valid,
 		*req_ready, *resp_iova, *resp_len, *resp_last, *resp_status, *resp_valid,
@@ -146,6 +148,11 @@ struct walk_xlator {
 /* Finds the ports (or exits naming the one missing); FIFOs of cap entries. */
 void walk_xlator_open(struct walk_xlator *x, struct dut *d, const struct mr *mrs, unsigned int cap);
 void walk_xlator_close(struct walk_xlator *x);
+/*
+ * For a bench that cannot know the order of the walks (they are made inside the model):
+ * every request is answered from the MR table as it comes, and only its access checked.
+ */
+void walk_xlator_answer_any(struct walk_xlator *x, unsigned int access);
 /* Expects walk w's requests (of job) after those expected; false if they do not fit. */
 bool walk_xlator_expect(struct walk_xlator *x, const struct walk *w, unsigned int job);
 /* Another client's answer, from cycle at on; false if it does not fit. */
