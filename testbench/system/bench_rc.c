@@ -423,8 +423,11 @@ static bool latency(struct env *e, bool fast, int n, struct lat *out)
 			ok = false;
 			break;
 		}
-		(void)t_tx_end;
-		(void)t_rx_end;
+		if (!t_tx_end || !t_rx_end) {
+			printf("not ok bench: latency: a frame did not end\n");
+			ok = false;
+			break;
+		}
 		if (it < 4)
 			continue; /* warm caches, as a running application has them */
 		if (getenv("BENCH_EVENTS") && it == n + 3)
@@ -437,13 +440,20 @@ static bool latency(struct env *e, bool fast, int n, struct lat *out)
 					       l->ev[i].kind, (unsigned long long)l->ev[i].addr,
 					       (unsigned long long)l->ev[i].len);
 			}
-		fetch = ev_reads(la, t_arrive, t_tx);
+		/*
+		 * Each side to its frame's last beat: a header leaves as soon as its payload's
+		 * reads are committed, and its payload follows when they return (on a board
+		 * the shell sends a frame only whole), and a short frame's last beat waits
+		 * for its ICRC. Counted from the first beats, the sender's waits fell to the
+		 * receiver's pipeline.
+		 */
+		fetch = ev_reads(la, t_arrive, t_tx_end);
 		out->total += (double)(t_done - t_db);
 		out->doorbell += (double)(t_arrive - t_db);
 		out->fetch += (double)fetch;
-		out->pipeline_tx += (double)(t_tx - t_arrive - fetch);
-		out->wire += (double)(t_rx - t_tx);
-		out->pipeline_rx += (double)(t_aw - t_rx);
+		out->pipeline_tx += (double)(t_tx_end - t_arrive - fetch);
+		out->wire += (double)(t_rx_end - t_tx_end);
+		out->pipeline_rx += (double)(t_aw - t_rx_end);
 		out->dma_write += (double)(t_done - t_aw);
 	}
 	if (ok) {
@@ -488,18 +498,21 @@ static bool read_latency(struct env *e, int n, struct rd_lat *out)
 			.remote_addr = (uintptr_t)o.buf[1] + 64,
 			.rkey = hroce_mr_rkey(o.mr[1]),
 		};
-		uint64_t t_db, t_arrive, t_tx, t_rx_b, t_tx_b, t_rx, t_done;
+		uint64_t t_db, t_arrive, t_req_out, t_req_in, t_resp_out, t_resp_in, t_done;
 
 		if (!one_run(e, &o, &wr, "READ latency"))
 			return false;
+		/* each stage to a frame's last beat (request out and in, response out and in), as
+		 * for the WRITE */
 		t_db = ev_find(la, HROCE_SIM_MMIO_WRITE, 0, ~0ull);
-		t_tx = ev_find(la, HROCE_SIM_TX_START, 0, ~0ull);
-		t_arrive = ev_last(la, HROCE_SIM_MMIO_ARRIVE, t_tx);
-		t_rx_b = ev_find(lb, HROCE_SIM_RX_START, 0, ~0ull);
-		t_tx_b = ev_find(lb, HROCE_SIM_TX_START, t_rx_b, ~0ull);
-		t_rx = ev_find(la, HROCE_SIM_RX_START, t_tx, ~0ull);
-		t_done = ev_find(la, HROCE_SIM_DMA_WRITE_DONE, t_rx, o.iova[0] + 64);
-		if (!t_db || !t_arrive || !t_tx || !t_rx_b || !t_tx_b || !t_rx || !t_done) {
+		t_req_out = ev_find(la, HROCE_SIM_TX_END, 0, ~0ull);
+		t_arrive = ev_last(la, HROCE_SIM_MMIO_ARRIVE, t_req_out);
+		t_req_in = ev_find(lb, HROCE_SIM_RX_END, 0, ~0ull);
+		t_resp_out = ev_find(lb, HROCE_SIM_TX_END, t_req_in, ~0ull);
+		t_resp_in = ev_find(la, HROCE_SIM_RX_END, t_req_out, ~0ull);
+		t_done = ev_find(la, HROCE_SIM_DMA_WRITE_DONE, t_resp_in, o.iova[0] + 64);
+		if (!t_db || !t_arrive || !t_req_out || !t_req_in || !t_resp_out || !t_resp_in ||
+		    !t_done) {
 			printf("not ok bench: READ latency: an event is missing\n");
 			ok = false;
 			break;
@@ -514,11 +527,11 @@ static bool read_latency(struct env *e, int n, struct rd_lat *out)
 			continue;
 		out->total += (double)(t_done - t_db);
 		out->doorbell += (double)(t_arrive - t_db);
-		out->request_tx += (double)(t_tx - t_arrive);
-		out->wire_out += (double)(t_rx_b - t_tx);
-		out->responder += (double)(t_tx_b - t_rx_b);
-		out->wire_back += (double)(t_rx - t_tx_b);
-		out->requester_rx += (double)(t_done - t_rx);
+		out->request_tx += (double)(t_req_out - t_arrive);
+		out->wire_out += (double)(t_req_in - t_req_out);
+		out->responder += (double)(t_resp_out - t_req_in);
+		out->wire_back += (double)(t_resp_in - t_resp_out);
+		out->requester_rx += (double)(t_done - t_resp_in);
 	}
 	if (ok) {
 		out->total /= n;
