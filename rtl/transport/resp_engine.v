@@ -31,7 +31,8 @@ and two NICs that both wait for each other's link cannot hold each other up. Whi
 queue has no room for what a request may answer, the request waits as long as the link
 keeps taking this NIC's frames; once it took nothing for NO_ROOM_WAIT cycles (both links
 full, each NIC waiting on the other), the request is dropped unseen (counted: RX_NO_ROOM),
-and the requester sends it again (sequence NAK or timer).
+as is every later one that finds no room before the link moves again, and the requester
+sends it again (sequence NAK or timer).
 
 A request arrives before its ICRC is checked, and its verdict after it (s_verdict, one
 per request, in order): the context lookup, the checks, the RECV WQE's read and the
@@ -776,12 +777,15 @@ wire rx_on = answer_room && ctx_ok_reg && qp_receives && !qp_err && psn_diff == 
 wire exec_fails = (!dup_reg && !seq_ok) || !len_ok || !write_len_ok || !access_ok ||
                   (op_takes_recv && rq_empty);
 
-// the request at the input waits for room while the link stands still
+// the requests at the input wait for room while the link stands still: NO_ROOM_WAIT cycles
+// of it drop the one waiting, and every later one that finds no room before the link moves
+// again or room comes (one drop per NO_ROOM_WAIT cycles would drain two NICs whose links
+// are full both ways at a frame per NO_ROOM_WAIT cycles: slower than their ACK timers)
 always @* begin
     no_room_wait_next = no_room_wait_reg;
-    if (take_rx || !s_hdr_valid || answer_room || tx_moving) begin
+    if (answer_room || tx_moving) begin
         no_room_wait_next = {NO_ROOM_WAIT_WIDTH{1'b0}};
-    end else if (no_room_wait_reg != NO_ROOM_WAIT[NO_ROOM_WAIT_WIDTH-1:0]) begin
+    end else if (s_hdr_valid && no_room_wait_reg != NO_ROOM_WAIT[NO_ROOM_WAIT_WIDTH-1:0]) begin
         no_room_wait_next = no_room_wait_reg + 1'b1;
     end
 end
