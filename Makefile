@@ -488,6 +488,11 @@ clean:
 soak: $(BIN)/test_rc
 	HROCE_SOAK=100000 $(BIN)/test_rc
 
+# the lossy random mix (5 QP pairs both ways, 16 messages each way) from fresh NICs, 200
+# times, each run a seed of its own that replays alone (about 40 minutes)
+soak-lossy: $(BIN)/test_rc
+	HROCE_LOSSY_RUNS=200 $(BIN)/test_rc
+
 # the many-QP random mix, bigger: 2000 QP pairs (more than the QP context caches' lines),
 # both ways, 8 messages each way on each (about 10 minutes)
 soak-manyqp: $(BIN)/test_rc

@@ -19,11 +19,14 @@
  *   reported with its address, and a WRITE into it is NAKed (REM_OP_ERR), not ACKed.
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <endian.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "bench.h"
 #include "hroce_contract.h"
@@ -578,8 +581,13 @@ static void mix_send_wc(struct mix *m, int node, const struct hroce_wc *wc)
 		mix_fail(m, "a send completion of unknown QP %u", wc->qp_num);
 		return;
 	}
-	/* unsignaled WQEs before this one completed with it */
-	while (s->done < s->posted && !s->ops[s->done].signaled) {
+	/*
+	 * unsignaled WQEs before this one completed with it; an unsignaled one that failed
+	 * completes on its own, with its error (its bytes are not checked then: a READ that
+	 * failed brought none)
+	 */
+	while (s->done < s->posted && !s->ops[s->done].signaled &&
+	       s->ops[s->done].wr_id != wc->wr_id) {
 		mix_retire(m, s, &s->ops[s->done]);
 		s->done++;
 	}
@@ -1354,6 +1362,63 @@ static void check_counters(struct bench *b, struct env *e)
 	}
 }
 
+/*
+ * make soak-lossy: random_mix_lossy again and again, each run from a fresh pair of NICs in a
+ * child process of its own seed (the base seed, then one more each run). A child starts
+ * from the same state whatever run it is, so that a failing run replays alone
+ * (HROCE_LOSSY_RUNS=1 test_rc --seed S), and a core that wedges is killed after
+ * LOSSY_RUN_WALL_S of wall time instead of holding up the rest.
+ */
+#define LOSSY_RUN_WALL_S 600
+
+static int lossy_runs(struct bench *b, const struct env_params *p, int runs)
+{
+	uint64_t seed0 = b->seed;
+	int failed = 0;
+
+	for (int k = 0; k < runs; k++) {
+		uint64_t seed = seed0 + (uint64_t)k;
+		int status = 0;
+		pid_t pid;
+
+		fflush(NULL);
+		pid = fork();
+		if (pid < 0) {
+			perror("fork");
+			return 1;
+		}
+		if (pid == 0) {
+			struct env e;
+
+			b->seed = seed;
+			b->rng = seed ? seed : 1;
+			alarm(LOSSY_RUN_WALL_S);
+			env_open(&e, b, p);
+			test_random_mix_lossy(b, &e, 5, 16, false);
+			env_close(&e);
+			fflush(NULL);
+			_exit(b->failed ? 1 : 0);
+		}
+		if (waitpid(pid, &status, 0) < 0) {
+			perror("waitpid");
+			return 1;
+		}
+		if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+			continue;
+		failed++;
+		printf("# run %d of %d, seed %llu: failed (%s); replay: HROCE_LOSSY_RUNS=1 %s --seed "
+		       "%llu\n",
+		       k + 1, runs, (unsigned long long)seed,
+		       WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM ? "wedged: killed"
+		       : WIFSIGNALED(status)				  ? "killed by a signal"
+									  : "a check failed",
+		       b->argv0, (unsigned long long)seed);
+	}
+	printf("# soak-lossy: %d runs, %d failed (seeds %llu to %llu)\n", runs, failed,
+	       (unsigned long long)seed0, (unsigned long long)(seed0 + (uint64_t)runs - 1));
+	return failed ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct bench b;
@@ -1362,6 +1427,16 @@ int main(int argc, char **argv)
 
 	bench_init(&b, "test_rc", argc, argv);
 	p.pcap_path = getenv("HROCE_PCAP"); /* both directions of the link, for debugging */
+	if (getenv("HROCE_LOSSY_RUNS")) {
+		int runs = atoi(getenv("HROCE_LOSSY_RUNS"));
+
+		if (runs < 1) {
+			fprintf(stderr,
+				"test_rc: HROCE_LOSSY_RUNS must be a number of runs, 1 or more\n");
+			return 2;
+		}
+		return lossy_runs(&b, &p, runs);
+	}
 	env_open(&e, &b, &p);
 	if (getenv("HROCE_SOAK")) {
 		/* make soak: 16 QPs (8 pairs both ways), $HROCE_SOAK messages in all */
