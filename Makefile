@@ -489,7 +489,7 @@ soak: $(BIN)/test_rc
 	HROCE_SOAK=100000 $(BIN)/test_rc
 
 # the lossy random mix (5 QP pairs both ways, 16 messages each way) from fresh NICs, 200
-# times, each run a seed of its own that replays alone (about 40 minutes)
+# times, each run a seed of its own that replays alone (about 15 minutes)
 soak-lossy: $(BIN)/test_rc
 	HROCE_LOSSY_RUNS=200 $(BIN)/test_rc
 

@@ -58,8 +58,14 @@ void bench_init(struct bench *b, const char *name, int argc, char **argv)
 		b->trace_path = getenv("HROCE_TRACE");
 	if (getenv("HROCE_QUICK"))
 		b->quick = true;
-	b->rng = b->seed ? b->seed : 1;
+	bench_seed(b, b->seed);
 	printf("# %s: seed %llu\n", name, (unsigned long long)b->seed);
+}
+
+void bench_seed(struct bench *b, uint64_t seed)
+{
+	b->seed = seed;
+	b->rng = seed ? seed : 1;
 }
 
 bool bench_result(struct bench *b, const char *test, bool ok, const char *fmt, ...)

@@ -30,6 +30,8 @@ struct bench {
 
 /* Parses the common options; exits with a usage message on a bad one. */
 void bench_init(struct bench *b, const char *name, int argc, char **argv);
+/* Starts the bench's randomness again from seed (which the replay line then names). */
+void bench_seed(struct bench *b, uint64_t seed);
 /* Prints "ok NAME" or "not ok NAME: why (replay: ...)" and counts it; returns ok. */
 bool bench_result(struct bench *b, const char *test, bool ok, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));

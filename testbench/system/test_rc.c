@@ -1362,6 +1362,12 @@ static void check_counters(struct bench *b, struct env *e)
 	}
 }
 
+/* random_mix_lossy as make test runs it: the five path MTUs, a QP pair each, both ways */
+static void test_lossy_mix(struct bench *b, struct env *e)
+{
+	test_random_mix_lossy(b, e, 5, b->quick ? 6 : 16, false);
+}
+
 /*
  * make soak-lossy: random_mix_lossy again and again, each run from a fresh pair of NICs in a
  * child process of its own seed (the base seed, then one more each run). A child starts
@@ -1388,13 +1394,16 @@ static int lossy_runs(struct bench *b, const struct env_params *p, int runs)
 			return 1;
 		}
 		if (pid == 0) {
+			/* its failures print the command that replays this run alone */
+			char replay[512];
 			struct env e;
 
-			b->seed = seed;
-			b->rng = seed ? seed : 1;
+			snprintf(replay, sizeof(replay), "HROCE_LOSSY_RUNS=1 %s", b->argv0);
+			b->argv0 = replay;
+			bench_seed(b, seed);
 			alarm(LOSSY_RUN_WALL_S);
 			env_open(&e, b, p);
-			test_random_mix_lossy(b, &e, 5, 16, false);
+			test_lossy_mix(b, &e);
 			env_close(&e);
 			fflush(NULL);
 			_exit(b->failed ? 1 : 0);
@@ -1473,7 +1482,7 @@ int main(int argc, char **argv)
 	test_reg_refused(&b, &e);
 	check_counters(&b, &e);
 	test_ctx_cache(&b, &e);
-	test_random_mix_lossy(&b, &e, 5, b.quick ? 6 : 16, false);
+	test_lossy_mix(&b, &e);
 	env_close(&e);
 	test_random_mix_many(&b, &p, b.quick ? 100 : 256, b.quick ? 2 : 4);
 	return bench_finish(&b);
