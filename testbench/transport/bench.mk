@@ -89,6 +89,15 @@ $(eval $(call program,test_resp_place,testbench/transport/test_resp_place.c \
 BLOCK_TESTS += test_resp_place
 CORE_LINT_TOPS += resp_place
 
+# resp_cqe: the responder's RECV completions waiting for their data, at the core's size (4)
+# and tiny (2), against a C placement stage and fault table
+$(eval $(call model,resp_cqe,resp_cqe,,rtl/transport/resp_cqe.v))
+$(eval $(call model,resp_cqe_tiny,resp_cqe,-GLOG=1,rtl/transport/resp_cqe.v))
+$(eval $(call program,test_resp_cqe,testbench/transport/test_resp_cqe.c $(BENCH_SRCS),\
+	resp_cqe resp_cqe_tiny))
+BLOCK_TESTS += test_resp_cqe
+CORE_LINT_TOPS += resp_cqe
+
 # req_tx: the requester's sending side (doorbells, the QP scheduler, its WQE windows,
 # segmentation and headers, its build stage), against a C context memory, host (SQ rings,
 # payload), translator, req_ack and link, at the core's size
