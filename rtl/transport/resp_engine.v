@@ -8,8 +8,9 @@ READ) and decides their answers (ACK, NAK, READ responses), which transport/resp
                         --> opcode sequence, length, QP access checks -> NAK, QP to error
                         --> SEND: RECV WQE at RQ_CI (or RNR NAK), from a window on the
                                   RQ (transport/wqe_fetch; the next windows read ahead)
-                                  -> scatter through its SGEs (local keys) -> on the last
-                                  packet a CQE, once its data is in memory
+                                  -> its SGEs (local keys) scattered by the placement stage
+                                  -> on the last packet a CQE, which waits until its data
+                                  is in memory (transport/resp_cqe)
                             WRITE: the RETH range checked whole (remote key), then each
                                    packet placed at the running VA
                             READ: the range checked whole: a READ descriptor
@@ -17,13 +18,17 @@ READ) and decides their answers (ACK, NAK, READ responses), which transport/resp
                the range -> mr_translate) -> chunk FIFO --(commit)--> DMA writes <-- s_axis
     answers:   descriptors (ACK, NAK, READ) --> resp_tx, in request order
 
-Placement is a stage of its own (transport/resp_place), in request order. A WRITE packet
-that completes no RECV is handed to it once its checks passed and its verdict is good
-(async): this engine goes on with the next request while it is walked and placed, and
-a translation that fails there comes back as a fault (NAK, QP to error), as a write the
-host refused does. Every other payload is walked by the stage while this engine waits for
-the result and decides (sync: a SEND's walk may fail its RECV WQE, and the CQE waits for
-it), or dropped through it, so that the payloads' fates stay in their order.
+Placement is a stage of its own (transport/resp_place), in request order. A SEND packet,
+and a WRITE packet that completes no RECV, is handed to it once its checks passed and its
+verdict is good (async): this engine goes on with the next request while it is walked and
+placed, and a walk that fails there comes back as a fault (NAK, QP to error), as a write
+the host refused does. A SEND's walk reads its RECV WQE's SGEs from the window that holds
+it, which is kept (protected from fills) until the job leaves the stage; its failure (a
+local key, or a message longer than the SGEs) is its RECV WQE's error (LOC_PROT_ERR,
+LOC_LEN_ERR), in its completion if it was written, else in the flush's first. The last
+packet of a WRITE with immediate is walked while this engine waits for the result and
+decides (sync); a payload not placed is dropped through the stage, so that the payloads'
+fates stay in their order.
 
 This side never waits for the link: whatever it answers goes into the descriptor queue,
 and resp_tx is the one that waits. So a busy link never stops the requests coming in,
@@ -50,11 +55,13 @@ asks for waits while more requests of the same QP are already queued (up to ACK_
 messages), and is sent before any other packet of the engine.
 
 Ordering with the host: a RECV completion is written only after the message's data is
-in memory (every DMA write committed up to its message's answered: it waits for that in
-its register while this engine goes on, and no WRITE of its QP is placed on its own
-meanwhile), and a READ reads memory only after the WRITEs before it are there (the stage
-drained); neither is answered if a packet of its QP before it failed its placement (that
-fault's NAK answers: a completion waiting when such a fault comes is written as a flush).
+in memory (its message's jobs placed, and every DMA write committed by then answered: it
+waits for that in transport/resp_cqe, in order, while this engine goes on), and a READ
+reads memory only after the WRITEs before it are there (the stage drained); neither is
+answered if a packet of its QP before it failed its placement (that fault's NAK answers:
+a completion waiting when such a fault comes is written as a flush, told apart by PSN
+from a fault of its own message's packets or of later ones). A QP's fault is taken only
+once no completion of that QP waits.
 
 A QP the responder puts in error (a NAK other than RNR and sequence) has every RECV WQE
 still posted flushed, and the requester is told (m_err), as IBTA moves the whole QP to
@@ -95,6 +102,8 @@ module resp_engine #
     parameter FAULT_ADDR_WIDTH = 4,
     // log2 of the requests queued for placement
     parameter PLACE_JOB_LOG = 2,
+    // log2 of the RECV completions waiting for their message's data
+    parameter CQE_WAIT_LOG = 2,
     // log2 of the windows on the receive queues held (a window: up to 512 bytes of WQEs)
     parameter RQ_SLOT_LOG = 4,
     // windows read ahead of the one a SEND finds its RECV WQE in (1 to 3)
@@ -361,11 +370,10 @@ reg walk_pushed_reg = 1'b0, walk_pushed_next;
 reg [23:0] cqe_cqn_reg = 24'd0, cqe_cqn_next;
 reg [255:0] cqe_data_reg = 256'd0, cqe_data_next;
 reg cqe_valid_reg = 1'b0, cqe_valid_next;
-// a RECV completion waits until the stage answered cqe_need writes (its message's, and
-// all before them)
-reg cqe_wait_reg = 1'b0, cqe_wait_next;
-reg cqe_arm_reg = 1'b0, cqe_arm_next;   // cqe_need is wr_committed the cycle after
-reg [15:0] cqe_need_reg = 16'd0, cqe_need_next;
+// a RECV completion that took its own message's fault (a SEND's walk failed): that
+// fault's flush starts after its WQE
+reg list_taken_reg = 1'b0, list_taken_next;
+reg [23:0] list_taken_qpn_reg = 24'd0, list_taken_qpn_next;
 reg err_valid_reg = 1'b0, err_valid_next;
 reg [7:0] err_status_reg = 8'd0, err_status_next;
 reg kick_reg = 1'b0, kick_next;               // tell the requester of this error
@@ -507,6 +515,10 @@ wire [63:0] sge_addr = sge[`HROCE_SGE_ADDR];
 wire [31:0] sge_len = sge[`HROCE_SGE_LENGTH];
 wire [31:0] sge_lkey = sge[`HROCE_SGE_LKEY];
 
+// the first packet of the message (its packets before this one are of the path MTU)
+wire [23:0] msg_pkts_before = recv_offset[30:7] >> ctx_reg[`HROCE_QPC_PATH_MTU];
+wire [23:0] msg_first_psn = rx_psn - (op_starts ? 24'd0 : msg_pkts_before);
+
 // the READ: the PSNs its responses take, and the MSN they carry (the READ counts as done)
 wire [31:0] rd_pkts_m1 = (reth_len - 32'd1) >> log_mtu;
 wire [23:0] rd_npkts = reth_len == 32'd0 ? 24'd1 : rd_pkts_m1[23:0] + 24'd1;
@@ -586,7 +598,35 @@ wire fetch_idle;
 reg fill_en, retire_en;
 // a command may recreate a QP: the windows are dropped once this engine is idle under
 // it (a SEND waiting for its window's read finishes first)
-wire fetch_hold = hold && state_reg == S_IDLE;
+wire place_idle;
+wire fetch_hold = hold && state_reg == S_IDLE && place_idle;
+// the slots whose WQEs' SGEs a SEND's job in the placement stage reads (a count of jobs
+// per slot): protected from fills, as the window the control looks at is
+localparam RQ_SLOTS = 2**RQ_SLOT_LOG;
+localparam REF_WIDTH = RQ_SLOT_LOG + 3;
+wire list_push;
+wire [REF_WIDTH-1:0] list_push_ref = {cur_slot_reg, wqe_base};
+wire list_pop;
+wire [REF_WIDTH-1:0] list_pop_ref, sge_ref;
+localparam SJ_W = PLACE_JOB_LOG + 1;
+reg [SJ_W*RQ_SLOTS-1:0] slot_jobs_reg = {SJ_W*RQ_SLOTS{1'b0}};
+reg [RQ_SLOTS-1:0] slot_read;
+integer sj;
+always @* begin
+    for (sj = 0; sj < RQ_SLOTS; sj = sj + 1) begin
+        slot_read[sj] = slot_jobs_reg[sj*SJ_W +: SJ_W] != {SJ_W{1'b0}};
+    end
+end
+always @(posedge clk) begin
+    for (sj = 0; sj < RQ_SLOTS; sj = sj + 1) begin
+        slot_jobs_reg[sj*SJ_W +: SJ_W] <= slot_jobs_reg[sj*SJ_W +: SJ_W] +
+            {{SJ_W-1{1'b0}}, list_push && list_push_ref[REF_WIDTH-1:3] == sj[RQ_SLOT_LOG-1:0]} -
+            {{SJ_W-1{1'b0}}, list_pop && list_pop_ref[REF_WIDTH-1:3] == sj[RQ_SLOT_LOG-1:0]};
+    end
+    if (rst) begin
+        slot_jobs_reg <= {SJ_W*RQ_SLOTS{1'b0}};
+    end
+end
 
 wqe_fetch #(.SLOT_LOG(RQ_SLOT_LOG), .DATA_WIDTH(DATA_WIDTH))
 fetch_inst (
@@ -596,7 +636,7 @@ fetch_inst (
     .l_hit(look_hit), .l_err(look_err), .l_pend(look_pend), .l_slot(look_slot),
     .l_first(look_first), .l_count(look_count),
     .a_qpn(24'd0), .a_index(16'd0), .a_max(4'd0), .a_hit(), .a_count(),
-    .protect({{2**RQ_SLOT_LOG-1{1'b0}}, cur_valid_reg} << cur_slot_reg),
+    .protect(({{RQ_SLOTS-1{1'b0}}, cur_valid_reg} << cur_slot_reg) | slot_read),
     .alloc_ok(), .alloc_free(alloc_free), .alloc_slot(), .fill_ok(fill_ok),
     .c_qpn(qpn_reg),
     .c_fill(fill_en), .c_fill_index(look_index), .c_fill_count(fill_count[3:0]),
@@ -606,7 +646,8 @@ fetch_inst (
     .c_push_data({DATA_WIDTH{1'b0}}),
     .c_wake(1'b0), .c_wake_slot({RQ_SLOT_LOG{1'b0}}), .c_release(1'b0),
     .c_retire(retire_en), .c_retire_ci(rq_ci + 16'd1),
-    .r_addr_0({cur_slot_reg, wqe_base}), .r_addr_1({cur_slot_reg, wqe_base + sge_byte[8:6]}),
+    .r_addr_0({cur_slot_reg, wqe_base}),
+    .r_addr_1({sge_ref[REF_WIDTH-1:3], sge_ref[2:0] + sge_byte[8:6]}),
     .r_addr_2({RQ_SLOT_LOG+3{1'b0}}), .r_addr_3({RQ_SLOT_LOG+3{1'b0}}),
     .r_data_0(wqe0), .r_data_1(sge_beat), .r_data_2(), .r_data_3(),
     .m_wake_qpn(), .m_wake_valid(), .m_wake_ready(1'b1),
@@ -642,16 +683,16 @@ db_inst (
 reg job_valid, job_walk, job_sync;
 reg decide_valid, decide_commit, decide_act;
 wire [PLACE_JOB_LOG:0] place_job_count;
-wire place_fault_room, place_idle, place_drained;
-wire res_valid, res_drop, res_short, decide_room;
+wire place_fault_room, place_drained;
+wire res_valid, res_drop, decide_room;
 wire [2:0] res_status;
 wire [7:0] placed_count;
 wire [15:0] wr_committed, wr_answered;
-wire [23:0] fault_qpn, fault_psn;
+wire [23:0] fault_qpn, fault_psn, cw_fault_qpn, cw_fault_first, cw_fault_last;
 wire [2:0] fault_status;
-wire fault_write, fault_valid;
+wire fault_write, fault_list, fault_short, fault_valid;
 reg fault_pop;
-wire ack_faulted, qp_faulted, cqe_faulted;
+wire ack_faulted, qp_faulted, cw_before, cw_own, cw_own_list, cw_own_short;
 wire walk_mr_valid, walk_resp_ready;
 wire [31:0] walk_mr_key, walk_mr_len;
 wire [23:0] walk_mr_pd;
@@ -663,29 +704,32 @@ wire xl_hold = state_reg == S_CHECK || state_reg == S_CHECK_RESP;
 
 resp_place #(
     .DATA_WIDTH(DATA_WIDTH), .CHUNK_ADDR_WIDTH(CHUNK_ADDR_WIDTH),
-    .WREC_ADDR_WIDTH(WREC_ADDR_WIDTH), .JOB_LOG(PLACE_JOB_LOG), .FAULT_LOG(FAULT_ADDR_WIDTH)
+    .WREC_ADDR_WIDTH(WREC_ADDR_WIDTH), .JOB_LOG(PLACE_JOB_LOG), .FAULT_LOG(FAULT_ADDR_WIDTH),
+    .REF_WIDTH(REF_WIDTH)
 )
 place_inst (
     .clk(clk), .rst(rst), .idle(place_idle), .drained(place_drained),
-    .s_job_walk(job_walk), .s_job_sync(job_sync), .s_job_qpn(qpn_reg), .s_job_psn(rx_psn),
+    .s_job_walk(job_walk), .s_job_sync(job_sync), .s_job_list(job_walk && !xl_remote_reg),
+    .s_job_ref(list_push_ref), .s_job_qpn(qpn_reg), .s_job_psn(rx_psn),
     .s_job_off(xl_remote_reg || op_starts ? 32'd0 : recv_offset), .s_job_len(rx_len),
     .s_job_num_sge(xl_remote_reg ? 8'd1 : wqe_num_sge), .s_job_pd(ctx_reg[`HROCE_QPC_PD]),
     .s_job_access(xl_remote_reg ? `HROCE_PERM_REMOTE_WRITE : `HROCE_PERM_LOCAL_WRITE),
     .s_job_va(xl_va_reg), .s_job_key(xl_key_reg), .s_job_valid(job_valid),
     .job_count(place_job_count), .fault_room(place_fault_room),
-    .sge_index(walk_sge_index),
-    .sge_addr(xl_remote_reg ? xl_va_reg : sge_addr),
-    .sge_len(xl_remote_reg ? 32'hffffffff : sge_len),
-    .sge_key(xl_remote_reg ? xl_key_reg : sge_lkey),
-    .res_valid(res_valid), .res_drop(res_drop), .res_status(res_status), .res_short(res_short),
+    .sge_ref(sge_ref), .sge_index(walk_sge_index), .sge_addr(sge_addr), .sge_len(sge_len),
+    .sge_key(sge_lkey), .list_pop(list_pop), .list_pop_ref(list_pop_ref),
+    .res_valid(res_valid), .res_drop(res_drop), .res_status(res_status), .res_short(),
     .s_decide_commit(decide_commit), .s_decide_act(decide_act), .s_decide_valid(decide_valid),
     .decide_room(decide_room),
     .placed_count(placed_count), .wr_committed(wr_committed), .wr_answered(wr_answered),
     .m_fault_qpn(fault_qpn), .m_fault_psn(fault_psn), .m_fault_status(fault_status),
-    .m_fault_write(fault_write), .m_fault_valid(fault_valid), .m_fault_ready(fault_pop),
+    .m_fault_short(fault_short), .m_fault_list(fault_list), .m_fault_write(fault_write),
+    .m_fault_valid(fault_valid), .m_fault_ready(fault_pop),
     .q_qpn_0(ack_qpn_reg), .q_faulted_0(ack_faulted),
     .q_qpn_1(qpn_reg), .q_faulted_1(qp_faulted),
-    .q_qpn_2(cqe_data_reg[`HROCE_CQE_QPN]), .q_faulted_2(cqe_faulted),
+    .q_qpn_2(cw_fault_qpn), .q_first_2(cw_fault_first), .q_last_2(cw_fault_last),
+    .q_before_2(cw_before), .q_own_2(cw_own), .q_own_list_2(cw_own_list),
+    .q_own_short_2(cw_own_short),
     .xl_hold(xl_hold), .xl_busy(xl_busy),
     .m_mr_req_key(walk_mr_key), .m_mr_req_pd(walk_mr_pd), .m_mr_req_va(walk_mr_va),
     .m_mr_req_len(walk_mr_len), .m_mr_req_access(walk_mr_access),
@@ -718,12 +762,34 @@ endfunction
 wire ack_placed = placed_count == ack_job_reg;
 wire ack_ready = ack_need_ok_reg && answered(ack_need_reg);
 
-// the waiting RECV completion's message is in memory; the completion goes
-wire cqe_placed = answered(cqe_need_reg);
-wire cqe_take = cqe_valid_reg && !cqe_wait_reg && m_cqe_ready;
-// while a RECV completion waits, no WRITE of its QP goes to the stage on its own: a fault
-// of its QP, once it is placed, is then of a packet before it
-wire cqe_holds_qp = cqe_valid_reg && cqe_wait_reg && cqe_data_reg[`HROCE_CQE_QPN] == qpn_reg;
+/*
+ * RECV completions (transport/resp_cqe): each waits, in order, until its message is in
+ * memory, and goes as written or with what its QP's fault made of it
+ */
+reg cw_push;
+wire cw_room, cw_empty, cw_valid, cw_took_list, cw_holds_fault;
+wire [23:0] cw_cqn;
+wire [255:0] cw_data;
+// (the flush's completions go first: S_FLUSH loads one only while none waits here)
+wire cw_ready = !cqe_valid_reg && m_cqe_ready;
+
+resp_cqe #(.LOG(CQE_WAIT_LOG))
+cqe_inst (
+    .clk(clk), .rst(rst),
+    .s_cqn(ctx_reg[`HROCE_QPC_RECV_CQN]),
+    .s_data(make_cqe(rq_ci, op_send ? `HROCE_CQE_OP_RECV : `HROCE_CQE_OP_RECV_RDMA_WITH_IMM,
+                     WC_SUCCESS, (op_starts ? 32'd0 : recv_offset) + {19'd0, rx_len}, op_imm)),
+    .s_job(job_seq_next), .s_first_psn(msg_first_psn), .s_last_psn(rx_psn),
+    .s_valid(cw_push), .s_room(cw_room), .empty(cw_empty),
+    .placed_count(placed_count), .wr_committed(wr_committed), .wr_answered(wr_answered),
+    .q_qpn(fault_qpn), .q_holds(cw_holds_fault),
+    .f_qpn(cw_fault_qpn), .f_first_psn(cw_fault_first), .f_last_psn(cw_fault_last),
+    .f_before(cw_before), .f_own(cw_own), .f_own_list(cw_own_list),
+    .f_own_short(cw_own_short),
+    .m_cqn(cw_cqn), .m_data(cw_data), .m_valid(cw_valid), .m_ready(cw_ready),
+    .m_took_list(cw_took_list)
+);
+wire cqe_take = cqe_valid_reg && m_cqe_ready;
 
 // the pending ACK goes unless the next request is of its QP and may be merged into it
 wire ack_may_wait = s_hdr_valid && !hold && s_hdr_data[`HROCE_ROCE_HDR_BTH_DQPN] == ack_qpn_reg &&
@@ -743,8 +809,10 @@ wire async_room = job_room && place_fault_room;
 // the requester sends it again
 wire rx_room = kick_count < 5'd7 &&
                (answer_room || no_room_wait_reg == NO_ROOM_WAIT[NO_ROOM_WAIT_WIDTH-1:0]);
-// a fault first: no ACK leaves while one waits (it may be of the packet the ACK covers)
-wire take_fault = state_reg == S_IDLE && !hold && fault_valid && room;
+// a fault first: no ACK leaves while one waits (it may be of the packet the ACK covers);
+// not while a RECV completion of its QP waits (the fault may be of its message: the
+// completion reports it)
+wire take_fault = state_reg == S_IDLE && !hold && fault_valid && room && !cw_holds_fault;
 wire send_ack = state_reg == S_IDLE && !fault_valid &&
                 ack_pend_reg && ack_ready && !ack_may_wait && desc_room;
 wire take_err = state_reg == S_IDLE && !take_fault && !send_ack && !hold && s_err_valid &&
@@ -857,22 +925,12 @@ always @* begin
     cqe_cqn_next = cqe_cqn_reg;
     cqe_data_next = cqe_data_reg;
     cqe_valid_next = cqe_valid_reg && !cqe_take;
-    cqe_wait_next = cqe_wait_reg;
-    cqe_arm_next = 1'b0;
-    cqe_need_next = cqe_arm_reg ? wr_committed : cqe_need_reg;
-    // the RECV completion's message is in memory: it goes, as a flush if a packet of its
-    // QP before it failed its placement (the fault's NAK answers for the message, and the
-    // QP goes to error)
-    if (cqe_valid_reg && cqe_wait_reg && !cqe_arm_reg && cqe_placed) begin
-        cqe_wait_next = 1'b0;
-        if (cqe_faulted) begin
-            cqe_data_next[`HROCE_CQE_OPCODE] = `HROCE_CQE_OP_RECV;
-            cqe_data_next[`HROCE_CQE_STATUS] = WC_WR_FLUSH_ERR;
-            cqe_data_next[`HROCE_CQE_BYTE_LEN] = 32'd0;
-            cqe_data_next[`HROCE_CQE_IMM] = 32'd0;
-            cqe_data_next[`HROCE_CQE_WITH_IMM] = 1'b0;
-            cqe_data_next[`HROCE_CQE_SOLICITED] = 1'b0;
-        end
+    cw_push = 1'b0;
+    list_taken_next = list_taken_reg;
+    list_taken_qpn_next = list_taken_qpn_reg;
+    if (cw_took_list) begin
+        list_taken_next = 1'b1;
+        list_taken_qpn_next = cw_fault_qpn;
     end
     err_valid_next = err_valid_reg;
     err_status_next = err_status_reg;
@@ -903,12 +961,20 @@ always @* begin
             if (take_fault) begin
                 fault_pop = 1'b1;
                 qpn_next = fault_qpn;
-                // a refused write, or a translation that failed (as a walk's would NAK)
-                reply_syn_next = fault_write || fault_status == `HROCE_MR_XLATE_DMA_ERROR ?
+                // a refused write, or a translation that failed (as a walk's would NAK); a
+                // SEND's walk that failed is its RECV WQE's error (reported by its
+                // completion if that took it, else by the first WQE flushed)
+                reply_syn_next = fault_list ? (fault_short ? SYN_NAK_INV_REQ : SYN_NAK_REM_OP) :
+                                 fault_write || fault_status == `HROCE_MR_XLATE_DMA_ERROR ?
                                  SYN_NAK_REM_OP : SYN_NAK_REM_ACCESS;
                 reply_psn_next = fault_psn;
                 pay_done_next = 1'b1;
-                err_valid_next = 1'b0;
+                err_valid_next = fault_list &&
+                                 !(list_taken_reg && list_taken_qpn_reg == fault_qpn);
+                err_status_next = fault_short ? WC_LOC_LEN_ERR : WC_LOC_PROT_ERR;
+                if (list_taken_reg && list_taken_qpn_reg == fault_qpn) begin
+                    list_taken_next = 1'b0;
+                end
                 kick_next = 1'b0;
                 if (ack_faulted) begin
                     ack_pend_next = 1'b0;
@@ -1068,20 +1134,16 @@ always @* begin
                 err_status_next = WC_LOC_QP_OP_ERR;
                 reply_syn_next = SYN_NAK_REM_OP;
                 state_next = S_FAIL;
-            end else if (rx_len == 13'd0) begin
-                state_next = S_COMMIT;
             end else begin
-                // through the SGEs from the message's offset on: the stage walks it, and
-                // waits for this engine's decision (S_WALK pushes it if no room now)
-                job_valid = job_room;
-                sync_pend_next = job_room;
-                walk_pushed_next = job_room;
-                state_next = S_WALK;
+                // its data through the SGEs from the message's offset on: the stage walks
+                // and places it on its own (the job goes at the commit), a failure a fault
+                state_next = S_COMMIT;
             end
         end
 
         /*
-         * The packet's data through the SGEs (SEND) or the running remote range (WRITE)
+         * The last packet of a WRITE with immediate: its data through the running remote
+         * range, while this engine waits for the walk and decides
          */
         S_WALK: begin
             if (!walk_pushed_reg) begin
@@ -1104,22 +1166,10 @@ always @* begin
                         pay_done_next = 1'b1;
                         state_next = S_IDLE;
                     end
-                end else if (res_short) begin
-                    // the message is longer than the RECV WQE's buffers
-                    err_valid_next = 1'b1;
-                    err_status_next = WC_LOC_LEN_ERR;
-                    reply_syn_next = SYN_NAK_INV_REQ;
-                    state_next = S_FAIL;
                 end else if (res_status != `HROCE_MR_XLATE_OK) begin
                     // a violation: nothing of this packet reaches memory
-                    if (!xl_remote_reg) begin
-                        err_valid_next = 1'b1;
-                        err_status_next = WC_LOC_PROT_ERR;
-                        reply_syn_next = SYN_NAK_REM_OP;
-                    end else begin
-                        reply_syn_next = res_status == `HROCE_MR_XLATE_DMA_ERROR ?
-                                         SYN_NAK_REM_OP : SYN_NAK_REM_ACCESS;
-                    end
+                    reply_syn_next = res_status == `HROCE_MR_XLATE_DMA_ERROR ?
+                                     SYN_NAK_REM_OP : SYN_NAK_REM_ACCESS;
                     state_next = S_FAIL;
                 end else begin
                     state_next = S_COMMIT;
@@ -1136,9 +1186,9 @@ always @* begin
             end else if (v_pending) begin
                 state_next = S_COMMIT;
             end else if ((sync_pend_reg ? decide_room :
-                          (rx_len == 13'd0 || (async_room && !cqe_holds_qp))) &&
-                         (!op_completes_recv || qp_faulted || !cqe_valid_reg || cqe_take)) begin
-                // the walked packet's chunks committed, or an async WRITE packet to place
+                          (rx_len == 13'd0 || async_room)) &&
+                         (!op_completes_recv || qp_faulted || cw_room)) begin
+                // the walked packet's chunks committed, or an async packet to place
                 decide_valid = sync_pend_reg;
                 decide_commit = 1'b1;
                 decide_act = 1'b1;
@@ -1172,17 +1222,11 @@ always @* begin
                     finish_now = 1'b0;
                     state_next = S_IDLE;
                 end else if (op_completes_recv) begin
-                    // the CQE waits (cqe_wait) until every byte of the message is in
-                    // memory, the writes committed by now (cqe_arm: this one's included)
-                    // answered; this engine goes on meanwhile
-                    cqe_cqn_next = ctx_reg[`HROCE_QPC_RECV_CQN];
-                    cqe_data_next = make_cqe(rq_ci, op_send ? `HROCE_CQE_OP_RECV :
-                                             `HROCE_CQE_OP_RECV_RDMA_WITH_IMM, WC_SUCCESS,
-                                             (op_starts ? 32'd0 : recv_offset) +
-                                             {19'd0, rx_len}, op_imm);
-                    cqe_valid_next = 1'b1;
-                    cqe_wait_next = 1'b1;
-                    cqe_arm_next = 1'b1;
+                    // the CQE waits (resp_cqe) until every byte of the message is in
+                    // memory: the stage placed the jobs pushed so far (this one's
+                    // included), and the writes committed by then are answered; this
+                    // engine goes on meanwhile
+                    cw_push = 1'b1;
                     ctx_next[`HROCE_QPC_RQ_CI] = rq_ci + 16'd1;
                     ctx_next[`HROCE_QPC_RECV_OFFSET] = 32'd0;
                     retire_en = 1'b1;
@@ -1268,7 +1312,8 @@ always @* begin
             end
         end
         S_FLUSH: begin
-            if (!cqe_valid_reg || cqe_take) begin
+            // (after the completions waiting for their data)
+            if (cw_empty && (!cqe_valid_reg || cqe_take)) begin
                 if (rq_ci == rq_pi) begin
                     ctx_next[`HROCE_QPC_RESP_ERR] = 1'b1;
                     ctx_next[`HROCE_QPC_IN_MSG] = MSG_NONE;
@@ -1284,7 +1329,6 @@ always @* begin
                                              err_valid_reg ? err_status_reg : WC_WR_FLUSH_ERR,
                                              32'd0, 1'b0);
                     cqe_valid_next = 1'b1;
-                    cqe_wait_next = 1'b0;
                     err_valid_next = 1'b0;
                     ctx_next[`HROCE_QPC_RQ_CI] = rq_ci + 16'd1;
                     retire_en = 1'b1;
@@ -1436,6 +1480,8 @@ always @* begin
     job_seq_next = job_seq_reg + (job_valid ? 8'd1 : 8'd0);
 end
 
+assign list_push = job_valid && job_walk && !xl_remote_reg;
+
 always @(posedge clk) begin
     state_reg <= state_next;
     return_reg <= return_next;
@@ -1475,9 +1521,8 @@ always @(posedge clk) begin
     cqe_cqn_reg <= cqe_cqn_next;
     cqe_data_reg <= cqe_data_next;
     cqe_valid_reg <= cqe_valid_next;
-    cqe_wait_reg <= cqe_wait_next;
-    cqe_arm_reg <= cqe_arm_next;
-    cqe_need_reg <= cqe_need_next;
+    list_taken_reg <= list_taken_next;
+    list_taken_qpn_reg <= list_taken_qpn_next;
     err_valid_reg <= err_valid_next;
     err_status_reg <= err_status_next;
     kick_reg <= kick_next;
@@ -1499,7 +1544,7 @@ always @(posedge clk) begin
         job_seq_reg <= 8'd0;
         sync_pend_reg <= 1'b0;
         cqe_valid_reg <= 1'b0;
-        cqe_wait_reg <= 1'b0;
+        list_taken_reg <= 1'b0;
         err_valid_reg <= 1'b0;
         kick_reg <= 1'b0;
         stat_rx_no_qp_reg <= 1'b0;
@@ -1513,7 +1558,7 @@ end
 
 // (a command waits for the placement's jobs: their walks read the MRs it may change)
 assign idle = state_reg == S_IDLE && !lookup_valid_reg && !update_valid_reg && !cqe_valid_reg &&
-              place_idle && fetch_idle && db_empty;
+              cw_empty && place_idle && fetch_idle && db_empty;
 
 assign s_hdr_ready = take_rx;
 assign s_err_ready = take_err;
@@ -1540,9 +1585,9 @@ assign s_mr_resp_ready = state_reg == S_CHECK_RESP || walk_resp_ready;
 
 
 
-assign m_cqe_cqn = cqe_cqn_reg;
-assign m_cqe_data = cqe_data_reg;
-assign m_cqe_valid = cqe_valid_reg && !cqe_wait_reg;
+assign m_cqe_cqn = cqe_valid_reg ? cqe_cqn_reg : cw_cqn;
+assign m_cqe_data = cqe_valid_reg ? cqe_data_reg : cw_data;
+assign m_cqe_valid = cqe_valid_reg || cw_valid;
 
 assign stat_rx_no_qp = stat_rx_no_qp_reg;
 assign stat_rx_no_room = stat_rx_no_room_reg;

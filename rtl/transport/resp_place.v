@@ -8,23 +8,27 @@ next request while one is walked and placed.
 
     jobs (JOB_LOG), in request order --> head job:
         drop: the payload is dropped (its act)
-        place: sg_walk (SGEs or range -> mr_translate) -> chunk FIFO
-               async (a WRITE packet that completes nothing): committed at once if OK;
-                     a violation: discarded, its payload dropped, a fault to the control
+        place: sg_walk (list: the SGEs of a RECV WQE the control holds, from an offset;
+                        or a remote range) -> mr_translate -> chunk FIFO
+               async (a SEND packet, a WRITE packet that completes nothing): committed
+                     at once if OK; a violation (or a list too short): discarded, its
+                     payload dropped, a fault to the control
                sync (the control waits for it): the result to the control, which
                      decides (commit or discard, and whether the payload exists)
     chunk FIFO (committed) --> DMA writes <-- payload (act: write or drop, in order)
     writes answered --> per packet {QPN, PSN, chunks}: one refused -> a fault
 
 Async jobs are pushed once their request's ICRC verdict is good and their context checks
-passed: nothing but the translation can fail them. A WRITE packet's translation fails only
+passed: nothing but the walk can fail them. A WRITE packet's translation fails only
 where the control's checks could not see it (a WRITE of one packet is checked by its walk,
-as a range check would; a translation table the host no longer maps). Such a failure is a
-fault, as a write the host refused is: the control NAKs the packet (its PSN) and puts the
-QP in error. The QP's jobs queued after it, and any pushed while its fault waits, are
-dropped (never written): a NAK acknowledges the packets before its PSN only. (A refused
-write is known only once its answer comes, when the packets after it may be written
-already: its fault drops the jobs pushed while it waits, not those queued before.)
+as a range check would; a translation table the host no longer maps); a SEND packet's
+walk fails where its RECV WQE's SGEs do (a local key, or too few bytes). Such a failure
+is a fault, as a write the host refused is: the control NAKs the packet (its PSN) and puts
+the QP in error, and a list job's fault is the RECV WQE's error. The QP's jobs queued
+after it, and any pushed while its fault waits, are dropped (never written): a NAK
+acknowledges the packets before its PSN only. (A refused write is known only once its
+answer comes, when the packets after it may be written already: its fault drops the jobs
+pushed while it waits, not those queued before.)
 
 Faults wait in a small table whose every entry is compared at once: the control asks
 whether a QP has one (its pending ACK must not go: the NAK answers for it; a RECV
@@ -32,6 +36,9 @@ completion or a READ behind it must not be answered). Faults of refused writes a
 only while fewer than WRITE_FAULTS wait (their packets are ACKed otherwise, as before);
 a walk's fault always has room: the control pushes an async job only while the waiting
 faults and the queued jobs leave room for all of them (fault_room).
+
+A list job's SGEs are read through the control (sge_ref: where its RECV WQE is held) while
+it is walked; the control keeps them there until the job is popped (list_pop).
 
 What the control needs to answer in order: placed_count (jobs retired, each one its
 push), wr_committed (chunks committed so far) and wr_answered (their writes answered): an
@@ -63,7 +70,9 @@ module resp_place #
     // log2 of the faults waiting for the control
     parameter FAULT_LOG = 4,
     // faults of refused writes kept at most
-    parameter WRITE_FAULTS = 4
+    parameter WRITE_FAULTS = 4,
+    // a list job's reference to its SGE list (the control's: where its RECV WQE is held)
+    parameter REF_WIDTH = 7
 )
 (
     input  wire                          clk,
@@ -76,26 +85,32 @@ module resp_place #
      */
     input  wire                          s_job_walk,
     input  wire                          s_job_sync,    // the control waits and decides
+    input  wire                          s_job_list,    // walks the control's SGE list ref
+    input  wire [REF_WIDTH-1:0]          s_job_ref,
     input  wire [23:0]                   s_job_qpn,
     input  wire [23:0]                   s_job_psn,
-    input  wire [31:0]                   s_job_off,     // sync: where in the SGEs
+    input  wire [31:0]                   s_job_off,     // list: where in the SGEs
     input  wire [12:0]                   s_job_len,
     input  wire [7:0]                    s_job_num_sge,
     input  wire [23:0]                   s_job_pd,
     input  wire [3:0]                    s_job_access,
-    input  wire [63:0]                   s_job_va,      // async: the range's VA and key
+    input  wire [63:0]                   s_job_va,      // not list: the range's VA and key
     input  wire [31:0]                   s_job_key,
     input  wire                          s_job_valid,
     output wire [JOB_LOG:0]              job_count,
     output wire                          fault_room,
 
     /*
-     * A sync job's SGE list (the control's: a RECV WQE's SGEs, or its remote range)
+     * A list job's SGE list (the control's: the SGEs of the RECV WQE it refers to); a
+     * list job popped (its reference no longer read)
      */
+    output wire [REF_WIDTH-1:0]          sge_ref,
     output wire [4:0]                    sge_index,
     input  wire [63:0]                   sge_addr,
     input  wire [31:0]                   sge_len,
     input  wire [31:0]                   sge_key,
+    output wire                          list_pop,
+    output wire [REF_WIDTH-1:0]          list_pop_ref,
 
     /*
      * A sync job's result (drop: its QP has a fault, it was not walked), and the
@@ -121,11 +136,16 @@ module resp_place #
 
     /*
      * Faults: a packet to NAK ({QPN, PSN}; a refused write, or the translation's
-     * status); and whether QPs q_qpn_0, q_qpn_1, q_qpn_2 have one waiting
+     * status, of a list job's walk or a range's, and whether the list was short); and
+     * whether QPs q_qpn_0, q_qpn_1 have one waiting; of QP q_qpn_2, whether one of a
+     * packet before PSN q_first_2 waits, and one of a packet from q_first_2 to q_last_2
+     * (a list job's, short or not: a QP has one list job's fault at most)
      */
     output wire [23:0]                   m_fault_qpn,
     output wire [23:0]                   m_fault_psn,
     output wire [2:0]                    m_fault_status,
+    output wire                          m_fault_short,
+    output wire                          m_fault_list,
     output wire                          m_fault_write,
     output wire                          m_fault_valid,
     input  wire                          m_fault_ready,
@@ -134,7 +154,12 @@ module resp_place #
     input  wire [23:0]                   q_qpn_1,
     output wire                          q_faulted_1,
     input  wire [23:0]                   q_qpn_2,
-    output wire                          q_faulted_2,
+    input  wire [23:0]                   q_first_2,
+    input  wire [23:0]                   q_last_2,
+    output wire                          q_before_2,
+    output wire                          q_own_2,
+    output wire                          q_own_list_2,
+    output wire                          q_own_short_2,
 
     /*
      * MR translation, shared with the control's checks
@@ -209,21 +234,22 @@ localparam [2:0]
  * The job queue (lib/fifo_drop): a failed walk drops the QP's jobs held behind it, and a
  * job of a QP with a fault waiting is queued dropped
  */
-localparam JOB_WIDTH = 1 + 1 + 24 + 32 + 13 + 8 + 24 + 4 + 64 + 32;
+localparam JOB_WIDTH = 1 + 1 + 1 + REF_WIDTH + 24 + 32 + 13 + 8 + 24 + 4 + 64 + 32;
 
 wire [JOB_WIDTH-1:0] head_job;
 wire [23:0] head_qpn;
 wire head_drop, head_valid;
 
-wire head_walk, head_sync;
+wire head_walk, head_sync, head_list;
+wire [REF_WIDTH-1:0] head_ref;
 wire [23:0] head_psn, head_pd;
 wire [31:0] head_off, head_key;
 wire [12:0] head_len;
 wire [7:0] head_num_sge;
 wire [3:0] head_access;
 wire [63:0] head_va;
-assign {head_walk, head_sync, head_psn, head_off, head_len, head_num_sge, head_pd,
-        head_access, head_va, head_key} = head_job;
+assign {head_walk, head_sync, head_list, head_ref, head_psn, head_off, head_len,
+        head_num_sge, head_pd, head_access, head_va, head_key} = head_job;
 
 reg [2:0] state_reg = S_HEAD, state_next;
 reg pop;
@@ -240,10 +266,13 @@ wire chunk_wr_en;                             // the walk writes a chunk
 wire [12:0] batch_now = batch_reg + (chunk_wr_en ? 13'd1 : 13'd0);
 
 /*
- * Faults: {QPN, PSN, status, refused write}, every entry's QPN compared at once
+ * Faults: {QPN, PSN, status, short, list, refused write}, every entry's QPN and PSN
+ * compared at once
  */
 reg [FAULTS*24-1:0] fault_qpn_reg = {FAULTS*24{1'b0}};
-reg [27:0] fault_mem [0:FAULTS-1];            // {PSN, status, refused write}
+reg [FAULTS-1:0] fault_list_reg = {FAULTS{1'b0}};
+reg [FAULTS-1:0] fault_short_reg = {FAULTS{1'b0}};
+reg [5:0] fault_mem [0:FAULTS-1];             // {status, short, list, refused write}
 reg [FAULT_LOG:0] fault_wr_reg = {FAULT_LOG+1{1'b0}};
 reg [FAULT_LOG:0] fault_rd_reg = {FAULT_LOG+1{1'b0}};
 wire [FAULT_LOG:0] fault_count = fault_wr_reg - fault_rd_reg;
@@ -252,9 +281,12 @@ reg walk_fault_push;                          // the head job's translation fail
 reg write_fault_push;                         // a packet's write was refused
 reg [23:0] write_fault_qpn, write_fault_psn;
 
+reg [FAULTS*24-1:0] fault_psn_reg = {FAULTS*24{1'b0}};
 reg [FAULTS-1:0] fault_held;
 reg [FAULTS-1:0] fault_hit_0, fault_hit_1, fault_hit_2, fault_hit_job;
+reg [FAULTS-1:0] fault_before_2, fault_own_2;
 reg [FAULT_LOG-1:0] fk;
+reg [23:0] to_first, from_first;
 integer f;
 always @* begin
     for (f = 0; f < FAULTS; f = f + 1) begin
@@ -264,6 +296,11 @@ always @* begin
         fault_hit_1[f] = fault_held[f] && fault_qpn_reg[f*24 +: 24] == q_qpn_1;
         fault_hit_2[f] = fault_held[f] && fault_qpn_reg[f*24 +: 24] == q_qpn_2;
         fault_hit_job[f] = fault_held[f] && fault_qpn_reg[f*24 +: 24] == s_job_qpn;
+        // (PSNs compared within half the space, as the requester's)
+        to_first = q_first_2 - fault_psn_reg[f*24 +: 24];
+        from_first = fault_psn_reg[f*24 +: 24] - q_first_2;
+        fault_before_2[f] = fault_hit_2[f] && to_first != 24'd0 && !to_first[23];
+        fault_own_2[f] = fault_hit_2[f] && from_first <= q_last_2 - q_first_2;
     end
 end
 
@@ -277,12 +314,15 @@ always @(posedge clk) begin
     for (w = 0; w < FAULTS; w = w + 1) begin
         if (w[FAULT_LOG-1:0] == fault_tail && (write_fault_push || walk_fault_push)) begin
             fault_qpn_reg[w*24 +: 24] <= write_fault_push ? write_fault_qpn : head_qpn;
+            fault_psn_reg[w*24 +: 24] <= write_fault_push ? write_fault_psn : head_psn;
+            fault_list_reg[w] <= !write_fault_push && head_list;
+            fault_short_reg[w] <= !write_fault_push && res_short_reg;
         end
     end
     if (write_fault_push) begin
-        fault_mem[fault_tail] <= {write_fault_psn, 3'd0, 1'b1};
+        fault_mem[fault_tail] <= {3'd0, 2'd0, 1'b1};
     end else if (walk_fault_push) begin
-        fault_mem[fault_tail] <= {head_psn, res_status_reg, 1'b0};
+        fault_mem[fault_tail] <= {res_status_reg, res_short_reg, head_list, 1'b0};
     end
     fault_wr_reg <= fault_wr_reg + {{FAULT_LOG{1'b0}}, write_fault_push || walk_fault_push};
     fault_rd_reg <= fault_rd_reg + {{FAULT_LOG{1'b0}}, m_fault_valid && m_fault_ready};
@@ -295,8 +335,8 @@ end
 fifo_drop #(.WIDTH(JOB_WIDTH), .KEY_WIDTH(24), .SIDE_WIDTH(1), .ADDR_WIDTH(JOB_LOG))
 job_fifo (
     .clk(clk), .rst(rst),
-    .s_data({s_job_walk, s_job_sync, s_job_psn, s_job_off, s_job_len, s_job_num_sge,
-             s_job_pd, s_job_access, s_job_va, s_job_key}),
+    .s_data({s_job_walk, s_job_sync, s_job_list, s_job_ref, s_job_psn, s_job_off, s_job_len,
+             s_job_num_sge, s_job_pd, s_job_access, s_job_va, s_job_key}),
     .s_key(s_job_qpn), .s_side(1'b0), .s_drop(fault_hit_job != {FAULTS{1'b0}}),
     .s_valid(s_job_valid),
     .m_data(head_job), .m_key(head_qpn), .m_side(), .m_drop(head_drop),
@@ -338,7 +378,7 @@ wrec_fifo (
 );
 
 /*
- * The walk of the head job: its own range (async), or the control's list (sync)
+ * The walk of the head job: the control's list (list), or its own range
  */
 reg walk_cmd_valid;
 wire walk_busy;
@@ -356,14 +396,14 @@ wire chunk_empty;
 sg_walk
 walk_inst (
     .clk(clk), .rst(rst),
-    .s_cmd_sge(5'd0), .s_cmd_off(head_sync ? head_off : 32'd0), .s_cmd_len(head_len),
-    .s_cmd_num_sge(head_sync ? head_num_sge : 8'd1), .s_cmd_pd(head_pd),
+    .s_cmd_sge(5'd0), .s_cmd_off(head_list ? head_off : 32'd0), .s_cmd_len(head_len),
+    .s_cmd_num_sge(head_list ? head_num_sge : 8'd1), .s_cmd_pd(head_pd),
     .s_cmd_access(head_access),
     .s_cmd_valid(walk_cmd_valid), .s_cmd_ready(), .busy(walk_busy),
     .sge_index(sge_index),
-    .sge_addr(head_sync ? sge_addr : head_va),
-    .sge_len(head_sync ? sge_len : 32'hffffffff),
-    .sge_key(head_sync ? sge_key : head_key),
+    .sge_addr(head_list ? sge_addr : head_va),
+    .sge_len(head_list ? sge_len : 32'hffffffff),
+    .sge_key(head_list ? sge_key : head_key),
     .m_mr_req_key(m_mr_req_key), .m_mr_req_pd(m_mr_req_pd), .m_mr_req_va(m_mr_req_va),
     .m_mr_req_len(m_mr_req_len), .m_mr_req_access(m_mr_req_access),
     .m_mr_req_valid(m_mr_req_valid), .m_mr_req_ready(m_mr_req_ready),
@@ -573,26 +613,38 @@ assign placed_count = placed_reg;
 assign wr_committed = committed_reg;
 assign wr_answered = answered_reg;
 
-reg [23:0] head_fault_qpn;
+reg [23:0] head_fault_qpn, head_fault_psn;
 integer r;
 always @* begin
     head_fault_qpn = 24'd0;
+    head_fault_psn = 24'd0;
     for (r = 0; r < FAULTS; r = r + 1) begin
         if (r[FAULT_LOG-1:0] == fault_head) begin
             head_fault_qpn = fault_qpn_reg[r*24 +: 24];
+            head_fault_psn = fault_psn_reg[r*24 +: 24];
         end
     end
 end
 
-wire [27:0] head_fault = fault_mem[fault_head];
+wire [5:0] head_fault = fault_mem[fault_head];
 assign m_fault_qpn = head_fault_qpn;
-assign m_fault_psn = head_fault[27:4];
-assign m_fault_status = head_fault[3:1];
+assign m_fault_psn = head_fault_psn;
+assign m_fault_status = head_fault[5:3];
+assign m_fault_short = head_fault[2];
+assign m_fault_list = head_fault[1];
 assign m_fault_write = head_fault[0];
 assign m_fault_valid = fault_count != {FAULT_LOG+1{1'b0}};
 assign q_faulted_0 = fault_hit_0 != {FAULTS{1'b0}};
 assign q_faulted_1 = fault_hit_1 != {FAULTS{1'b0}};
-assign q_faulted_2 = fault_hit_2 != {FAULTS{1'b0}};
+assign q_before_2 = fault_before_2 != {FAULTS{1'b0}};
+assign q_own_2 = fault_own_2 != {FAULTS{1'b0}};
+// (a QP has one list job's fault at most: its later jobs are dropped)
+assign q_own_list_2 = (fault_own_2 & fault_list_reg) != {FAULTS{1'b0}};
+assign q_own_short_2 = (fault_own_2 & fault_list_reg & fault_short_reg) != {FAULTS{1'b0}};
+
+assign sge_ref = head_ref;
+assign list_pop = pop && head_list;
+assign list_pop_ref = head_ref;
 
 assign xl_busy = walk_busy;
 

@@ -86,7 +86,10 @@ extern const struct vmodel_ops vmodel_Vresp_place, vmodel_Vresp_place_tiny;
 #define PAY_RING 64
 #define MEM_LINES (1u << 18) /* lines of 64 bytes each host memory model holds */
 
-enum job_kind { J_ASYNC, J_SEND, J_RANGE, J_DROP };
+enum job_kind { J_ASYNC, J_ASEND, J_SEND, J_RANGE, J_DROP };
+
+/* a list job's reference: where the control holds its SGE list */
+#define REFS 128
 
 /* why a job is dropped at its push */
 enum drop_cause {
@@ -171,7 +174,7 @@ struct answer {
 struct fault {
 	uint32_t qpn, psn;
 	unsigned int status;
-	bool write;
+	bool is_short, list, write;
 };
 
 struct line {
@@ -200,11 +203,11 @@ struct env {
 
 	/* the control */
 	unsigned int created, pushed, retired, gap;
-	bool up_checked;     /* the next request had its range check */
-	int walk_failed;     /* the last job whose translation the stage saw fail */
-	int sync;	     /* the sync job waiting for its decision, or -1 */
-	struct sge list[32]; /* the list of the next request, then of the sync job */
-	struct sge sync_list[32];
+	bool up_checked;	    /* the next request had its range check */
+	int walk_failed;	    /* the last job whose translation the stage saw fail */
+	int sync;		    /* the sync job waiting for its decision, or -1 */
+	struct sge list[32];	    /* the list of the next request, then of the sync job */
+	struct sge lists[REFS][32]; /* the list jobs' lists, by reference */
 	struct walk sync_walk;
 	bool res_seen, dec_commit, dec_act, dec_any_room;
 	unsigned int dec_delay;
@@ -236,6 +239,8 @@ struct env {
 	uint64_t commit_all, commit_retired, taken, answers_given;
 	unsigned int last_placed;
 	bool last_hold, last_busy;
+	bool list_popped; /* list_pop the cycle before, with its reference */
+	unsigned int list_popped_ref;
 
 	/* the held outputs */
 	bool wrq_held;
@@ -243,19 +248,21 @@ struct env {
 
 	uint64_t last_progress;
 	/* what the run did */
-	unsigned int n_async, n_send, n_range, n_drop, n_committed, n_async_fail, n_sync_fail,
-		n_short, n_why[DROP_CAUSES], n_res_drop, n_icrc, n_discard, n_refused,
-		n_write_faults, n_lost, n_holds, n_acks, n_pops, n_no_decide_room, n_no_fault_room,
-		n_checks;
+	unsigned int n_own, n_async, n_asend, n_asend_fail, n_send, n_range, n_drop, n_committed,
+		n_async_fail, n_sync_fail, n_short, n_why[DROP_CAUSES], n_res_drop, n_icrc,
+		n_discard, n_refused, n_write_faults, n_lost, n_holds, n_acks, n_pops,
+		n_no_decide_room, n_no_fault_room, n_checks;
 	uint64_t bytes;
 	unsigned int max_chunks; /* of a walk */
 
 	const struct vmodel_port *idle, *drained, *j_walk, *j_sync, *j_qpn, *j_psn, *j_off, *j_len,
 		*j_num_sge, *j_pd, *j_access, *j_va, *j_key, *j_valid, *job_count, *fault_room,
-		*sge_index, *sge_addr, *sge_len, *sge_key, *res_valid, *res_drop, *res_status,
-		*res_short, *d_commit, *d_act, *d_valid, *decide_room, *placed, *committed,
-		*answered, *f_qpn, *f_psn, *f_status, *f_write, *f_valid, *f_ready, *q_qpn_0,
-		*q_faulted_0, *q_qpn_1, *q_faulted_1, *q_qpn_2, *q_faulted_2, *xl_hold, *xl_busy;
+		*sge_index, *sge_addr, *sge_len, *sge_key, *j_list, *j_ref, *sge_ref, *list_pop,
+		*list_pop_ref, *f_short, *f_list, *q_own_list_2, *q_own_short_2, *res_valid,
+		*res_drop, *res_status, *res_short, *d_commit, *d_act, *d_valid, *decide_room,
+		*placed, *committed, *answered, *f_qpn, *f_psn, *f_status, *f_write, *f_valid,
+		*f_ready, *q_qpn_0, *q_faulted_0, *q_qpn_1, *q_faulted_1, *q_qpn_2, *q_first_2,
+		*q_last_2, *q_before_2, *q_own_2, *xl_hold, *xl_busy;
 	const struct vmodel_port *sx_data, *sx_keep, *sx_valid, *sx_ready, *sx_last, *wq_addr,
 		*wq_len, *wq_valid, *wq_ready, *wx_data, *wx_keep, *wx_valid, *wx_ready, *wx_last,
 		*wd_valid, *wd_error;
@@ -358,6 +365,43 @@ static bool table_has(const struct env *e, uint32_t qpn)
 		if (((struct fault *)bench_ring_at(&e->faults, i))->qpn == qpn)
 			return true;
 	return false;
+}
+
+/*
+ * The faults of QP q_qpn_2 by PSN against the message q_first_2..q_last_2: one before it
+ * (within half the PSN space), one of its packets (of a list job, short)
+ */
+static void query_psns(struct env *e)
+{
+	uint32_t qpn = (uint32_t)vport_get(e->q_qpn_2), first = (uint32_t)vport_get(e->q_first_2);
+	uint32_t span = ((uint32_t)vport_get(e->q_last_2) - first) & 0xffffff;
+	bool before = false, own = false, own_list = false, own_short = false;
+
+	for (unsigned int i = 0; i < e->faults.n; i++) {
+		const struct fault *f = bench_ring_at(&e->faults, i);
+		uint32_t to = (first - f->psn) & 0xffffff, from = (f->psn - first) & 0xffffff;
+
+		if (f->qpn != qpn)
+			continue;
+		before |= to && to < 0x800000;
+		if (from <= span) {
+			own = true;
+			own_list |= f->list;
+			own_short |= f->list && f->is_short;
+		}
+	}
+	if ((vport_get(e->q_before_2) != 0) != before || (vport_get(e->q_own_2) != 0) != own ||
+	    (vport_get(e->q_own_list_2) != 0) != own_list ||
+	    (vport_get(e->q_own_short_2) != 0) != own_short)
+		FAIL(e,
+		     "QP 0x%x PSNs 0x%x..+%u: q_before_2 %u q_own_2 %u q_own_list_2 %u "
+		     "q_own_short_2 %u, want %u %u %u %u (%u faults waiting)",
+		     qpn, first, span, (unsigned int)vport_get(e->q_before_2),
+		     (unsigned int)vport_get(e->q_own_2), (unsigned int)vport_get(e->q_own_list_2),
+		     (unsigned int)vport_get(e->q_own_short_2), before, own, own_list, own_short,
+		     e->faults.n);
+	else if (own)
+		e->n_own++;
 }
 
 static void table_push(struct env *e, const struct fault *f)
@@ -515,7 +559,7 @@ static void create_request(struct env *e)
 	bool bad = bench_chance(b, sc->bad_pct);
 
 	memset(j, 0, sizeof(*j));
-	j->kind = k < 45 ? J_ASYNC : k < 70 ? J_SEND : k < 82 ? J_RANGE : J_DROP;
+	j->kind = k < 35 ? J_ASYNC : k < 55 ? J_ASEND : k < 70 ? J_SEND : k < 82 ? J_RANGE : J_DROP;
 	j->q = q;
 	j->qpn = p->qpn;
 	j->psn = p->psn;
@@ -536,13 +580,8 @@ static void create_request(struct env *e)
 	case J_RANGE:
 		j->access = HROCE_PERM_REMOTE_WRITE;
 		make_range(e, j, p, bad);
-		/* the list is the range; the job's own va and key are not used */
-		e->list[0] = (struct sge){ j->va, 0xffffffffu, j->key };
-		j->va = bench_rand(b);
-		j->key = (uint32_t)bench_rand(b);
-		j->off = 0;
-		j->num_sge = 1;
 		break;
+	case J_ASEND:
 	case J_SEND:
 		j->access = HROCE_PERM_LOCAL_WRITE;
 		make_send(e, j, p, bad);
@@ -612,16 +651,16 @@ static void reference(struct env *e, unsigned int n, const struct sge *list)
 {
 	struct job *j = &e->job[n];
 	struct walk *w = &e->w;
-	bool sync = j->kind != J_ASYNC;
+	bool is_list = j->kind == J_SEND || j->kind == J_ASEND;
 
 	memset(w, 0, sizeof(*w));
 	w->sge = 0;
-	w->off = sync ? j->off : 0;
+	w->off = is_list ? j->off : 0;
 	w->len = j->len;
-	w->num_sge = sync ? j->num_sge : 1;
+	w->num_sge = is_list ? j->num_sge : 1;
 	w->pd = j->pd;
 	w->access = j->access;
-	if (sync)
+	if (is_list)
 		memcpy(w->list, list, sizeof(w->list));
 	else
 		w->list[0] = (struct sge){ j->va, 0xffffffffu, j->key };
@@ -644,7 +683,8 @@ static enum drop_cause drop_mark(struct env *e, uint32_t qpn)
 	for (unsigned int i = e->retired; i < e->pushed; i++) {
 		const struct job *f = &e->job[i];
 
-		if (f->qpn == qpn && f->kind == J_ASYNC && !f->dropped && f->fails)
+		if (f->qpn == qpn && (f->kind == J_ASYNC || f->kind == J_ASEND) && !f->dropped &&
+		    f->fails)
 			return i != e->retired		  ? DROP_QUEUED
 			       : e->walk_failed == (int)i ? DROP_FAILED
 							  : DROP_AT_HEAD;
@@ -663,10 +703,15 @@ static void push_job(struct env *e)
 	unsigned int n = e->pushed;
 	struct job *j = &e->job[n];
 	bool walk = j->kind != J_DROP, sync = j->kind == J_SEND || j->kind == J_RANGE;
+	bool is_list = j->kind == J_SEND || j->kind == J_ASEND;
 	enum drop_cause why = walk ? drop_mark(e, j->qpn) : DROP_NONE;
 
 	vport_set(e->j_walk, walk);
 	vport_set(e->j_sync, sync);
+	vport_set(e->j_list, is_list);
+	vport_set(e->j_ref, n % REFS);
+	if (is_list)
+		memcpy(e->lists[n % REFS], e->list, sizeof(e->list));
 	vport_set(e->j_qpn, j->qpn);
 	vport_set(e->j_psn, j->psn);
 	vport_set(e->j_off, j->off);
@@ -682,13 +727,19 @@ static void push_job(struct env *e)
 	e->n_why[why]++;
 	switch (j->kind) {
 	case J_ASYNC:
-		e->n_async++;
+	case J_ASEND:
+		if (j->kind == J_ASYNC)
+			e->n_async++;
+		else
+			e->n_asend++;
 		if (!j->dropped) {
-			reference(e, n, NULL);
-			if (j->fails)
+			reference(e, n, e->lists[n % REFS]);
+			if (!j->fails)
+				commit_job(e, n, &e->w);
+			else if (j->kind == J_ASYNC)
 				e->n_async_fail++;
 			else
-				commit_job(e, n, &e->w);
+				e->n_asend_fail++;
 		}
 		break;
 	case J_SEND:
@@ -697,9 +748,8 @@ static void push_job(struct env *e)
 			e->n_send++;
 		else
 			e->n_range++;
-		memcpy(e->sync_list, e->list, sizeof(e->sync_list));
 		if (!j->dropped) {
-			reference(e, n, e->sync_list);
+			reference(e, n, e->lists[n % REFS]);
 			e->sync_walk = e->w;
 		}
 		e->sync = (int)n;
@@ -789,6 +839,8 @@ static void control(struct env *e)
 	/* garbage on the job's ports while no job goes */
 	vport_set(e->j_walk, bench_rand(b) & 1);
 	vport_set(e->j_sync, bench_rand(b) & 1);
+	vport_set(e->j_list, bench_rand(b) & 1);
+	vport_set(e->j_ref, bench_rand(b));
 	vport_set(e->j_qpn, e->qp[bench_range(b, 0, MAX_QPS - 1)].qpn);
 	vport_set(e->j_len, bench_rand(b));
 	vport_set(e->xl_hold, e->chk != CHK_NONE);
@@ -843,7 +895,8 @@ static void control(struct env *e)
 		return;
 	}
 	const struct job *j = &e->job[e->pushed];
-	bool room = count < e->njobs && (j->kind != J_ASYNC || vport_get(e->fault_room));
+	bool room = count < e->njobs &&
+		    ((j->kind != J_ASYNC && j->kind != J_ASEND) || vport_get(e->fault_room));
 
 	if (count < e->njobs && !room)
 		e->n_no_fault_room++;
@@ -866,8 +919,11 @@ static void retire(struct env *e)
 	unsigned int delta = (placed - e->last_placed) & 0xff;
 
 	e->last_placed = placed;
-	if (!delta)
+	if (!delta) {
+		if (e->list_popped)
+			FAIL(e, "list_pop with no job retired (ref %u)", e->list_popped_ref);
 		return;
+	}
 	if (delta > 1 || e->retired >= e->pushed) {
 		FAIL(e, "placed_count went %u up to %u with %u jobs pushed, %u retired", delta,
 		     placed, e->pushed, e->retired);
@@ -875,13 +931,23 @@ static void retire(struct env *e)
 	}
 	struct job *j = &e->job[e->retired];
 
-	if (j->kind != J_ASYNC && j->kind != J_DROP && !j->decided) {
+	bool is_list = j->kind == J_SEND || j->kind == J_ASEND;
+
+	if ((j->kind == J_SEND || j->kind == J_RANGE) && !j->decided) {
 		FAIL(e, "job %u (sync) retired before its decision", e->retired);
 		return;
 	}
-	if (j->kind == J_ASYNC && !j->dropped && j->fails) {
+	/* (list_pop is seen the cycle after, with placed_count) */
+	if (e->list_popped != is_list || (is_list && e->list_popped_ref != e->retired % REFS)) {
+		FAIL(e, "job %u (kind %u) retired with list_pop %u ref %u", e->retired, j->kind,
+		     e->list_popped, e->list_popped_ref);
+		return;
+	}
+	if ((j->kind == J_ASYNC || j->kind == J_ASEND) && !j->dropped && j->fails) {
 		/* its fault takes an entry as it retires */
-		struct fault f = { j->qpn, j->psn, j->status, false };
+		struct fault f = {
+			j->qpn, j->psn, j->status, j->is_short, j->kind == J_ASEND, false
+		};
 
 		table_push(e, &f);
 	}
@@ -919,14 +985,19 @@ static void check_regs(struct env *e)
 		const struct fault *f = bench_ring_at(&e->faults, 0);
 
 		if (vport_get(e->f_qpn) != f->qpn || vport_get(e->f_psn) != f->psn ||
-		    vport_get(e->f_status) != f->status || (vport_get(e->f_write) != 0) != f->write)
+		    vport_get(e->f_status) != f->status ||
+		    (vport_get(e->f_write) != 0) != f->write ||
+		    (vport_get(e->f_list) != 0) != f->list ||
+		    (vport_get(e->f_short) != 0) != f->is_short)
 			FAIL(e,
-			     "fault QP 0x%x PSN 0x%x status %u write %u, want QP 0x%x PSN 0x%x "
-			     "status %u write %u",
+			     "fault QP 0x%x PSN 0x%x status %u short %u list %u write %u, want QP "
+			     "0x%x PSN 0x%x status %u short %u list %u write %u",
 			     (unsigned int)vport_get(e->f_qpn), (unsigned int)vport_get(e->f_psn),
 			     (unsigned int)vport_get(e->f_status),
+			     (unsigned int)vport_get(e->f_short),
+			     (unsigned int)vport_get(e->f_list),
 			     (unsigned int)vport_get(e->f_write), f->qpn, f->psn, f->status,
-			     f->write);
+			     f->is_short, f->list, f->write);
 	}
 	if ((uint16_t)vport_get(e->answered) != (uint16_t)e->answers_given)
 		FAIL(e, "wr_answered %u, %llu answers given", (unsigned int)vport_get(e->answered),
@@ -995,16 +1066,11 @@ static void ack_probe(struct env *e)
 static void sge_answer(struct env *e)
 {
 	unsigned int i = (unsigned int)vport_get(e->sge_index) & 31;
+	const struct sge *l = e->lists[vport_get(e->sge_ref) % REFS];
 
-	if (e->sync >= 0) {
-		vport_set(e->sge_addr, e->sync_list[i].addr);
-		vport_set(e->sge_len, e->sync_list[i].len);
-		vport_set(e->sge_key, e->sync_list[i].key);
-	} else {
-		vport_set(e->sge_addr, bench_rand(e->b));
-		vport_set(e->sge_len, bench_rand(e->b));
-		vport_set(e->sge_key, bench_rand(e->b));
-	}
+	vport_set(e->sge_addr, l[i].addr);
+	vport_set(e->sge_len, l[i].len);
+	vport_set(e->sge_key, l[i].key);
 }
 
 /* the list is combinational: answer the index the model settles on */
@@ -1013,8 +1079,6 @@ static void sge_settle(struct env *e)
 	for (unsigned int i = 0; i < 4; i++) {
 		uint64_t at = vport_get(e->sge_index);
 
-		if (e->sync < 0)
-			return;
 		sge_answer(e);
 		e->dut.vm.ops->eval(e->dut.vm.model);
 		if (vport_get(e->sge_index) == at)
@@ -1064,7 +1128,9 @@ static void answer(struct env *e)
 		if (j->answered == j->nchunk && j->refused) {
 			if (e->faults.n < e->md->write_faults) {
 				e->write_push = true;
-				e->write_fault = (struct fault){ j->qpn, j->psn, 0, true };
+				e->write_fault = (struct fault){ .qpn = j->qpn,
+								 .psn = j->psn,
+								 .write = true };
 				e->n_write_faults++;
 			} else {
 				e->n_lost++;
@@ -1177,8 +1243,22 @@ static void drive(void *ctx)
 						  : bench_rand(b) & 0xffffff);
 	vport_set(e->q_qpn_1, bench_chance(b, 80) ? e->qp[bench_range(b, 0, sc->qps - 1)].qpn
 						  : bench_rand(b) & 0xffffff);
-	vport_set(e->q_qpn_2, bench_chance(b, 80) ? e->qp[bench_range(b, 0, sc->qps - 1)].qpn
-						  : bench_rand(b) & 0xffffff);
+	/* the PSNs of a message: mostly around a fault's, some across the PSN space's wrap */
+	uint32_t first = (uint32_t)bench_rand(b);
+
+	if (e->faults.n && bench_chance(b, 80)) {
+		const struct fault *f =
+			bench_ring_at(&e->faults, (unsigned int)bench_range(b, 0, e->faults.n - 1));
+
+		vport_set(e->q_qpn_2, f->qpn);
+		first = f->psn + (uint32_t)bench_range(b, 0, 6) - 3;
+	} else {
+		vport_set(e->q_qpn_2, bench_chance(b, 80)
+					      ? e->qp[bench_range(b, 0, sc->qps - 1)].qpn
+					      : bench_rand(b) & 0xffffff);
+	}
+	vport_set(e->q_first_2, first & 0xffffff);
+	vport_set(e->q_last_2, (first + (uint32_t)bench_range(b, 0, 3)) & 0xffffff);
 }
 
 /* ---------------------------------------------------------------------------------------
@@ -1287,16 +1367,17 @@ static void sample(void *ctx)
 	sge_settle(e);
 	check_held(e);
 	/* the table as it is this cycle (a fault popped now is still in it) */
-	for (unsigned int i = 0; i < 3; i++) {
-		uint32_t q = (uint32_t)vport_get(i == 2 ? e->q_qpn_2 : i ? e->q_qpn_1 : e->q_qpn_0);
-		bool hit = vport_get(i == 2 ? e->q_faulted_2
-				     : i    ? e->q_faulted_1
-					    : e->q_faulted_0) != 0;
+	for (unsigned int i = 0; i < 2; i++) {
+		uint32_t q = (uint32_t)vport_get(i ? e->q_qpn_1 : e->q_qpn_0);
+		bool hit = vport_get(i ? e->q_faulted_1 : e->q_faulted_0) != 0;
 
 		if (hit != table_has(e, q))
 			FAIL(e, "q_faulted_%u %u for QP 0x%x, with %u faults waiting", i, hit, q,
 			     e->faults.n);
 	}
+	query_psns(e);
+	e->list_popped = vport_get(e->list_pop) != 0;
+	e->list_popped_ref = (unsigned int)vport_get(e->list_pop_ref);
 	if ((req || vport_get(e->xl.resp_ready)) && !busy)
 		FAIL(e, "the stage uses the translator with xl_busy low");
 	if (!busy && a && !a->other)
@@ -1373,6 +1454,15 @@ static void open_ports(struct env *e)
 		P(sge_addr, "sge_addr"),
 		P(sge_len, "sge_len"),
 		P(sge_key, "sge_key"),
+		P(sge_ref, "sge_ref"),
+		P(list_pop, "list_pop"),
+		P(list_pop_ref, "list_pop_ref"),
+		P(j_list, "s_job_list"),
+		P(j_ref, "s_job_ref"),
+		P(f_short, "m_fault_short"),
+		P(f_list, "m_fault_list"),
+		P(q_own_list_2, "q_own_list_2"),
+		P(q_own_short_2, "q_own_short_2"),
 		P(res_valid, "res_valid"),
 		P(res_drop, "res_drop"),
 		P(res_status, "res_status"),
@@ -1395,7 +1485,10 @@ static void open_ports(struct env *e)
 		P(q_qpn_1, "q_qpn_1"),
 		P(q_faulted_1, "q_faulted_1"),
 		P(q_qpn_2, "q_qpn_2"),
-		P(q_faulted_2, "q_faulted_2"),
+		P(q_first_2, "q_first_2"),
+		P(q_last_2, "q_last_2"),
+		P(q_before_2, "q_before_2"),
+		P(q_own_2, "q_own_2"),
 		P(xl_hold, "xl_hold"),
 		P(xl_busy, "xl_busy"),
 		P(sx_data, "s_axis_tdata"),
@@ -1448,20 +1541,22 @@ static void coverage(struct env *e)
 	const struct scenario *sc = e->sc;
 	bool full = !e->b->quick;
 
-	if (!e->n_async || !e->n_send || !e->n_range || !e->n_drop || !e->n_committed ||
-	    !e->n_acks || (sc->hold_pct && !e->n_holds))
+	if (!e->n_async || !e->n_asend || !e->n_send || !e->n_range || !e->n_drop ||
+	    !e->n_committed || !e->n_acks || (sc->hold_pct && !e->n_holds))
 		FAIL(e, "a kind of job, an ACK or a range check never came: the stimulus is thin");
 	else if (!sc->bad_pct && !sc->refuse_pct &&
-		 (e->n_async_fail || e->n_sync_fail || e->n_short || e->n_pops))
+		 (e->n_async_fail || e->n_asend_fail || e->n_sync_fail || e->n_short || e->n_pops))
 		FAIL(e, "a run without violations failed a walk or made a fault");
 	else if (!full)
 		return;
 	else if (e->max_chunks < 2 * e->max_sge - 4)
 		FAIL(e, "no walk of SGEs across pages: at most %u chunks", e->max_chunks);
-	else if (sc->bad_pct && (!e->n_async_fail || !e->n_sync_fail || !e->n_short ||
-				 !e->n_why[DROP_WALK_FAULT] || !e->n_res_drop))
-		FAIL(e, "a run with violations without a failed async walk, a failed sync walk, a "
-			"short SEND, a job dropped after a walk's fault, or a res_drop");
+	else if (sc->bad_pct &&
+		 (!e->n_async_fail || !e->n_asend_fail || !e->n_sync_fail || !e->n_short ||
+		  !e->n_own || !e->n_why[DROP_WALK_FAULT] || !e->n_res_drop))
+		FAIL(e, "a run with violations without a failed async walk or SEND, a failed sync "
+			"walk, a short SEND, a fault of a queried message, a job dropped after a "
+			"walk's fault, or a res_drop");
 	else if (sc->bad_pct >= 10 &&
 		 (!e->n_why[DROP_AT_HEAD] || (e->njobs > 2 && !e->n_why[DROP_QUEUED])))
 		FAIL(e, "no job came as a failing one of its QP was walked at the head, or queued");
@@ -1550,19 +1645,21 @@ static void run(struct bench *b, const struct scenario *sc, const struct model *
 		mem_compare(e);
 	bench_log(
 		b,
-		"%s: %u jobs in %llu cycles: %u async, %u SEND, %u range, %u drop; %u committed "
-		"(%llu bytes, %u lines, a walk's chunks up to %u); %u async walks failed, %u sync (%u short), %u "
+		"%s: %u jobs in %llu cycles: %u async range, %u async SEND, %u SEND, %u range, %u "
+		"drop; %u committed (%llu bytes, %u lines, a walk's chunks up to %u); %u async "
+		"walks failed, %u async SEND, %u sync (%u short), %u "
 		"res_drop, %u ICRC-bad, %u OK discarded; dropped after a failing job at the "
 		"head %u, failed %u, queued %u, a walk's fault %u, a write's %u; %u writes refused, %u write faults, %u lost; %u faults popped, %u "
 		"range checks, %u ACKs; cycles without room: to decide %u, for a fault %u; %u "
 		"checks",
-		s.name, e->pushed, (unsigned long long)e->dut.cycle, e->n_async, e->n_send,
-		e->n_range, e->n_drop, e->n_committed, (unsigned long long)e->bytes, e->want.n,
-		e->max_chunks, e->n_async_fail, e->n_sync_fail + e->n_short, e->n_short,
-		e->n_res_drop, e->n_icrc, e->n_discard, e->n_why[DROP_AT_HEAD],
-		e->n_why[DROP_FAILED], e->n_why[DROP_QUEUED], e->n_why[DROP_WALK_FAULT],
-		e->n_why[DROP_WRITE_FAULT], e->n_refused, e->n_write_faults, e->n_lost, e->n_pops,
-		e->n_holds, e->n_acks, e->n_no_decide_room, e->n_no_fault_room, e->n_checks);
+		s.name, e->pushed, (unsigned long long)e->dut.cycle, e->n_async, e->n_asend,
+		e->n_send, e->n_range, e->n_drop, e->n_committed, (unsigned long long)e->bytes,
+		e->want.n, e->max_chunks, e->n_async_fail, e->n_asend_fail,
+		e->n_sync_fail + e->n_short, e->n_short, e->n_res_drop, e->n_icrc, e->n_discard,
+		e->n_why[DROP_AT_HEAD], e->n_why[DROP_FAILED], e->n_why[DROP_QUEUED],
+		e->n_why[DROP_WALK_FAULT], e->n_why[DROP_WRITE_FAULT], e->n_refused,
+		e->n_write_faults, e->n_lost, e->n_pops, e->n_holds, e->n_acks, e->n_no_decide_room,
+		e->n_no_fault_room, e->n_checks);
 	if (!e->err[0])
 		coverage(e);
 	bench_result(b, s.name, !e->err[0], "%s", e->err);
