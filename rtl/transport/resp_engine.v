@@ -18,17 +18,15 @@ READ) and decides their answers (ACK, NAK, READ responses), which transport/resp
                the range -> mr_translate) -> chunk FIFO --(commit)--> DMA writes <-- s_axis
     answers:   descriptors (ACK, NAK, READ) --> resp_tx, in request order
 
-Placement is a stage of its own (transport/resp_place), in request order. A SEND packet,
-and a WRITE packet that completes no RECV, is handed to it once its checks passed and its
-verdict is good (async): this engine goes on with the next request while it is walked and
-placed, and a walk that fails there comes back as a fault (NAK, QP to error), as a write
-the host refused does. A SEND's walk reads its RECV WQE's SGEs from the window that holds
+Placement is a stage of its own (transport/resp_place), in request order. A SEND or WRITE
+packet is handed to it once its checks passed and its verdict is good: this engine goes on
+with the next request while it is walked and placed, and a walk that fails there comes
+back as a fault (NAK, QP to error), as a write the host refused does. A SEND's walk reads its RECV WQE's SGEs from the window that holds
 it, which is kept (protected from fills) until the job leaves the stage; its failure (a
 local key, or a message longer than the SGEs) is its RECV WQE's error (LOC_PROT_ERR,
-LOC_LEN_ERR), in its completion if it was written, else in the flush's first. The last
-packet of a WRITE with immediate is walked while this engine waits for the result and
-decides (sync); a payload not placed is dropped through the stage, so that the payloads'
-fates stay in their order.
+LOC_LEN_ERR), in its completion if it was written, else in the flush's first. So this
+engine never waits for a walk; a payload not placed is dropped through the stage, so that
+the payloads' fates stay in their order.
 
 This side never waits for the link: whatever it answers goes into the descriptor queue,
 and resp_tx is the one that waits. So a busy link never stops the requests coming in,
@@ -288,7 +286,6 @@ localparam [4:0]
     S_EXEC = 5'd4,
     S_FETCH = 5'd5,
     S_WQE = 5'd7,
-    S_WALK = 5'd8,
     S_CHECK = 5'd12,
     S_CHECK_RESP = 5'd26,
     S_COMMIT = 5'd13,
@@ -360,11 +357,8 @@ reg [15:0] ack_need_reg = 16'd0, ack_need_next;   // write chunks it waits for (
 reg [7:0] ack_job_reg = 8'd0, ack_job_next;       // placement jobs it covers (a count)
 reg ack_need_ok_reg = 1'b0, ack_need_ok_next;     // those are placed: ack_need is known
 
-// placement jobs pushed (a count); a sync job pushed and not decided yet; the request's
-// walk pushed (S_WALK)
+// placement jobs pushed (a count)
 reg [7:0] job_seq_reg = 8'd0, job_seq_next;
-reg sync_pend_reg = 1'b0, sync_pend_next;
-reg walk_pushed_reg = 1'b0, walk_pushed_next;
 
 // completion out, and the error the first flushed WQE reports
 reg [23:0] cqe_cqn_reg = 24'd0, cqe_cqn_next;
@@ -680,12 +674,9 @@ db_inst (
  * Placement (transport/resp_place): each request's payload walked (the RECV WQE's SGEs,
  * or the running remote range as one entry), committed, written, its writes tracked
  */
-reg job_valid, job_walk, job_sync;
-reg decide_valid, decide_commit, decide_act;
+reg job_valid, job_walk;
 wire [PLACE_JOB_LOG:0] place_job_count;
 wire place_fault_room, place_drained;
-wire res_valid, res_drop, decide_room;
-wire [2:0] res_status;
 wire [7:0] placed_count;
 wire [15:0] wr_committed, wr_answered;
 wire [23:0] fault_qpn, fault_psn, cw_fault_qpn, cw_fault_first, cw_fault_last;
@@ -709,7 +700,7 @@ resp_place #(
 )
 place_inst (
     .clk(clk), .rst(rst), .idle(place_idle), .drained(place_drained),
-    .s_job_walk(job_walk), .s_job_sync(job_sync), .s_job_list(job_walk && !xl_remote_reg),
+    .s_job_walk(job_walk), .s_job_list(job_walk && !xl_remote_reg),
     .s_job_ref(list_push_ref), .s_job_qpn(qpn_reg), .s_job_psn(rx_psn),
     .s_job_off(xl_remote_reg || op_starts ? 32'd0 : recv_offset), .s_job_len(rx_len),
     .s_job_num_sge(xl_remote_reg ? 8'd1 : wqe_num_sge), .s_job_pd(ctx_reg[`HROCE_QPC_PD]),
@@ -718,9 +709,6 @@ place_inst (
     .job_count(place_job_count), .fault_room(place_fault_room),
     .sge_ref(sge_ref), .sge_index(walk_sge_index), .sge_addr(sge_addr), .sge_len(sge_len),
     .sge_key(sge_lkey), .list_pop(list_pop), .list_pop_ref(list_pop_ref),
-    .res_valid(res_valid), .res_drop(res_drop), .res_status(res_status), .res_short(),
-    .s_decide_commit(decide_commit), .s_decide_act(decide_act), .s_decide_valid(decide_valid),
-    .decide_room(decide_room),
     .placed_count(placed_count), .wr_committed(wr_committed), .wr_answered(wr_answered),
     .m_fault_qpn(fault_qpn), .m_fault_psn(fault_psn), .m_fault_status(fault_status),
     .m_fault_short(fault_short), .m_fault_list(fault_list), .m_fault_write(fault_write),
@@ -834,12 +822,9 @@ wire take_owe = state_reg == S_IDLE && !take_fault && !send_ack && !hold && !tak
 assign s_verdict_ready = v_wait_reg;
 wire v_pending = v_wait_reg && !s_verdict_valid;
 wire v_bad = v_bad_reg || (v_wait_reg && s_verdict_valid && !s_verdict_good);
-// a WRITE or READ whose range is checked (or needs no check): a READ waits for its turn, a
-// packet without data commits, one with data is walked; a WRITE packet that completes no
-// RECV is placed by the stage on its own (async: its job goes at the commit)
-wire op_async = op_write && !op_completes_recv;
-wire [4:0] range_next = op_read ? S_READ_WAIT : (rx_len == 13'd0 || op_async) ? S_COMMIT :
-                        S_WALK;
+// a WRITE or READ whose range is checked (or needs no check): a READ waits for its turn; a
+// WRITE packet commits, its data placed by the stage on its own (its job goes at the commit)
+wire [4:0] range_next = op_read ? S_READ_WAIT : S_COMMIT;
 // S_RX's and S_EXEC's ways that answer or fail, rather than go on with the request
 wire rx_on = answer_room && ctx_ok_reg && qp_receives && !qp_err && psn_diff == 24'd0;
 wire exec_fails = (!dup_reg && !seq_ok) || !len_ok || !write_len_ok || !access_ok ||
@@ -920,8 +905,6 @@ always @* begin
         ack_need_next = wr_committed;
         ack_need_ok_next = 1'b1;
     end
-    sync_pend_next = sync_pend_reg;
-    walk_pushed_next = walk_pushed_reg;
     cqe_cqn_next = cqe_cqn_reg;
     cqe_data_next = cqe_data_reg;
     cqe_valid_next = cqe_valid_reg && !cqe_take;
@@ -944,10 +927,6 @@ always @* begin
     finish_now = 1'b0;
     job_valid = 1'b0;
     job_walk = 1'b1;
-    job_sync = 1'b1;
-    decide_valid = 1'b0;
-    decide_commit = 1'b0;
-    decide_act = 1'b0;
     desc_in_data = ack_desc_reg;
     desc_in_valid = 1'b0;
     kick_in_valid = 1'b0;
@@ -1112,7 +1091,6 @@ always @* begin
                                      SYN_NAK_REM_OP : SYN_NAK_REM_ACCESS;
                     state_next = S_FAIL;
                 end else begin
-                    walk_pushed_next = 1'b0;
                     state_next = range_next;
                 end
             end
@@ -1142,42 +1120,6 @@ always @* begin
         end
 
         /*
-         * The last packet of a WRITE with immediate: its data through the running remote
-         * range, while this engine waits for the walk and decides
-         */
-        S_WALK: begin
-            if (!walk_pushed_reg) begin
-                // the stage walks it, and waits for this engine's decision
-                if (job_room) begin
-                    job_valid = 1'b1;
-                    sync_pend_next = 1'b1;
-                    walk_pushed_next = 1'b1;
-                end
-            end else if (res_valid) begin
-                if (res_drop) begin
-                    // a packet of the QP before it failed its placement: that fault's NAK
-                    // answers, and the QP goes to error; this one is dropped unseen
-                    if (v_bad) begin
-                        state_next = S_VDROP;
-                    end else if (!v_pending && decide_room) begin
-                        decide_valid = 1'b1;
-                        decide_act = 1'b1;
-                        sync_pend_next = 1'b0;
-                        pay_done_next = 1'b1;
-                        state_next = S_IDLE;
-                    end
-                end else if (res_status != `HROCE_MR_XLATE_OK) begin
-                    // a violation: nothing of this packet reaches memory
-                    reply_syn_next = res_status == `HROCE_MR_XLATE_DMA_ERROR ?
-                                     SYN_NAK_REM_OP : SYN_NAK_REM_ACCESS;
-                    state_next = S_FAIL;
-                end else begin
-                    state_next = S_COMMIT;
-                end
-            end
-        end
-
-        /*
          * SEND and WRITE: the packet's data goes; what the message has done so far
          */
         S_COMMIT: begin
@@ -1185,16 +1127,10 @@ always @* begin
                 state_next = S_VDROP;
             end else if (v_pending) begin
                 state_next = S_COMMIT;
-            end else if ((sync_pend_reg ? decide_room :
-                          (rx_len == 13'd0 || async_room)) &&
+            end else if ((rx_len == 13'd0 || async_room) &&
                          (!op_completes_recv || qp_faulted || cw_room)) begin
-                // the walked packet's chunks committed, or an async packet to place
-                decide_valid = sync_pend_reg;
-                decide_commit = 1'b1;
-                decide_act = 1'b1;
-                sync_pend_next = 1'b0;
-                job_valid = !sync_pend_reg && rx_len != 13'd0;
-                job_sync = 1'b0;
+                // its data to place
+                job_valid = rx_len != 13'd0;
                 pay_done_next = 1'b1;
                 ctx_next[`HROCE_QPC_EPSN] = epsn + 24'd1;
                 ctx_next[`HROCE_QPC_NAK_SENT] = 1'b0;
@@ -1296,16 +1232,12 @@ always @* begin
         S_FAIL: begin
             if (v_bad) begin
                 state_next = S_VDROP;
-            end else if (!v_pending && (sync_pend_reg ? decide_room : job_room)) begin
+            end else if (!v_pending && job_room) begin
                 ctx_next[`HROCE_QPC_RESP_ERR] = 1'b1;
                 kick_next = 1'b1;
-                // its walk's chunks discarded, its payload dropped
-                decide_valid = sync_pend_reg;
-                decide_act = 1'b1;
-                sync_pend_next = 1'b0;
-                job_valid = !sync_pend_reg && !pay_done_reg && rx_len != 13'd0;
+                // its payload dropped
+                job_valid = !pay_done_reg && rx_len != 13'd0;
                 job_walk = 1'b0;
-                job_sync = 1'b0;
                 pay_done_next = 1'b1;
                 return_next = S_FLUSH;
                 state_next = S_REPLY;
@@ -1339,20 +1271,14 @@ always @* begin
          * A request whose ICRC was bad: nothing of it stays (it has no payload)
          */
         S_VDROP: begin
-            // its walk's chunks discarded (it has no payload)
-            if (!sync_pend_reg || res_valid) begin
-                decide_valid = sync_pend_reg;
-                sync_pend_next = 1'b0;
-                err_valid_next = 1'b0;
-                state_next = update_valid_reg ? S_UPDATE : S_IDLE;
-            end
+            err_valid_next = 1'b0;
+            state_next = update_valid_reg ? S_UPDATE : S_IDLE;
         end
         S_DROP: begin
             // its payload dropped
             if (job_room) begin
                 job_valid = !pay_done_reg && rx_len != 13'd0;
                 job_walk = 1'b0;
-                job_sync = 1'b0;
                 state_next = update_valid_reg ? S_UPDATE : S_IDLE;
             end
         end
@@ -1448,7 +1374,6 @@ always @* begin
             if (op_reth && reth_len != 32'd0 && !(op_write && op_only)) begin
                 state_next = S_CHECK;
             end else begin
-                walk_pushed_next = 1'b0;
                 state_next = range_next;
             end
         end
@@ -1516,8 +1441,6 @@ always @(posedge clk) begin
     ack_job_reg <= ack_job_next;
     ack_need_ok_reg <= ack_need_ok_next;
     job_seq_reg <= job_seq_next;
-    sync_pend_reg <= sync_pend_next;
-    walk_pushed_reg <= walk_pushed_next;
     cqe_cqn_reg <= cqe_cqn_next;
     cqe_data_reg <= cqe_data_next;
     cqe_valid_reg <= cqe_valid_next;
@@ -1542,7 +1465,6 @@ always @(posedge clk) begin
         ahead_left_reg <= 2'd0;
         ack_pend_reg <= 1'b0;
         job_seq_reg <= 8'd0;
-        sync_pend_reg <= 1'b0;
         cqe_valid_reg <= 1'b0;
         list_taken_reg <= 1'b0;
         err_valid_reg <= 1'b0;

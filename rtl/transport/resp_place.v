@@ -10,15 +10,12 @@ next request while one is walked and placed.
         drop: the payload is dropped (its act)
         place: sg_walk (list: the SGEs of a RECV WQE the control holds, from an offset;
                         or a remote range) -> mr_translate -> chunk FIFO
-               async (a SEND packet, a WRITE packet that completes nothing): committed
-                     at once if OK; a violation (or a list too short): discarded, its
-                     payload dropped, a fault to the control
-               sync (the control waits for it): the result to the control, which
-                     decides (commit or discard, and whether the payload exists)
+               committed at once if OK; a violation (or a list too short): discarded,
+               its payload dropped, a fault to the control
     chunk FIFO (committed) --> DMA writes <-- payload (act: write or drop, in order)
     writes answered --> per packet {QPN, PSN, chunks}: one refused -> a fault
 
-Async jobs are pushed once their request's ICRC verdict is good and their context checks
+Jobs are pushed once their request's ICRC verdict is good and their context checks
 passed: nothing but the walk can fail them. A WRITE packet's translation fails only
 where the control's checks could not see it (a WRITE of one packet is checked by its walk,
 as a range check would; a translation table the host no longer maps); a SEND packet's
@@ -34,7 +31,7 @@ Faults wait in a small table whose every entry is compared at once: the control 
 whether a QP has one (its pending ACK must not go: the NAK answers for it; a RECV
 completion or a READ behind it must not be answered). Faults of refused writes are kept
 only while fewer than WRITE_FAULTS wait (their packets are ACKed otherwise, as before);
-a walk's fault always has room: the control pushes an async job only while the waiting
+a walk's fault always has room: the control pushes a job that walks only while the waiting
 faults and the queued jobs leave room for all of them (fault_room).
 
 A list job's SGEs are read through the control (sge_ref: where its RECV WQE is held) while
@@ -84,7 +81,6 @@ module resp_place #
      * Jobs, in request order: place (walk) or drop a request's payload
      */
     input  wire                          s_job_walk,
-    input  wire                          s_job_sync,    // the control waits and decides
     input  wire                          s_job_list,    // walks the control's SGE list ref
     input  wire [REF_WIDTH-1:0]          s_job_ref,
     input  wire [23:0]                   s_job_qpn,
@@ -111,21 +107,6 @@ module resp_place #
     input  wire [31:0]                   sge_key,
     output wire                          list_pop,
     output wire [REF_WIDTH-1:0]          list_pop_ref,
-
-    /*
-     * A sync job's result (drop: its QP has a fault, it was not walked), and the
-     * control's decision: commit or discard, and whether its payload is in the stream
-     * (a request whose ICRC is bad has none); decide a commit or an act only while
-     * decide_room
-     */
-    output wire                          res_valid,
-    output wire                          res_drop,
-    output wire [2:0]                    res_status,
-    output wire                          res_short,
-    input  wire                          s_decide_commit,
-    input  wire                          s_decide_act,
-    input  wire                          s_decide_valid,
-    output wire                          decide_room,
 
     /*
      * The ACKs' bookkeeping
@@ -227,20 +208,19 @@ localparam [2:0]
     S_HEAD = 3'd0,
     S_WALK = 3'd1,
     S_COMMIT = 3'd2,
-    S_FAIL = 3'd3,
-    S_RES = 3'd4;
+    S_FAIL = 3'd3;
 
 /*
  * The job queue (lib/fifo_drop): a failed walk drops the QP's jobs held behind it, and a
  * job of a QP with a fault waiting is queued dropped
  */
-localparam JOB_WIDTH = 1 + 1 + 1 + REF_WIDTH + 24 + 32 + 13 + 8 + 24 + 4 + 64 + 32;
+localparam JOB_WIDTH = 1 + 1 + REF_WIDTH + 24 + 32 + 13 + 8 + 24 + 4 + 64 + 32;
 
 wire [JOB_WIDTH-1:0] head_job;
 wire [23:0] head_qpn;
 wire head_drop, head_valid;
 
-wire head_walk, head_sync, head_list;
+wire head_walk, head_list;
 wire [REF_WIDTH-1:0] head_ref;
 wire [23:0] head_psn, head_pd;
 wire [31:0] head_off, head_key;
@@ -248,7 +228,7 @@ wire [12:0] head_len;
 wire [7:0] head_num_sge;
 wire [3:0] head_access;
 wire [63:0] head_va;
-assign {head_walk, head_sync, head_list, head_ref, head_psn, head_off, head_len,
+assign {head_walk, head_list, head_ref, head_psn, head_off, head_len,
         head_num_sge, head_pd, head_access, head_va, head_key} = head_job;
 
 reg [2:0] state_reg = S_HEAD, state_next;
@@ -335,7 +315,7 @@ end
 fifo_drop #(.WIDTH(JOB_WIDTH), .KEY_WIDTH(24), .SIDE_WIDTH(1), .ADDR_WIDTH(JOB_LOG))
 job_fifo (
     .clk(clk), .rst(rst),
-    .s_data({s_job_walk, s_job_sync, s_job_list, s_job_ref, s_job_psn, s_job_off, s_job_len,
+    .s_data({s_job_walk, s_job_list, s_job_ref, s_job_psn, s_job_off, s_job_len,
              s_job_num_sge, s_job_pd, s_job_access, s_job_va, s_job_key}),
     .s_key(s_job_qpn), .s_side(1'b0), .s_drop(fault_hit_job != {FAULTS{1'b0}}),
     .s_valid(s_job_valid),
@@ -455,9 +435,6 @@ always @* begin
         S_HEAD: begin
             if (!head_valid) begin
                 state_next = S_HEAD;
-            end else if (head_sync && (head_drop || !head_walk)) begin
-                // its QP failed before it: the control drops the request
-                state_next = S_RES;
             end else if (head_drop || !head_walk) begin
                 if (act_room) begin
                     act_in_valid = 1'b1;
@@ -472,9 +449,7 @@ always @* begin
             if (walk_done_valid) begin
                 res_status_next = walk_done_status;
                 res_short_next = walk_done_short;
-                if (head_sync) begin
-                    state_next = S_RES;
-                end else if (!walk_ok) begin
+                if (!walk_ok) begin
                     state_next = S_FAIL;
                 end else if (commit_room) begin
                     // (the walk's last chunk is written this cycle: counted with it)
@@ -511,21 +486,6 @@ always @* begin
                 act_in_valid = 1'b1;
                 walk_fault_push = 1'b1;
                 fail_now = 1'b1;
-                pop = 1'b1;
-                state_next = S_HEAD;
-            end
-        end
-        S_RES: begin
-            if (s_decide_valid) begin
-                chunk_commit = s_decide_commit;
-                chunk_discard = !s_decide_commit;
-                act_in_data = s_decide_commit;
-                act_in_valid = s_decide_act;
-                wrec_push = s_decide_commit && batch_reg != 13'd0;
-                if (s_decide_commit) begin
-                    committed_next = committed_reg + {3'd0, batch_reg};
-                end
-                batch_next = 13'd0;
                 pop = 1'b1;
                 state_next = S_HEAD;
             end
@@ -603,11 +563,6 @@ assign drained = idle && chunk_empty && pending_reg == 16'd0;
 assign fault_room = {1'b0, fault_count} + {{FAULT_LOG-JOB_LOG{1'b0}}, job_count} <
                     FAULTS - WRITE_FAULTS;
 
-assign res_valid = state_reg == S_RES;
-assign res_drop = head_drop || !head_walk;
-assign res_status = res_status_reg;
-assign res_short = res_short_reg;
-assign decide_room = commit_room;
 
 assign placed_count = placed_reg;
 assign wr_committed = committed_reg;

@@ -868,7 +868,20 @@ struct prot_case {
 	enum hroce_wc_status resp_status; /* of the RECV posted at the responder (0: none) */
 };
 
-enum { BAD_RKEY, BAD_PD, NO_WRITE, NO_READ, OOB_HIGH, OOB_LOW, BAD_LKEY, NO_RECV, RECV_SMALL };
+enum {
+	BAD_RKEY,
+	BAD_PD,
+	NO_WRITE,
+	NO_READ,
+	OOB_HIGH,
+	OOB_LOW,
+	BAD_LKEY,
+	NO_RECV,
+	RECV_SMALL,
+	RECV_BAD_LKEY,
+	RECV_BAD_LKEY_ONE,
+	BAD_RKEY_ONE
+};
 
 static void test_protection(struct bench *b, struct env *e)
 {
@@ -893,6 +906,17 @@ static void test_protection(struct bench *b, struct env *e)
 		{ "prot_send_no_recv", HROCE_WR_SEND, NO_RECV, HROCE_WC_RNR_RETRY_EXC_ERR, 0 },
 		{ "prot_send_recv_too_small", HROCE_WR_SEND, RECV_SMALL, HROCE_WC_REM_INV_REQ_ERR,
 		  HROCE_WC_LOC_LEN_ERR },
+		/* the RECV's key is wrong: found by the responder's placement after the SEND's
+		 * checks, at its first packet (of two) or in its only one (whose completion
+		 * is written by then) */
+		{ "prot_send_recv_bad_lkey", HROCE_WR_SEND, RECV_BAD_LKEY, HROCE_WC_REM_OP_ERR,
+		  HROCE_WC_LOC_PROT_ERR },
+		{ "prot_send_recv_bad_lkey_one_packet", HROCE_WR_SEND, RECV_BAD_LKEY_ONE,
+		  HROCE_WC_REM_OP_ERR, HROCE_WC_LOC_PROT_ERR },
+		/* a WRITE with immediate of one packet: its key is checked by the placement's
+		 * walk, after its RECV's completion is written: that completion is flushed */
+		{ "prot_write_imm_bad_rkey_one_packet", HROCE_WR_RDMA_WRITE_WITH_IMM, BAD_RKEY_ONE,
+		  HROCE_WC_REM_ACCESS_ERR, HROCE_WC_WR_FLUSH_ERR },
 	};
 	const size_t size = 65536, len = 2048;
 	struct buf src, dst, other_pd_buf, ro, wo;
@@ -938,7 +962,7 @@ static void test_protection(struct bench *b, struct env *e)
 		int err;
 		bool ok;
 
-		if (c->bad == BAD_RKEY)
+		if (c->bad == BAD_RKEY || c->bad == BAD_RKEY_ONE)
 			rkey ^= 0x5a; /* the tag of the key is wrong */
 		if (c->bad == OOB_HIGH)
 			raddr = (uintptr_t)target->p + size - len / 2;
@@ -946,8 +970,10 @@ static void test_protection(struct bench *b, struct env *e)
 			raddr = (uintptr_t)target->p - 64;
 		if (c->bad == BAD_LKEY)
 			sge.lkey ^= 0x33;
-		if (c->bad == RECV_SMALL)
+		if (c->bad == RECV_SMALL || c->bad == RECV_BAD_LKEY_ONE || c->bad == BAD_RKEY_ONE)
 			sge.length = 1000;
+		if (c->bad == RECV_BAD_LKEY || c->bad == RECV_BAD_LKEY_ONE)
+			rsge.lkey ^= 0x33;
 		wr.remote_addr = raddr;
 		wr.rkey = rkey;
 		/* a second WQE behind it: flushed */

@@ -4,69 +4,63 @@
  *
  * The bench is everything around it: a C resp_engine control that takes the requests of
  * several QPs in order and gives each one with payload as a job, as resp_engine does: a
- * WRITE packet that completes nothing is an async job (its remote range, REMOTE_WRITE),
- * pushed only while job_count < JOBS and fault_room; a SEND packet (the RECV WQE's SGEs
- * from the message's offset, LOCAL_WRITE) or a WRITE packet that completes a RECV (its
- * remote range as the one entry of the list) is a sync job: the control pushes nothing
- * more until it saw its result and decided, only while decide_room, to commit it (OK), to
- * discard it with its payload dropped (a failure, res_drop, now and then an OK one), or
- * to discard it with no payload in the stream at all (its request's ICRC was bad; such a
- * decision waits for decide_room only half of the time, as resp_engine's S_VDROP does not
- * wait at all); a request the control drops is a drop job. Idle gaps between requests.
- * Before some requests the control checks a range on the shared translator as resp_engine
- * does: it raises xl_hold, waits for xl_busy low, sends its own request and takes its
- * answer, then lets go. The control pops faults after random delays and asks, every
- * cycle, whether two QPs (random ones) have a fault waiting.
+ * WRITE packet is a job of its remote range (REMOTE_WRITE), a SEND packet a list job (the
+ * RECV WQE's SGEs from the message's offset, LOCAL_WRITE, read through sge_ref and
+ * sge_index from a list the control keeps by reference until list_pop), each pushed only
+ * while job_count < JOBS and fault_room; a request the control drops is a drop job. Idle
+ * gaps between requests. Before some requests the control checks a range on the shared
+ * translator as resp_engine does: it raises xl_hold, waits for xl_busy low, sends its own
+ * request and takes its answer, then lets go. The control pops faults after random delays
+ * and asks, every cycle, whether two QPs (random ones) have a fault waiting.
  *
- * Around it: the sync job's SGE list (read combinationally at sge_index; garbage when no
- * sync job waits, and garbage in the fields a job's kind does not use); the MR translator
- * (walk_model.c's mr_translate, answering late and in bursts, with keys, PDs, rights,
- * bounds and table entries that fail in the runs with violations); the payload stream (the
- * payload of every request that has one, queued as soon as the control knows the request,
- * offered with gaps); and a DMA writer into a host memory model, which takes write
- * requests and data with back-pressure, pairs them (a request's bytes from one packet, of
- * its own job), and answers every request in order once its bytes are written, after a
- * random delay, now and then with an error (a write the host refused).
+ * Around it: the list jobs' SGE lists (read combinationally at sge_ref and sge_index;
+ * garbage in the fields a job's kind does not use); the MR translator (walk_model.c's
+ * mr_translate, answering late and in bursts, with keys, PDs, rights, bounds and table
+ * entries that fail in the runs with violations); the payload stream (the payload of every
+ * request that has one, queued as soon as the control knows the request, offered with
+ * gaps); and a DMA writer into a host memory model, which takes write requests and data
+ * with back-pressure, pairs them (a request's bytes from one packet, of its own job), and
+ * answers every request in order once its bytes are written, after a random delay, now and
+ * then with an error (a write the host refused).
  *
  * A C reference, checked in order and never by cycle: the translation requests are the
  * walk_model reference's walks of the jobs not dropped; the write requests and the bytes
  * written are the chunks and payloads of the jobs committed, and the host memory at the end
- * is the reference's (nothing written outside them, nothing of a failed, dropped or
- * discarded job); every payload in the stream is consumed. Sync results (res_drop, status,
- * short) are the reference's, and come only with the job at the head. The faults: the bench
- * keeps resp_place's table from what it saw (a walk's fault goes in as its job retires, a
- * refused packet's at its last answer while fewer than WRITE_FAULTS wait, as resp_place
- * does; out as the control pops it) and checks against it every cycle m_fault_*,
- * q_faulted_0/1/2, fault_room and job_count; a job is dropped (never walked nor written; a
- * sync one's result says res_drop) if, when it is pushed, an earlier async job of its QP
- * fails its walk and is not retired yet, or a fault of its QP waits. placed_count counts
- * retired jobs (a sync one only once decided); wr_committed covers at least the chunks of
- * the jobs retired, at most those committed, and no fewer than the writes handed out;
- * wr_answered counts the answers; an ACK probe waits as resp_engine does (placed_count
- * reaches the jobs pushed, wr_committed taken then, wr_answered reaches it) and must then
- * find every write of those jobs answered. idle and drained only when nothing is queued or
- * walked (and, drained, every write handed out and answered); both at the end. No walk
- * starts while xl_hold; xl_busy is high while the stage uses the translator; the control's
- * check answer is never taken by the stage. Outputs offered hold until taken. A hang (no
- * progress for HANG_CYCLES) fails the run.
+ * is the reference's (nothing written outside them, nothing of a failed or dropped job);
+ * every payload in the stream is consumed. The faults: the bench keeps
+ * resp_place's table from what it saw (a walk's fault goes in as its job retires, a refused
+ * packet's at its last answer while fewer than WRITE_FAULTS wait, as resp_place does; out
+ * as the control pops it) and checks against it every cycle m_fault_*, q_faulted_0/1, the
+ * PSN query of QP q_qpn_2 (a fault before q_first_2, one of q_first_2..q_last_2, a list
+ * job's, short), fault_room and job_count; a job is dropped (never walked nor written) if,
+ * when it is pushed, an earlier job of its QP fails its walk and is not retired yet, or a
+ * fault of its QP waits. placed_count counts retired jobs, each with list_pop and its
+ * reference if it is a list job; wr_committed covers at least the chunks of the jobs
+ * retired, at most those committed, and no fewer than the writes handed out; wr_answered
+ * counts the answers; an ACK probe waits as resp_engine does (placed_count reaches the jobs
+ * pushed, wr_committed taken then, wr_answered reaches it) and must then find every write
+ * of those jobs answered. idle and drained only when nothing is queued or walked (and,
+ * drained, every write handed out and answered); both at the end. No walk starts while
+ * xl_hold; xl_busy is high while the stage uses the translator; the control's check answer
+ * is never taken by the stage. Outputs offered hold until taken. A hang (no progress for
+ * HANG_CYCLES) fails the run.
  *
- * The runs: clean, with violations (failed walks, short SENDs, ICRC-bad requests, jobs
- * dropped after a fault of their QP), with refused writes (faults past WRITE_FAULTS
- * lost), with heavy back-pressure, with gaps, with the payload slow and the writer's
- * requests waiting for their bytes (committed chunks stay in the chunk FIFO while the next
- * walks fill it), and with two QPs and a control often slower than the stage (a job pushed
- * in the cycle a failed job of its QP leaves); each fails if the kinds of events it is
- * meant to cover did not occur (a --quick run checks only its kinds of job). Some SENDs
- * walk as many SGEs as a RECV WQE holds, each small and across a page (two chunks each).
- * All but the clean and the gaps also on a tiny model (two jobs, 32 chunks, four packets'
- * writes tracked, eight faults): there a SEND walks at most 16 SGEs, as a walk's chunks
- * (two per SGE at most) must fit the chunk FIFO.
+ * The runs: clean, with violations (failed walks, short SENDs, jobs dropped after a fault
+ * of their QP), with refused writes (faults past WRITE_FAULTS lost), with heavy
+ * back-pressure, with gaps, with the payload slow and the writer's requests waiting for
+ * their bytes (committed chunks stay in the chunk FIFO while the next walks fill it), and
+ * with two QPs and a control often slower than the stage (a job pushed in the cycle a
+ * failed job of its QP leaves); each fails if the kinds of events it is meant to cover did
+ * not occur (a --quick run checks only its kinds of job). Some SENDs walk as many SGEs as a
+ * RECV WQE holds, each small and across a page (two chunks each). All but the clean and the
+ * gaps also on a tiny model (two jobs, 32 chunks, four packets' writes tracked, eight
+ * faults): there a SEND walks at most 16 SGEs, as a walk's chunks (two per SGE at most)
+ * must fit the chunk FIFO.
  *
- * Not covered: a sync job that does not walk (walk=0 sync=1: resp_engine gives none), jobs
- * of no payload (resp_engine gives none), DMA write answers earlier than a cycle after the
- * request's last byte, fault_room low at the core's size (a QP's jobs are dropped while
- * its fault waits, so the table rarely holds more than a fault a QP: only the tiny
- * model's fills up).
+ * Not covered: jobs of no payload (resp_engine gives none), DMA write answers earlier than
+ * a cycle after the request's last byte, fault_room low at the core's size (a QP's jobs are
+ * dropped while its fault waits, so the table rarely holds more than a fault a QP: only the
+ * tiny model's fills up).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -86,7 +80,7 @@ extern const struct vmodel_ops vmodel_Vresp_place, vmodel_Vresp_place_tiny;
 #define PAY_RING 64
 #define MEM_LINES (1u << 18) /* lines of 64 bytes each host memory model holds */
 
-enum job_kind { J_ASYNC, J_ASEND, J_SEND, J_RANGE, J_DROP };
+enum job_kind { J_WRITE, J_SEND, J_DROP };
 
 /* a list job's reference: where the control holds its SGE list */
 #define REFS 128
@@ -113,15 +107,12 @@ struct scenario {
 	const char *name;
 	unsigned int jobs, qps;
 	unsigned int bad_pct;	       /* walks made to fail */
-	unsigned int icrc_pct;	       /* sync requests whose ICRC is bad */
-	unsigned int discard_pct;      /* OK sync results discarded all the same */
 	unsigned int refuse_pct;       /* write answers with an error */
 	unsigned int ready_pct;	       /* the translator's, the stream's, the writer's */
 	unsigned int mr_lat_max;       /* cycles from a translation request to its answer */
 	unsigned int wr_lat_max;       /* cycles from a write's last byte to its answer */
 	unsigned int gap_pct, gap_max; /* the control idles between requests */
 	unsigned int fault_delay_max;  /* cycles before the control pops a fault */
-	unsigned int decide_delay_max; /* cycles from a sync result to the decision */
 	unsigned int stream_pct;       /* the payload stream's beats (0: ready_pct) */
 	bool req_waits_data;	       /* the writer takes a request once its bytes came */
 	unsigned int hold_pct;	       /* requests checked on the translator first */
@@ -140,12 +131,11 @@ struct job {
 	unsigned int kind, q;
 	uint32_t qpn, psn, len, off, num_sge, pd, access, key;
 	uint64_t va;
-	bool icrc_bad; /* sync: decided with act 0, no payload in the stream */
-	bool dropped;  /* marked at its push: not walked */
-	bool fails;    /* its walk fails (status or short) */
+	bool dropped; /* marked at its push: not walked */
+	bool fails;   /* its walk fails (status or short) */
 	unsigned int status;
 	bool is_short;
-	bool decided, committed;
+	bool committed;
 	unsigned int nchunk, answered;
 	bool refused;
 };
@@ -205,12 +195,8 @@ struct env {
 	unsigned int created, pushed, retired, gap;
 	bool up_checked;	    /* the next request had its range check */
 	int walk_failed;	    /* the last job whose translation the stage saw fail */
-	int sync;		    /* the sync job waiting for its decision, or -1 */
-	struct sge list[32];	    /* the list of the next request, then of the sync job */
+	struct sge list[32];	    /* the list of the next request */
 	struct sge lists[REFS][32]; /* the list jobs' lists, by reference */
-	struct walk sync_walk;
-	bool res_seen, dec_commit, dec_act, dec_any_room;
-	unsigned int dec_delay;
 	enum check_state chk;
 	unsigned int fault_delay;
 	bool fault_seen;
@@ -248,21 +234,19 @@ struct env {
 
 	uint64_t last_progress;
 	/* what the run did */
-	unsigned int n_own, n_async, n_asend, n_asend_fail, n_send, n_range, n_drop, n_committed,
-		n_async_fail, n_sync_fail, n_short, n_why[DROP_CAUSES], n_res_drop, n_icrc,
-		n_discard, n_refused, n_write_faults, n_lost, n_holds, n_acks, n_pops,
-		n_no_decide_room, n_no_fault_room, n_checks;
+	unsigned int n_own, n_write, n_send, n_drop, n_committed, n_write_fail, n_send_fail,
+		n_short, n_why[DROP_CAUSES], n_refused, n_write_faults, n_lost, n_holds, n_acks,
+		n_pops, n_no_fault_room, n_checks;
 	uint64_t bytes;
 	unsigned int max_chunks; /* of a walk */
 
-	const struct vmodel_port *idle, *drained, *j_walk, *j_sync, *j_qpn, *j_psn, *j_off, *j_len,
+	const struct vmodel_port *idle, *drained, *j_walk, *j_qpn, *j_psn, *j_off, *j_len,
 		*j_num_sge, *j_pd, *j_access, *j_va, *j_key, *j_valid, *job_count, *fault_room,
 		*sge_index, *sge_addr, *sge_len, *sge_key, *j_list, *j_ref, *sge_ref, *list_pop,
-		*list_pop_ref, *f_short, *f_list, *q_own_list_2, *q_own_short_2, *res_valid,
-		*res_drop, *res_status, *res_short, *d_commit, *d_act, *d_valid, *decide_room,
-		*placed, *committed, *answered, *f_qpn, *f_psn, *f_status, *f_write, *f_valid,
-		*f_ready, *q_qpn_0, *q_faulted_0, *q_qpn_1, *q_faulted_1, *q_qpn_2, *q_first_2,
-		*q_last_2, *q_before_2, *q_own_2, *xl_hold, *xl_busy;
+		*list_pop_ref, *f_short, *f_list, *q_own_list_2, *q_own_short_2, *placed,
+		*committed, *answered, *f_qpn, *f_psn, *f_status, *f_write, *f_valid, *f_ready,
+		*q_qpn_0, *q_faulted_0, *q_qpn_1, *q_faulted_1, *q_qpn_2, *q_first_2, *q_last_2,
+		*q_before_2, *q_own_2, *xl_hold, *xl_busy;
 	const struct vmodel_port *sx_data, *sx_keep, *sx_valid, *sx_ready, *sx_last, *wq_addr,
 		*wq_len, *wq_valid, *wq_ready, *wx_data, *wx_keep, *wx_valid, *wx_ready, *wx_last,
 		*wd_valid, *wd_error;
@@ -559,7 +543,7 @@ static void create_request(struct env *e)
 	bool bad = bench_chance(b, sc->bad_pct);
 
 	memset(j, 0, sizeof(*j));
-	j->kind = k < 35 ? J_ASYNC : k < 55 ? J_ASEND : k < 70 ? J_SEND : k < 82 ? J_RANGE : J_DROP;
+	j->kind = k < 50 ? J_WRITE : k < 82 ? J_SEND : J_DROP;
 	j->q = q;
 	j->qpn = p->qpn;
 	j->psn = p->psn;
@@ -573,15 +557,10 @@ static void create_request(struct env *e)
 	j->access = (unsigned int)bench_range(b, 0, 15);
 	bench_fill(b, e->list, sizeof(e->list));
 	switch (j->kind) {
-	case J_ASYNC:
+	case J_WRITE:
 		j->access = HROCE_PERM_REMOTE_WRITE;
 		make_range(e, j, p, bad);
 		break;
-	case J_RANGE:
-		j->access = HROCE_PERM_REMOTE_WRITE;
-		make_range(e, j, p, bad);
-		break;
-	case J_ASEND:
 	case J_SEND:
 		j->access = HROCE_PERM_LOCAL_WRITE;
 		make_send(e, j, p, bad);
@@ -590,8 +569,7 @@ static void create_request(struct env *e)
 		j->len = pkt_len(e, p);
 		break;
 	}
-	j->icrc_bad = (j->kind == J_SEND || j->kind == J_RANGE) && bench_chance(b, sc->icrc_pct);
-	if (!j->icrc_bad) {
+	{
 		struct pay *x = ring_add(e, &e->stream, "payloads in the stream");
 
 		if (x) {
@@ -651,7 +629,7 @@ static void reference(struct env *e, unsigned int n, const struct sge *list)
 {
 	struct job *j = &e->job[n];
 	struct walk *w = &e->w;
-	bool is_list = j->kind == J_SEND || j->kind == J_ASEND;
+	bool is_list = j->kind == J_SEND;
 
 	memset(w, 0, sizeof(*w));
 	w->sge = 0;
@@ -675,7 +653,7 @@ static void reference(struct env *e, unsigned int n, const struct sge *list)
 }
 
 /*
- * Whether a job of QP qpn pushed now is dropped: an earlier async job of its QP fails its
+ * Whether a job of QP qpn pushed now is dropped: an earlier job of its QP fails its
  * walk and has not retired (at the head, or queued), or a fault of its QP waits
  */
 static enum drop_cause drop_mark(struct env *e, uint32_t qpn)
@@ -683,8 +661,7 @@ static enum drop_cause drop_mark(struct env *e, uint32_t qpn)
 	for (unsigned int i = e->retired; i < e->pushed; i++) {
 		const struct job *f = &e->job[i];
 
-		if (f->qpn == qpn && (f->kind == J_ASYNC || f->kind == J_ASEND) && !f->dropped &&
-		    f->fails)
+		if (f->qpn == qpn && f->kind != J_DROP && !f->dropped && f->fails)
 			return i != e->retired		  ? DROP_QUEUED
 			       : e->walk_failed == (int)i ? DROP_FAILED
 							  : DROP_AT_HEAD;
@@ -702,12 +679,10 @@ static void push_job(struct env *e)
 {
 	unsigned int n = e->pushed;
 	struct job *j = &e->job[n];
-	bool walk = j->kind != J_DROP, sync = j->kind == J_SEND || j->kind == J_RANGE;
-	bool is_list = j->kind == J_SEND || j->kind == J_ASEND;
+	bool walk = j->kind != J_DROP, is_list = j->kind == J_SEND;
 	enum drop_cause why = walk ? drop_mark(e, j->qpn) : DROP_NONE;
 
 	vport_set(e->j_walk, walk);
-	vport_set(e->j_sync, sync);
 	vport_set(e->j_list, is_list);
 	vport_set(e->j_ref, n % REFS);
 	if (is_list)
@@ -726,99 +701,29 @@ static void push_job(struct env *e)
 	j->dropped = why != DROP_NONE;
 	e->n_why[why]++;
 	switch (j->kind) {
-	case J_ASYNC:
-	case J_ASEND:
-		if (j->kind == J_ASYNC)
-			e->n_async++;
+	case J_WRITE:
+	case J_SEND:
+		if (j->kind == J_WRITE)
+			e->n_write++;
 		else
-			e->n_asend++;
+			e->n_send++;
 		if (!j->dropped) {
 			reference(e, n, e->lists[n % REFS]);
 			if (!j->fails)
 				commit_job(e, n, &e->w);
-			else if (j->kind == J_ASYNC)
-				e->n_async_fail++;
+			else if (j->kind == J_WRITE)
+				e->n_write_fail++;
+			else if (j->is_short)
+				e->n_short++;
 			else
-				e->n_asend_fail++;
+				e->n_send_fail++;
 		}
-		break;
-	case J_SEND:
-	case J_RANGE:
-		if (j->kind == J_SEND)
-			e->n_send++;
-		else
-			e->n_range++;
-		if (!j->dropped) {
-			reference(e, n, e->lists[n % REFS]);
-			e->sync_walk = e->w;
-		}
-		e->sync = (int)n;
-		e->res_seen = false;
 		break;
 	default:
 		e->n_drop++;
 		break;
 	}
 	e->pushed++;
-	progress(e);
-}
-
-/* the sync job's result seen: checked, and the decision the control takes */
-static void sync_result(struct env *e)
-{
-	struct bench *b = e->b;
-	struct job *j = &e->job[e->sync];
-	bool drop = vport_get(e->res_drop) != 0, is_short = vport_get(e->res_short) != 0;
-	unsigned int status = (unsigned int)vport_get(e->res_status);
-
-	if (drop != j->dropped) {
-		FAIL(e, "job %d (QP 0x%x PSN 0x%x): res_drop %u, want %u", e->sync, j->qpn, j->psn,
-		     drop, j->dropped);
-		return;
-	}
-	if (!drop && (status != j->status || is_short != j->is_short)) {
-		FAIL(e, "job %d (QP 0x%x PSN 0x%x): result status %u short %u, want %u %u", e->sync,
-		     j->qpn, j->psn, status, is_short, j->status, j->is_short);
-		return;
-	}
-	e->n_checks++;
-	e->res_seen = true;
-	e->dec_delay = (unsigned int)bench_range(b, 0, e->sc->decide_delay_max);
-	if (j->icrc_bad) {
-		e->dec_commit = false;
-		e->dec_act = false;
-		e->n_icrc++;
-	} else if (drop || j->fails) {
-		e->dec_commit = false;
-		e->dec_act = true;
-		if (drop)
-			e->n_res_drop++;
-		else if (j->is_short)
-			e->n_short++;
-		else
-			e->n_sync_fail++;
-	} else {
-		e->dec_commit = !bench_chance(b, e->sc->discard_pct);
-		e->dec_act = true;
-		if (!e->dec_commit)
-			e->n_discard++;
-	}
-	/* (an ICRC-bad request's decision needs no room: resp_engine's S_VDROP waits for
-	 * none; half of them wait all the same) */
-	e->dec_any_room = !e->dec_act && bench_chance(b, 50);
-}
-
-static void decide(struct env *e)
-{
-	struct job *j = &e->job[e->sync];
-
-	vport_set(e->d_commit, e->dec_commit);
-	vport_set(e->d_act, e->dec_act);
-	vport_set(e->d_valid, 1);
-	j->decided = true;
-	if (e->dec_commit)
-		commit_job(e, (unsigned int)e->sync, &e->sync_walk);
-	e->sync = -1;
 	progress(e);
 }
 
@@ -833,37 +738,14 @@ static void control(struct env *e)
 	unsigned int count = (unsigned int)vport_get(e->job_count);
 
 	vport_set(e->j_valid, 0);
-	vport_set(e->d_valid, 0);
-	vport_set(e->d_commit, bench_rand(b) & 1);
-	vport_set(e->d_act, bench_rand(b) & 1);
 	/* garbage on the job's ports while no job goes */
 	vport_set(e->j_walk, bench_rand(b) & 1);
-	vport_set(e->j_sync, bench_rand(b) & 1);
 	vport_set(e->j_list, bench_rand(b) & 1);
 	vport_set(e->j_ref, bench_rand(b));
 	vport_set(e->j_qpn, e->qp[bench_range(b, 0, MAX_QPS - 1)].qpn);
 	vport_set(e->j_len, bench_rand(b));
 	vport_set(e->xl_hold, e->chk != CHK_NONE);
 
-	if (e->sync >= 0) {
-		if (!vport_get(e->res_valid))
-			return;
-		if (!e->res_seen) {
-			sync_result(e);
-			if (e->err[0])
-				return;
-		}
-		if (e->dec_delay) {
-			e->dec_delay--;
-			return;
-		}
-		if (e->dec_any_room || vport_get(e->decide_room))
-			decide(e);
-		else
-			e->n_no_decide_room++;
-		if (e->sync >= 0)
-			return;
-	}
 	if (e->chk == CHK_HOLD) {
 		/* the translator is the control's once no walk is under way */
 		if (!vport_get(e->xl_busy) && vport_get(e->xl.req_ready)) {
@@ -895,8 +777,7 @@ static void control(struct env *e)
 		return;
 	}
 	const struct job *j = &e->job[e->pushed];
-	bool room = count < e->njobs &&
-		    ((j->kind != J_ASYNC && j->kind != J_ASEND) || vport_get(e->fault_room));
+	bool room = count < e->njobs && (j->kind == J_DROP || vport_get(e->fault_room));
 
 	if (count < e->njobs && !room)
 		e->n_no_fault_room++;
@@ -931,23 +812,17 @@ static void retire(struct env *e)
 	}
 	struct job *j = &e->job[e->retired];
 
-	bool is_list = j->kind == J_SEND || j->kind == J_ASEND;
+	bool is_list = j->kind == J_SEND;
 
-	if ((j->kind == J_SEND || j->kind == J_RANGE) && !j->decided) {
-		FAIL(e, "job %u (sync) retired before its decision", e->retired);
-		return;
-	}
 	/* (list_pop is seen the cycle after, with placed_count) */
 	if (e->list_popped != is_list || (is_list && e->list_popped_ref != e->retired % REFS)) {
 		FAIL(e, "job %u (kind %u) retired with list_pop %u ref %u", e->retired, j->kind,
 		     e->list_popped, e->list_popped_ref);
 		return;
 	}
-	if ((j->kind == J_ASYNC || j->kind == J_ASEND) && !j->dropped && j->fails) {
+	if (j->kind != J_DROP && !j->dropped && j->fails) {
 		/* its fault takes an entry as it retires */
-		struct fault f = {
-			j->qpn, j->psn, j->status, j->is_short, j->kind == J_ASEND, false
-		};
+		struct fault f = { j->qpn, j->psn, j->status, j->is_short, is_list, false };
 
 		table_push(e, &f);
 	}
@@ -1010,8 +885,6 @@ static void check_regs(struct env *e)
 		     "%llu writes handed out",
 		     committed, (unsigned long long)e->commit_retired,
 		     (unsigned long long)e->commit_all, (unsigned long long)e->taken);
-	if (vport_get(e->res_valid) && (e->sync < 0 || (unsigned int)e->sync != e->retired))
-		FAIL(e, "res_valid with job %u at the head, the sync job %d", e->retired, e->sync);
 	bool idle = vport_get(e->idle) != 0, busy = vport_get(e->xl_busy) != 0;
 
 	if (idle && (e->retired != e->pushed || busy))
@@ -1437,7 +1310,6 @@ static void open_ports(struct env *e)
 		P(idle, "idle"),
 		P(drained, "drained"),
 		P(j_walk, "s_job_walk"),
-		P(j_sync, "s_job_sync"),
 		P(j_qpn, "s_job_qpn"),
 		P(j_psn, "s_job_psn"),
 		P(j_off, "s_job_off"),
@@ -1463,14 +1335,6 @@ static void open_ports(struct env *e)
 		P(f_list, "m_fault_list"),
 		P(q_own_list_2, "q_own_list_2"),
 		P(q_own_short_2, "q_own_short_2"),
-		P(res_valid, "res_valid"),
-		P(res_drop, "res_drop"),
-		P(res_status, "res_status"),
-		P(res_short, "res_short"),
-		P(d_commit, "s_decide_commit"),
-		P(d_act, "s_decide_act"),
-		P(d_valid, "s_decide_valid"),
-		P(decide_room, "decide_room"),
 		P(placed, "placed_count"),
 		P(committed, "wr_committed"),
 		P(answered, "wr_answered"),
@@ -1515,24 +1379,23 @@ static void open_ports(struct env *e)
 
 static bool all_out(struct env *e)
 {
-	return e->pushed == e->sc->jobs && e->retired == e->pushed && e->sync < 0 &&
-	       e->chk == CHK_NONE && !e->ack.active && !e->xl.want.n && !e->xl.ans.n &&
-	       !e->chunks.n && !e->wpays.n && !e->stream.n && !e->wdata.n && !e->wreqs.n &&
-	       !e->answers.n && !e->faults.n && !e->write_push;
+	return e->pushed == e->sc->jobs && e->retired == e->pushed && e->chk == CHK_NONE &&
+	       !e->ack.active && !e->xl.want.n && !e->xl.ans.n && !e->chunks.n && !e->wpays.n &&
+	       !e->stream.n && !e->wdata.n && !e->wreqs.n && !e->answers.n && !e->faults.n &&
+	       !e->write_push;
 }
 
 static void hang_report(struct env *e)
 {
 	FAIL(e,
-	     "no progress for %u cycles (cycle %llu): %u of %u jobs pushed, %u retired, sync "
-	     "job %d (result seen %u), check %u, job_count %u, idle %u, drained %u, "
+	     "no progress for %u cycles (cycle %llu): %u of %u jobs pushed, %u retired, "
+	     "check %u, job_count %u, idle %u, drained %u, "
 	     "xl_busy %u; still expected: %u translation requests, %u write requests, %u "
 	     "payloads to write, %u in the stream, %u writes unanswered, %u faults",
 	     HANG_CYCLES, (unsigned long long)e->dut.cycle, e->pushed, e->sc->jobs, e->retired,
-	     e->sync, e->res_seen, e->chk, (unsigned int)vport_get(e->job_count),
-	     (unsigned int)vport_get(e->idle), (unsigned int)vport_get(e->drained),
-	     (unsigned int)vport_get(e->xl_busy), e->xl.want.n, e->chunks.n, e->wpays.n,
-	     e->stream.n, e->wreqs.n + e->answers.n, e->faults.n);
+	     e->chk, (unsigned int)vport_get(e->job_count), (unsigned int)vport_get(e->idle),
+	     (unsigned int)vport_get(e->drained), (unsigned int)vport_get(e->xl_busy), e->xl.want.n,
+	     e->chunks.n, e->wpays.n, e->stream.n, e->wreqs.n + e->answers.n, e->faults.n);
 }
 
 /* the kinds of events the run is meant to cover came (a --quick run: its kinds of job) */
@@ -1541,29 +1404,26 @@ static void coverage(struct env *e)
 	const struct scenario *sc = e->sc;
 	bool full = !e->b->quick;
 
-	if (!e->n_async || !e->n_asend || !e->n_send || !e->n_range || !e->n_drop ||
-	    !e->n_committed || !e->n_acks || (sc->hold_pct && !e->n_holds))
+	if (!e->n_write || !e->n_send || !e->n_drop || !e->n_committed || !e->n_acks ||
+	    (sc->hold_pct && !e->n_holds))
 		FAIL(e, "a kind of job, an ACK or a range check never came: the stimulus is thin");
 	else if (!sc->bad_pct && !sc->refuse_pct &&
-		 (e->n_async_fail || e->n_asend_fail || e->n_sync_fail || e->n_short || e->n_pops))
+		 (e->n_write_fail || e->n_send_fail || e->n_short || e->n_pops))
 		FAIL(e, "a run without violations failed a walk or made a fault");
 	else if (!full)
 		return;
 	else if (e->max_chunks < 2 * e->max_sge - 4)
 		FAIL(e, "no walk of SGEs across pages: at most %u chunks", e->max_chunks);
-	else if (sc->bad_pct &&
-		 (!e->n_async_fail || !e->n_asend_fail || !e->n_sync_fail || !e->n_short ||
-		  !e->n_own || !e->n_why[DROP_WALK_FAULT] || !e->n_res_drop))
-		FAIL(e, "a run with violations without a failed async walk or SEND, a failed sync "
-			"walk, a short SEND, a fault of a queried message, a job dropped after a "
-			"walk's fault, or a res_drop");
+	else if (sc->bad_pct && (!e->n_write_fail || !e->n_send_fail || !e->n_short || !e->n_own ||
+				 !e->n_why[DROP_WALK_FAULT]))
+		FAIL(e,
+		     "a run with violations without a failed WRITE or SEND walk, a short SEND, a "
+		     "fault of a queried message, or a job dropped after a walk's fault");
 	else if (sc->bad_pct >= 10 &&
 		 (!e->n_why[DROP_AT_HEAD] || (e->njobs > 2 && !e->n_why[DROP_QUEUED])))
 		FAIL(e, "no job came as a failing one of its QP was walked at the head, or queued");
 	else if (sc->corners && !e->n_why[DROP_FAILED])
 		FAIL(e, "no job came as a failed one of its QP left");
-	else if (sc->icrc_pct && !e->n_icrc)
-		FAIL(e, "a run with ICRC-bad requests without one");
 	else if (sc->refuse_pct && (!e->n_refused || !e->n_write_faults))
 		FAIL(e, "a run with refused writes without a fault for one");
 	else if (sc->refused_run && (!e->n_lost || !e->n_why[DROP_WRITE_FAULT]))
@@ -1587,7 +1447,6 @@ static void run(struct bench *b, const struct scenario *sc, const struct model *
 	e->b = b;
 	e->sc = &s;
 	e->md = md;
-	e->sync = -1;
 	e->walk_failed = -1;
 	e->job = calloc(s.jobs, sizeof(*e->job));
 	for (unsigned int i = 0; i < 2; i++) {
@@ -1636,30 +1495,27 @@ static void run(struct bench *b, const struct scenario *sc, const struct model *
 	if (!e->err[0] && (!vport_get(e->idle) || !vport_get(e->drained)))
 		FAIL(e, "everything out, and the stage is not idle (%u) and drained (%u)",
 		     (unsigned int)vport_get(e->idle), (unsigned int)vport_get(e->drained));
-	if (!e->err[0] && (vport_get(e->wq_valid) || vport_get(e->xl.req_valid) ||
-			   vport_get(e->res_valid) || vport_get(e->f_valid)))
-		FAIL(e, "everything out, and still: m_wr_req %u m_mr_req %u res %u m_fault %u",
+	if (!e->err[0] &&
+	    (vport_get(e->wq_valid) || vport_get(e->xl.req_valid) || vport_get(e->f_valid)))
+		FAIL(e, "everything out, and still: m_wr_req %u m_mr_req %u m_fault %u",
 		     (unsigned int)vport_get(e->wq_valid), (unsigned int)vport_get(e->xl.req_valid),
-		     (unsigned int)vport_get(e->res_valid), (unsigned int)vport_get(e->f_valid));
+		     (unsigned int)vport_get(e->f_valid));
 	if (!e->err[0])
 		mem_compare(e);
 	bench_log(
 		b,
-		"%s: %u jobs in %llu cycles: %u async range, %u async SEND, %u SEND, %u range, %u "
-		"drop; %u committed (%llu bytes, %u lines, a walk's chunks up to %u); %u async "
-		"walks failed, %u async SEND, %u sync (%u short), %u "
-		"res_drop, %u ICRC-bad, %u OK discarded; dropped after a failing job at the "
-		"head %u, failed %u, queued %u, a walk's fault %u, a write's %u; %u writes refused, %u write faults, %u lost; %u faults popped, %u "
-		"range checks, %u ACKs; cycles without room: to decide %u, for a fault %u; %u "
-		"checks",
-		s.name, e->pushed, (unsigned long long)e->dut.cycle, e->n_async, e->n_asend,
-		e->n_send, e->n_range, e->n_drop, e->n_committed, (unsigned long long)e->bytes,
-		e->want.n, e->max_chunks, e->n_async_fail, e->n_asend_fail,
-		e->n_sync_fail + e->n_short, e->n_short, e->n_res_drop, e->n_icrc, e->n_discard,
-		e->n_why[DROP_AT_HEAD], e->n_why[DROP_FAILED], e->n_why[DROP_QUEUED],
-		e->n_why[DROP_WALK_FAULT], e->n_why[DROP_WRITE_FAULT], e->n_refused,
-		e->n_write_faults, e->n_lost, e->n_pops, e->n_holds, e->n_acks, e->n_no_decide_room,
-		e->n_no_fault_room, e->n_checks);
+		"%s: %u jobs in %llu cycles: %u WRITE, %u SEND, %u drop; %u committed (%llu "
+		"bytes, %u lines, a walk's chunks up to %u); walks failed: %u WRITE, %u SEND (%u "
+		"more short); dropped after a failing job at the head %u, failed %u, queued %u, "
+		"a walk's fault %u, a write's %u; %u writes refused, %u write faults, %u lost; %u "
+		"faults popped, %u of a queried message; %u range checks, %u ACKs; cycles "
+		"without room for a fault %u; %u checks",
+		s.name, e->pushed, (unsigned long long)e->dut.cycle, e->n_write, e->n_send,
+		e->n_drop, e->n_committed, (unsigned long long)e->bytes, e->want.n, e->max_chunks,
+		e->n_write_fail, e->n_send_fail, e->n_short, e->n_why[DROP_AT_HEAD],
+		e->n_why[DROP_FAILED], e->n_why[DROP_QUEUED], e->n_why[DROP_WALK_FAULT],
+		e->n_why[DROP_WRITE_FAULT], e->n_refused, e->n_write_faults, e->n_lost, e->n_pops,
+		e->n_own, e->n_holds, e->n_acks, e->n_no_fault_room, e->n_checks);
 	if (!e->err[0])
 		coverage(e);
 	bench_result(b, s.name, !e->err[0], "%s", e->err);
@@ -1685,32 +1541,26 @@ int main(int argc, char **argv)
 		  .mr_lat_max = 6,
 		  .wr_lat_max = 20,
 		  .fault_delay_max = 10,
-		  .decide_delay_max = 3,
 		  .hold_pct = 10 },
 		{ .name = "resp_place_violations",
 		  .jobs = 6000,
 		  .qps = 8,
 		  .bad_pct = 20,
-		  .icrc_pct = 10,
-		  .discard_pct = 3,
 		  .ready_pct = 70,
 		  .mr_lat_max = 6,
 		  .wr_lat_max = 20,
 		  .fault_delay_max = 60,
-		  .decide_delay_max = 5,
 		  .tiny = true,
 		  .hold_pct = 10 },
 		{ .name = "resp_place_refused",
 		  .jobs = 6000,
 		  .qps = 8,
 		  .bad_pct = 3,
-		  .icrc_pct = 5,
 		  .refuse_pct = 10,
 		  .ready_pct = 80,
 		  .mr_lat_max = 4,
 		  .wr_lat_max = 30,
 		  .fault_delay_max = 1000,
-		  .decide_delay_max = 3,
 		  .tiny = true,
 		  .hold_pct = 5,
 		  .refused_run = true },
@@ -1718,22 +1568,17 @@ int main(int argc, char **argv)
 		  .jobs = 3000,
 		  .qps = 8,
 		  .bad_pct = 10,
-		  .icrc_pct = 5,
-		  .discard_pct = 3,
 		  .refuse_pct = 1,
 		  .ready_pct = 20,
 		  .mr_lat_max = 40,
 		  .wr_lat_max = 200,
 		  .fault_delay_max = 200,
-		  .decide_delay_max = 20,
 		  .tiny = true,
 		  .hold_pct = 10 },
 		{ .name = "resp_place_gaps",
 		  .jobs = 5000,
 		  .qps = 8,
 		  .bad_pct = 10,
-		  .icrc_pct = 5,
-		  .discard_pct = 3,
 		  .refuse_pct = 1,
 		  .ready_pct = 95,
 		  .mr_lat_max = 2,
@@ -1741,7 +1586,6 @@ int main(int argc, char **argv)
 		  .gap_pct = 30,
 		  .gap_max = 40,
 		  .fault_delay_max = 20,
-		  .decide_delay_max = 2,
 		  .hold_pct = 10 },
 		/* the payload slow, the writer's requests waiting for their bytes: the committed
 		 * chunks stay, and walks (SENDs of up to 62 chunks) find the chunk FIFO half full
@@ -1749,8 +1593,6 @@ int main(int argc, char **argv)
 		{ .name = "resp_place_slow_stream",
 		  .jobs = 3000,
 		  .qps = 8,
-		  .icrc_pct = 5,
-		  .discard_pct = 3,
 		  .refuse_pct = 1,
 		  .ready_pct = 90,
 		  .stream_pct = 8,
@@ -1758,7 +1600,6 @@ int main(int argc, char **argv)
 		  .mr_lat_max = 2,
 		  .wr_lat_max = 10,
 		  .fault_delay_max = 20,
-		  .decide_delay_max = 2,
 		  .tiny = true,
 		  .hold_pct = 5 },
 		/* two QPs, the translator and the writer quick: a job often comes in the cycle a
@@ -1767,8 +1608,6 @@ int main(int argc, char **argv)
 		  .jobs = 5000,
 		  .qps = 2,
 		  .bad_pct = 15,
-		  .icrc_pct = 5,
-		  .discard_pct = 3,
 		  .refuse_pct = 2,
 		  .ready_pct = 95,
 		  .mr_lat_max = 2,
@@ -1776,7 +1615,6 @@ int main(int argc, char **argv)
 		  .gap_pct = 60,
 		  .gap_max = 8,
 		  .fault_delay_max = 4,
-		  .decide_delay_max = 1,
 		  .tiny = true,
 		  .corners = true,
 		  .hold_pct = 5 },
