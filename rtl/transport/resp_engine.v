@@ -21,10 +21,11 @@ READ) and decides their answers (ACK, NAK, READ responses), which transport/resp
 Placement is a stage of its own (transport/resp_place), in request order. A SEND or WRITE
 packet is handed to it once its checks passed and its verdict is good: this engine goes on
 with the next request while it is walked and placed, and a walk that fails there comes
-back as a fault (NAK, QP to error), as a write the host refused does. A SEND's walk reads its RECV WQE's SGEs from the window that holds
-it, which is kept (protected from fills) until the job leaves the stage; its failure (a
-local key, or a message longer than the SGEs) is its RECV WQE's error (LOC_PROT_ERR,
-LOC_LEN_ERR), in its completion if it was written, else in the flush's first. So this
+back as a fault (NAK, QP to error), as a write the host refused does. A SEND's walk reads
+its RECV WQE's SGEs from the window that holds it, which is kept (protected from fills)
+until the job leaves the stage; its failure (a local key, or a message longer than the
+SGEs) is its RECV WQE's error (LOC_PROT_ERR, LOC_LEN_ERR), in its completion if it was
+written, else in the flush's first. So this
 engine never waits for a walk; a payload not placed is dropped through the stage, so that
 the payloads' fates stay in their order.
 
@@ -601,7 +602,7 @@ localparam REF_WIDTH = RQ_SLOT_LOG + 3;
 wire list_push;
 wire [REF_WIDTH-1:0] list_push_ref = {cur_slot_reg, wqe_base};
 wire list_pop;
-wire [REF_WIDTH-1:0] list_pop_ref, sge_ref;
+wire [REF_WIDTH-1:0] sge_ref;   // the stage's head job's (list_pop: it leaves)
 localparam SJ_W = PLACE_JOB_LOG + 1;
 reg [SJ_W*RQ_SLOTS-1:0] slot_jobs_reg = {SJ_W*RQ_SLOTS{1'b0}};
 reg [RQ_SLOTS-1:0] slot_read;
@@ -615,7 +616,7 @@ always @(posedge clk) begin
     for (sj = 0; sj < RQ_SLOTS; sj = sj + 1) begin
         slot_jobs_reg[sj*SJ_W +: SJ_W] <= slot_jobs_reg[sj*SJ_W +: SJ_W] +
             {{SJ_W-1{1'b0}}, list_push && list_push_ref[REF_WIDTH-1:3] == sj[RQ_SLOT_LOG-1:0]} -
-            {{SJ_W-1{1'b0}}, list_pop && list_pop_ref[REF_WIDTH-1:3] == sj[RQ_SLOT_LOG-1:0]};
+            {{SJ_W-1{1'b0}}, list_pop && sge_ref[REF_WIDTH-1:3] == sj[RQ_SLOT_LOG-1:0]};
     end
     if (rst) begin
         slot_jobs_reg <= {SJ_W*RQ_SLOTS{1'b0}};
@@ -675,6 +676,8 @@ db_inst (
  * or the running remote range as one entry), committed, written, its writes tracked
  */
 reg job_valid, job_walk;
+// a SEND's job walks its RECV WQE's SGEs (a WRITE's, its remote range)
+wire job_list = job_walk && !xl_remote_reg;
 wire [PLACE_JOB_LOG:0] place_job_count;
 wire place_fault_room, place_drained;
 wire [7:0] placed_count;
@@ -700,7 +703,7 @@ resp_place #(
 )
 place_inst (
     .clk(clk), .rst(rst), .idle(place_idle), .drained(place_drained),
-    .s_job_walk(job_walk), .s_job_list(job_walk && !xl_remote_reg),
+    .s_job_walk(job_walk), .s_job_list(job_list),
     .s_job_ref(list_push_ref), .s_job_qpn(qpn_reg), .s_job_psn(rx_psn),
     .s_job_off(xl_remote_reg || op_starts ? 32'd0 : recv_offset), .s_job_len(rx_len),
     .s_job_num_sge(xl_remote_reg ? 8'd1 : wqe_num_sge), .s_job_pd(ctx_reg[`HROCE_QPC_PD]),
@@ -708,7 +711,7 @@ place_inst (
     .s_job_va(xl_va_reg), .s_job_key(xl_key_reg), .s_job_valid(job_valid),
     .job_count(place_job_count), .fault_room(place_fault_room),
     .sge_ref(sge_ref), .sge_index(walk_sge_index), .sge_addr(sge_addr), .sge_len(sge_len),
-    .sge_key(sge_lkey), .list_pop(list_pop), .list_pop_ref(list_pop_ref),
+    .sge_key(sge_lkey), .list_pop(list_pop),
     .placed_count(placed_count), .wr_committed(wr_committed), .wr_answered(wr_answered),
     .m_fault_qpn(fault_qpn), .m_fault_psn(fault_psn), .m_fault_status(fault_status),
     .m_fault_short(fault_short), .m_fault_list(fault_list), .m_fault_write(fault_write),
@@ -788,9 +791,9 @@ wire desc_room = desc_count < (7'd1 << DESC_ADDR_WIDTH) - 7'd1;
 // a request queues at most the pending ACK and its own answer
 wire answer_room = desc_count < (7'd1 << DESC_ADDR_WIDTH) - 7'd2;
 wire room = answer_room && kick_count < 5'd7;
-// a job to the placement stage: room in its queue (an async one also room for its fault)
+// a job to the placement stage: room in its queue (one that walks also room for its fault)
 wire job_room = place_job_count < PLACE_JOBS;
-wire async_room = job_room && place_fault_room;
+wire walk_room = job_room && place_fault_room;
 // a request that waited NO_ROOM_WAIT cycles for room for its answer while the link took
 // nothing of this NIC is taken all the same, and dropped (S_RX): RX waits on TX only while
 // TX moves, or two NICs whose links are full both ways would wait for each other for ever;
@@ -1127,7 +1130,7 @@ always @* begin
                 state_next = S_VDROP;
             end else if (v_pending) begin
                 state_next = S_COMMIT;
-            end else if ((rx_len == 13'd0 || async_room) &&
+            end else if ((rx_len == 13'd0 || walk_room) &&
                          (!op_completes_recv || qp_faulted || cw_room)) begin
                 // its data to place
                 job_valid = rx_len != 13'd0;
@@ -1405,7 +1408,7 @@ always @* begin
     job_seq_next = job_seq_reg + (job_valid ? 8'd1 : 8'd0);
 end
 
-assign list_push = job_valid && job_walk && !xl_remote_reg;
+assign list_push = job_valid && job_list;
 
 always @(posedge clk) begin
     state_reg <= state_next;

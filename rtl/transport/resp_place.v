@@ -98,7 +98,7 @@ module resp_place #
 
     /*
      * A list job's SGE list (the control's: the SGEs of the RECV WQE it refers to); a
-     * list job popped (its reference no longer read)
+     * list job popped (sge_ref no longer read)
      */
     output wire [REF_WIDTH-1:0]          sge_ref,
     output wire [4:0]                    sge_index,
@@ -106,7 +106,6 @@ module resp_place #
     input  wire [31:0]                   sge_len,
     input  wire [31:0]                   sge_key,
     output wire                          list_pop,
-    output wire [REF_WIDTH-1:0]          list_pop_ref,
 
     /*
      * The ACKs' bookkeeping
@@ -246,8 +245,8 @@ wire chunk_wr_en;                             // the walk writes a chunk
 wire [12:0] batch_now = batch_reg + (chunk_wr_en ? 13'd1 : 13'd0);
 
 /*
- * Faults: {QPN, PSN, status, short, list, refused write}, every entry's QPN and PSN
- * compared at once
+ * Faults: {QPN, PSN, short, list} in registers, every entry's compared at once; the
+ * head's {status, short, list, refused write} read from a RAM
  */
 reg [FAULTS*24-1:0] fault_qpn_reg = {FAULTS*24{1'b0}};
 reg [FAULTS-1:0] fault_list_reg = {FAULTS{1'b0}};
@@ -599,7 +598,6 @@ assign q_own_short_2 = (fault_own_2 & fault_list_reg & fault_short_reg) != {FAUL
 
 assign sge_ref = head_ref;
 assign list_pop = pop && head_list;
-assign list_pop_ref = head_ref;
 
 assign xl_busy = walk_busy;
 

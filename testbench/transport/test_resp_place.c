@@ -243,10 +243,10 @@ struct env {
 	const struct vmodel_port *idle, *drained, *j_walk, *j_qpn, *j_psn, *j_off, *j_len,
 		*j_num_sge, *j_pd, *j_access, *j_va, *j_key, *j_valid, *job_count, *fault_room,
 		*sge_index, *sge_addr, *sge_len, *sge_key, *j_list, *j_ref, *sge_ref, *list_pop,
-		*list_pop_ref, *f_short, *f_list, *q_own_list_2, *q_own_short_2, *placed,
-		*committed, *answered, *f_qpn, *f_psn, *f_status, *f_write, *f_valid, *f_ready,
-		*q_qpn_0, *q_faulted_0, *q_qpn_1, *q_faulted_1, *q_qpn_2, *q_first_2, *q_last_2,
-		*q_before_2, *q_own_2, *xl_hold, *xl_busy;
+		*f_short, *f_list, *q_own_list_2, *q_own_short_2, *placed, *committed, *answered,
+		*f_qpn, *f_psn, *f_status, *f_write, *f_valid, *f_ready, *q_qpn_0, *q_faulted_0,
+		*q_qpn_1, *q_faulted_1, *q_qpn_2, *q_first_2, *q_last_2, *q_before_2, *q_own_2,
+		*xl_hold, *xl_busy;
 	const struct vmodel_port *sx_data, *sx_keep, *sx_valid, *sx_ready, *sx_last, *wq_addr,
 		*wq_len, *wq_valid, *wq_ready, *wx_data, *wx_keep, *wx_valid, *wx_ready, *wx_last,
 		*wd_valid, *wd_error;
@@ -1250,7 +1250,7 @@ static void sample(void *ctx)
 	}
 	query_psns(e);
 	e->list_popped = vport_get(e->list_pop) != 0;
-	e->list_popped_ref = (unsigned int)vport_get(e->list_pop_ref);
+	e->list_popped_ref = (unsigned int)vport_get(e->sge_ref);
 	if ((req || vport_get(e->xl.resp_ready)) && !busy)
 		FAIL(e, "the stage uses the translator with xl_busy low");
 	if (!busy && a && !a->other)
@@ -1328,7 +1328,6 @@ static void open_ports(struct env *e)
 		P(sge_key, "sge_key"),
 		P(sge_ref, "sge_ref"),
 		P(list_pop, "list_pop"),
-		P(list_pop_ref, "list_pop_ref"),
 		P(j_list, "s_job_list"),
 		P(j_ref, "s_job_ref"),
 		P(f_short, "m_fault_short"),
