@@ -109,7 +109,8 @@ $(eval $(call model,roce_rx_early_w64,roce_rx,-GDATA_WIDTH=64 -GEARLY_HDR=1,$(NE
 $(eval $(call model,roce_rx_early_w512,roce_rx,-GDATA_WIDTH=512 -GEARLY_HDR=1,$(NET_RTL_SRCS)))
 $(eval $(call model,roce_tx_w64,roce_tx,-GDATA_WIDTH=64,$(NET_RTL_SRCS)))
 $(eval $(call model,roce_tx_w512,roce_tx,-GDATA_WIDTH=512,$(NET_RTL_SRCS)))
-$(eval $(call model,hroce_core,hroce_core,,$(RTL_SRCS)))
+# with its trace port (a board's build ties it to zero)
+$(eval $(call model,hroce_core,hroce_core,-GTRACE=1,$(RTL_SRCS)))
 # ARP and ICMP echo, and the frame arbiter in front of the link (as the core has it: 5 sources)
 $(eval $(call model,arp_w64,arp,-GDATA_WIDTH=64,$(NET_RTL_SRCS)))
 $(eval $(call model,arp_w512,arp,-GDATA_WIDTH=512,$(NET_RTL_SRCS)))
@@ -286,6 +287,11 @@ $(BIN)/test_ipv6: $(call cobjs,testbench/system/test_ipv6.c testbench/system/rc_
 	@mkdir -p $(BIN)
 	$(CC) -o $@ $^ $(LDLIBS)
 PROGRAMS += $(BIN)/test_ipv6
+$(BIN)/test_trace: $(call cobjs,testbench/system/test_trace.c testbench/system/rc_env.c \
+		testbench/lib/bench.c) $(SYSTEM_LIBS)
+	@mkdir -p $(BIN)
+	$(CC) -o $@ $^ $(LDLIBS)
+PROGRAMS += $(BIN)/test_trace
 $(BIN)/test_retry: $(call cobjs,testbench/system/test_retry.c testbench/system/rc_env.c \
 		testbench/lib/bench.c sim/wire/roce_wire.c) $(SYSTEM_LIBS)
 	@mkdir -p $(BIN)
@@ -435,7 +441,7 @@ interop: $(BIN)/test_interop
 TESTS := test_wire test_icrc test_rx test_tx test_hroce_pcap test_arp test_icmp test_nd test_nd_neigh
 TESTS += test_frame_arb
 TESTS += $(BLOCK_TESTS)
-TESTS += test_vfio test_pin test_sim test_faults test_rc test_ipv6 test_retry test_net test_config test_simrun test_port
+TESTS += test_vfio test_pin test_sim test_faults test_rc test_ipv6 test_trace test_retry test_net test_config test_simrun test_port
 TESTS += test_shell_nic
 TESTS += test_perftest test_badinput test_cq_overrun test_verbs_attr test_verbs_cq_overrun
 TESTS += test_verbs_threads

@@ -48,7 +48,10 @@ module hroce_core #
     // AXI4-Lite address bits (BAR0 size)
     parameter AXIL_ADDR_WIDTH = `HROCE_AXIL_ADDR_WIDTH,
     // Interrupt vector bits
-    parameter IRQ_WIDTH = `HROCE_IRQ_WIDTH
+    parameter IRQ_WIDTH = `HROCE_IRQ_WIDTH,
+    // 1: the trace port tells every stage event (the simulation's models); 0: it is tied
+    // to zero and nothing of it is built (a board)
+    parameter TRACE = 0
 )
 (
     input  wire                          clk,
@@ -156,7 +159,14 @@ module hroce_core #
      */
     output wire [IRQ_WIDTH-1:0]          m_irq_vector,
     output wire                          m_irq_valid,
-    input  wire                          m_irq_ready
+    input  wire                          m_irq_ready,
+
+    /*
+     * Trace: lane k (contract: TRACE) valid in the cycle its stage hands a packet or a
+     * WQE on, its TRACE_EVENT at bits k*TRACE_EVENT_WIDTH upward (all zero unless TRACE)
+     */
+    output wire [`HROCE_TRACE_COUNT-1:0] m_trace_valid,
+    output wire [`HROCE_TRACE_COUNT*`HROCE_TRACE_EVENT_WIDTH-1:0] m_trace_data
 );
 
 initial begin
@@ -959,6 +969,11 @@ retry_timer_inst (
 // most once, and one with no room would hold its doorbell, then the responses, back
 localparam integer WORK_LOG = {27'd0, `HROCE_TIMER_QPN_WIDTH};
 
+wire req_trace_valid;
+wire [`HROCE_TRACE_EVENT_WIDTH-1:0] req_trace_data;
+wire [3:0] resp_trace_valid;
+wire [4*`HROCE_TRACE_EVENT_WIDTH-1:0] resp_trace_data;
+
 req_engine #(
     .DATA_WIDTH(DATA_WIDTH),
     .WORK_ADDR_WIDTH(WORK_LOG)
@@ -1094,7 +1109,8 @@ req_inst (
     .stat_retry_timeout(core_stat[`HROCE_CORE_COUNTER_RETRY_TIMEOUT]),
     .stat_retry_rnr(core_stat[`HROCE_CORE_COUNTER_RETRY_RNR]),
     .stat_retry_implicit(core_stat[`HROCE_CORE_COUNTER_RETRY_IMPLICIT]),
-    .stat_retry_exceeded(core_stat[`HROCE_CORE_COUNTER_RETRY_EXCEEDED])
+    .stat_retry_exceeded(core_stat[`HROCE_CORE_COUNTER_RETRY_EXCEEDED]),
+    .m_trace_valid(req_trace_valid), .m_trace_data(req_trace_data)
 );
 assign rd_req_last[RD_REQ_WQE] = 1'b1;
 assign rd_req_last[RD_ACK_WQE] = 1'b1;
@@ -1184,7 +1200,8 @@ resp_inst (
     .stat_rx_no_qp(core_stat[`HROCE_CORE_COUNTER_RX_NO_QP]),
     .stat_rx_no_room(core_stat[`HROCE_CORE_COUNTER_RX_NO_ROOM]),
     .stat_rx_duplicate(core_stat[`HROCE_CORE_COUNTER_RX_DUPLICATE]),
-    .stat_rx_out_of_sequence(core_stat[`HROCE_CORE_COUNTER_RX_OUT_OF_SEQUENCE])
+    .stat_rx_out_of_sequence(core_stat[`HROCE_CORE_COUNTER_RX_OUT_OF_SEQUENCE]),
+    .m_trace_valid(resp_trace_valid), .m_trace_data(resp_trace_data)
 );
 assign rd_req_last[RD_RESP_WQE] = 1'b1;
 
@@ -1741,6 +1758,47 @@ end
 
 assign core_stat[`HROCE_CORE_COUNTER_DMA_READ_ERROR] = stat_rd_error_reg;
 assign core_stat[`HROCE_CORE_COUNTER_DMA_WRITE_ERROR] = stat_wr_error_reg;
+
+/*
+ * The trace port: each lane is a handshake of the stages, read where it happens (the
+ * engines give theirs); with TRACE = 0 nothing reads them
+ */
+localparam TEV = `HROCE_TRACE_EVENT_WIDTH;
+
+// a header's event ({opcode, PSN, QPN}): the local QP is the sender's for a header out,
+// BTH's DQPN for one in; a completion's ({status, WQE index, QPN})
+`define TRACE_HDR(h, qpn) \
+    {h[`HROCE_ROCE_HDR_BTH_OPCODE], h[`HROCE_ROCE_HDR_BTH_PSN], h[qpn]}
+`define TRACE_CQE(c) {c[`HROCE_CQE_STATUS], 8'd0, c[`HROCE_CQE_WQE_INDEX], c[`HROCE_CQE_QPN]}
+
+wire [`HROCE_TRACE_COUNT-1:0] trace_valid = {
+    resp_cqe_valid && resp_cqe_ready,
+    req_cqe_valid && req_cqe_ready,
+    rxp_hdr_valid && rxp_hdr_ready,
+    txp_hdr_valid && txp_hdr_ready,
+    resp_trace_valid,
+    rxq_hdr_valid && rxq_hdr_ready,
+    txq_hdr_valid && txq_hdr_ready,
+    req_trace_valid,
+    sq_db_valid && req_db_ready
+};
+wire [`HROCE_TRACE_COUNT*TEV-1:0] trace_data = {
+    `TRACE_CQE(resp_cqe_data),
+    `TRACE_CQE(req_cqe_data),
+    `TRACE_HDR(rxp_hdr_data, `HROCE_ROCE_HDR_BTH_DQPN),
+    `TRACE_HDR(txp_hdr_data, `HROCE_ROCE_HDR_SRC_QPN),
+    resp_trace_data,
+    `TRACE_HDR(rxq_hdr_data, `HROCE_ROCE_HDR_BTH_DQPN),
+    `TRACE_HDR(txq_hdr_data, `HROCE_ROCE_HDR_SRC_QPN),
+    req_trace_data,
+    {7'd0, !reg_sq_db, 8'd0, sq_db_index, sq_db_qpn}
+};
+
+assign m_trace_valid = TRACE != 0 ? trace_valid : {`HROCE_TRACE_COUNT{1'b0}};
+assign m_trace_data = TRACE != 0 ? trace_data : {`HROCE_TRACE_COUNT*TEV{1'b0}};
+
+`undef TRACE_HDR
+`undef TRACE_CQE
 
 endmodule
 

@@ -407,7 +407,8 @@ hroce_core #(
     .KEEP_WIDTH(KEEP_WIDTH),
     .AXI_ID_WIDTH(AXI_ID_WIDTH),
     .AXIL_ADDR_WIDTH(CORE_ADDR_WIDTH),
-    .IRQ_WIDTH(IRQ_WIDTH)
+    .IRQ_WIDTH(IRQ_WIDTH),
+    .TRACE(0)
 )
 hroce_core_inst (
     .clk(clk),
@@ -487,7 +488,10 @@ hroce_core_inst (
     .m_axi_rready(m_axi_rready),
     .m_irq_vector(irq_vector),
     .m_irq_valid(irq_valid),
-    .m_irq_ready(irq_ready)
+    .m_irq_ready(irq_ready),
+    // the trace port is the simulation's: on a board nothing of it is built
+    .m_trace_valid(),
+    .m_trace_data()
 );
 
 endmodule

@@ -234,7 +234,13 @@ module req_engine #
     output wire                          stat_retry_timeout,
     output wire                          stat_retry_rnr,
     output wire                          stat_retry_implicit,
-    output wire                          stat_retry_exceeded
+    output wire                          stat_retry_exceeded,
+
+    /*
+     * Trace (the core's trace port): TRACE_WQE
+     */
+    output wire                          m_trace_valid,
+    output wire [`HROCE_TRACE_EVENT_WIDTH-1:0] m_trace_data
 );
 
 // a WQE's facts in wqe_info: opcode, flags, length, SGE count (8 bits each but the length's
@@ -360,6 +366,10 @@ ack_inst (
     .stat_retry_rnr(stat_retry_rnr), .stat_retry_implicit(stat_retry_implicit),
     .stat_retry_exceeded(stat_retry_exceeded)
 );
+
+// a WQE's last packet handed to the build stage, as its facts are kept
+assign m_trace_valid = info_wr_en;
+assign m_trace_data = {8'd0, 8'd0, info_wr_index, info_wr_qpn};
 
 wqe_info #(.ADDR_WIDTH(INFO_ADDR_WIDTH), .INFO_WIDTH(INFO_WIDTH))
 info_inst (

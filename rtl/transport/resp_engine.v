@@ -244,7 +244,14 @@ module resp_engine #
     output wire                          stat_rx_no_qp,
     output wire                          stat_rx_no_room,
     output wire                          stat_rx_duplicate,
-    output wire                          stat_rx_out_of_sequence
+    output wire                          stat_rx_out_of_sequence,
+
+    /*
+     * Trace (the core's trace port): TRACE_VERDICT, TRACE_PLACE, then the placement
+     * stage's TRACE_PLACED, TRACE_ANSWERED
+     */
+    output wire [3:0]                    m_trace_valid,
+    output wire [4*`HROCE_TRACE_EVENT_WIDTH-1:0] m_trace_data
 );
 
 initial begin
@@ -696,6 +703,9 @@ wire xl_busy;
 // the control's range check holds the translator
 wire xl_hold = state_reg == S_CHECK || state_reg == S_CHECK_RESP;
 
+wire [1:0] place_trace_valid;
+wire [2*`HROCE_TRACE_EVENT_WIDTH-1:0] place_trace_data;
+
 resp_place #(
     .DATA_WIDTH(DATA_WIDTH), .CHUNK_ADDR_WIDTH(CHUNK_ADDR_WIDTH),
     .WREC_ADDR_WIDTH(WREC_ADDR_WIDTH), .JOB_LOG(PLACE_JOB_LOG), .FAULT_LOG(FAULT_ADDR_WIDTH),
@@ -735,7 +745,8 @@ place_inst (
     .m_wr_axis_tdata(m_wr_axis_tdata), .m_wr_axis_tkeep(m_wr_axis_tkeep),
     .m_wr_axis_tvalid(m_wr_axis_tvalid), .m_wr_axis_tready(m_wr_axis_tready),
     .m_wr_axis_tlast(m_wr_axis_tlast),
-    .s_wr_done_valid(s_wr_done_valid), .s_wr_done_error(s_wr_done_error)
+    .s_wr_done_valid(s_wr_done_valid), .s_wr_done_error(s_wr_done_error),
+    .m_trace_valid(place_trace_valid), .m_trace_data(place_trace_data)
 );
 
 // the stage answered the first `need` writes it committed (the counts wrap)
@@ -1409,6 +1420,12 @@ always @* begin
 end
 
 assign list_push = job_valid && job_list;
+
+// the request's verdict as it is taken, its payload as it goes to placement
+assign m_trace_valid = {place_trace_valid, job_valid, v_wait_reg && s_verdict_valid};
+assign m_trace_data = {place_trace_data,
+                       7'd0, job_list, rx_psn, qpn_reg,
+                       7'd0, s_verdict_good, rx_psn, qpn_reg};
 
 always @(posedge clk) begin
     state_reg <= state_next;

@@ -182,7 +182,13 @@ module resp_place #
     input  wire                          m_wr_axis_tready,
     output wire                          m_wr_axis_tlast,
     input  wire                          s_wr_done_valid,
-    input  wire                          s_wr_done_error
+    input  wire                          s_wr_done_error,
+
+    /*
+     * Trace (the core's trace port): TRACE_PLACED, TRACE_ANSWERED, in that order
+     */
+    output wire [1:0]                    m_trace_valid,
+    output wire [2*`HROCE_TRACE_EVENT_WIDTH-1:0] m_trace_data
 );
 
 localparam JOBS = 2**JOB_LOG;
@@ -492,6 +498,10 @@ always @* begin
         default: state_next = S_HEAD;
     endcase
 end
+
+// a packet's writes committed (they go to the host), and all of them answered
+assign m_trace_valid = {wrec_pop, wrec_push};
+assign m_trace_data = {8'd0, wrec_psn, wrec_qpn, 8'd0, head_psn, head_qpn};
 
 /*
  * DMA writes handed out and answered: each answer counts against the oldest packet's

@@ -442,12 +442,21 @@ enum hroce_sim_event_kind {
 	HROCE_SIM_RX_START, /* first beat of a frame reached the core */
 	HROCE_SIM_RX_END,
 	HROCE_SIM_IRQ, /* addr = vector */
+	/*
+	 * A stage of the core handed a packet or a WQE on (its trace port; the core's model
+	 * has one, the shell's does not): stage is a HROCE_TRACE_* of the contract, qpn the
+	 * local QP, tag the PSN or the WQE index, aux what the contract says of the stage
+	 */
+	HROCE_SIM_STAGE,
 };
 struct hroce_sim_event {
 	enum hroce_sim_event_kind kind;
 	uint64_t time_ns;
+	uint64_t cycle; /* the NIC's world's cycle of time_ns */
 	uint64_t addr;
 	uint64_t len;
+	unsigned int stage; /* HROCE_SIM_STAGE only, as the three after it */
+	uint32_t qpn, tag, aux;
 };
 void hroce_sim_set_observer(struct hroce_sim *s,
 			    void (*fn)(void *ctx, const struct hroce_sim *s,

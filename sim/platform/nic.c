@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hroce_contract.h"
 #include "sim_internal.h"
 #include "sim_pin.h"
 
@@ -29,8 +30,42 @@ void sim_nic_event(struct hroce_sim *s, enum hroce_sim_event_kind kind, uint64_t
 
 	if (!s->obs_fn)
 		return;
-	ev = (struct hroce_sim_event){ kind, sim_cycles_to_ns(s->w, cycle), addr, len };
+	ev = (struct hroce_sim_event){ .kind = kind,
+				       .time_ns = sim_cycles_to_ns(s->w, cycle),
+				       .cycle = cycle,
+				       .addr = addr,
+				       .len = len };
 	s->obs_fn(s->obs_ctx, s, &ev);
+}
+
+/* The lanes of the core's trace port valid this cycle, to the observer in lane order. */
+static void trace_sample(struct hroce_sim *s, uint64_t now)
+{
+	unsigned int valid = *s->trace_valid;
+
+	for (unsigned int k = 0; k < HROCE_TRACE_COUNT; k++) {
+		unsigned int lsb = k * HROCE_TRACE_EVENT_BITS;
+		struct hroce_sim_event ev;
+
+		if (!(valid & (1u << k)))
+			continue;
+		ev = (struct hroce_sim_event){
+			.kind = HROCE_SIM_STAGE,
+			.time_ns = sim_cycles_to_ns(s->w, now),
+			.cycle = now,
+			.stage = k,
+			.qpn = (uint32_t)hroce_bus_get(s->trace_data,
+						       lsb + HROCE_TRACE_EVENT_QPN_LSB,
+						       HROCE_TRACE_EVENT_QPN_WIDTH),
+			.tag = (uint32_t)hroce_bus_get(s->trace_data,
+						       lsb + HROCE_TRACE_EVENT_TAG_LSB,
+						       HROCE_TRACE_EVENT_TAG_WIDTH),
+			.aux = (uint32_t)hroce_bus_get(s->trace_data,
+						       lsb + HROCE_TRACE_EVENT_AUX_LSB,
+						       HROCE_TRACE_EVENT_AUX_WIDTH),
+		};
+		s->obs_fn(s->obs_ctx, s, &ev);
+	}
 }
 
 void sim_nic_frame_sent(void *ctx, uint64_t start, uint64_t end, uint64_t len, bool aborted)
@@ -93,6 +128,8 @@ void sim_nic_cycle(struct hroce_sim *s, uint64_t now)
 		sim_shell_sample(s, now); /* its MSI-X messages, its flash and ICAP */
 	else if (*s->irq_valid && *s->irq_ready)
 		sim_pcie_irq(&s->pcie, now, *s->irq_vector);
+	if (s->obs_fn && s->trace_valid && *s->trace_valid)
+		trace_sample(s, now);
 	if (s->tx_ch)
 		sim_channel_tx_sample(s->tx_ch, now);
 	if (s->rx_ch)
@@ -161,6 +198,13 @@ static int bind_ports(struct hroce_sim *s)
 	err = err ?: sim_nic_bind_port(s, "m_irq_vector", 8, false, (void **)&s->irq_vector);
 	err = err ?: sim_nic_bind_port(s, "m_irq_valid", 1, false, (void **)&s->irq_valid);
 	err = err ?: sim_nic_bind_port(s, "m_irq_ready", 1, true, (void **)&s->irq_ready);
+	err = err
+		      ?: sim_nic_bind_port(s, "m_trace_valid", HROCE_TRACE_COUNT, false,
+					   (void **)&s->trace_valid);
+	err = err
+		      ?: sim_nic_bind_port(s, "m_trace_data",
+					   HROCE_TRACE_COUNT * HROCE_TRACE_EVENT_BITS, false,
+					   (void **)&s->trace_data);
 	if (err)
 		return err;
 	if (sim_axi_bus_bind(&s->axi, &s->vm, "m_axi_") ||

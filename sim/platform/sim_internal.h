@@ -69,6 +69,9 @@ struct hroce_sim {
 	uint8_t *clk, *rst, *irq_vector, *irq_valid, *irq_ready;
 	uint64_t *time_now;
 	uint64_t *time_deadline; /* the core's timers: when they next need cycles */
+	/* the core's trace port (NULL: a model without one, the shell): lanes, their events */
+	const uint16_t *trace_valid;
+	const uint32_t *trace_data;
 	struct sim_axi_bus axi;
 	struct sim_axis_bus tx, rx;
 	struct sim_axil_bus axil;

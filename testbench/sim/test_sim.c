@@ -101,8 +101,8 @@ struct axi_tb {
 	void (*write_done)(struct axi_tb *tb, struct tb_write *w);
 	void (*irq)(struct axi_tb *tb, unsigned int vector);
 	void *ctx;
-	uint64_t events[HROCE_SIM_IRQ + 1];
-	uint64_t event_cycle[HROCE_SIM_IRQ + 1];
+	uint64_t events[HROCE_SIM_STAGE + 1];
+	uint64_t event_cycle[HROCE_SIM_STAGE + 1];
 	char error[320];
 };
 
@@ -1501,8 +1501,8 @@ static struct hroce_sim *nic_create(struct bench *b, struct hroce_sim_world *w, 
 }
 
 struct obs {
-	uint64_t count[HROCE_SIM_IRQ + 1];
-	struct hroce_sim_event last[HROCE_SIM_IRQ + 1];
+	uint64_t count[HROCE_SIM_STAGE + 1];
+	struct hroce_sim_event last[HROCE_SIM_STAGE + 1];
 	bool read_inside;
 	uint64_t read_inside_value;
 	struct hroce_sim *s;

@@ -309,8 +309,93 @@ static uint64_t ev_reads(const struct ev_log *log, uint64_t a, uint64_t b)
 	return last > first ? last - first : 0;
 }
 
+/*
+ * A point of an operation's way through both cores: an event of a node (a stage of its
+ * trace port, or one of the NIC's own), found as the first at or after the point before.
+ */
+struct point {
+	int node;
+	enum hroce_sim_event_kind kind;
+	unsigned int stage; /* HROCE_SIM_STAGE */
+	bool at_data;	    /* a DMA write: the one of the operation's data */
+	const char *name;
+};
+
+#define MAX_POINTS 16
+#define ARRAY_LEN(a) ((int)(sizeof(a) / sizeof((a)[0])))
+
+/* An 8 B WRITE's way: the requester's stages, the frame, the responder's. */
+static const struct point write_points[] = {
+	{ 0, HROCE_SIM_STAGE, HROCE_TRACE_SQ_DB, false, "doorbell at the requester" },
+	{ 0, HROCE_SIM_STAGE, HROCE_TRACE_WQE, false, "WQE to the build stage" },
+	{ 0, HROCE_SIM_STAGE, HROCE_TRACE_REQ_HDR, false, "header to TX" },
+	{ 0, HROCE_SIM_TX_START, 0, false, "first beat out" },
+	{ 0, HROCE_SIM_TX_END, 0, false, "last beat out" },
+	{ 1, HROCE_SIM_RX_END, 0, false, "last beat in" },
+	{ 1, HROCE_SIM_STAGE, HROCE_TRACE_REQ_IN, false, "header at the responder" },
+	{ 1, HROCE_SIM_STAGE, HROCE_TRACE_VERDICT, false, "ICRC verdict" },
+	{ 1, HROCE_SIM_STAGE, HROCE_TRACE_PLACE, false, "to placement" },
+	{ 1, HROCE_SIM_STAGE, HROCE_TRACE_PLACED, false, "writes committed" },
+	{ 1, HROCE_SIM_DMA_WRITE, 0, true, "DMA write issued" },
+	{ 1, HROCE_SIM_DMA_WRITE_DONE, 0, true, "in memory" },
+};
+
+/* An 8 B READ's: the request's way, the response's, the data's write at the requester. */
+static const struct point read_points[] = {
+	{ 0, HROCE_SIM_STAGE, HROCE_TRACE_SQ_DB, false, "doorbell at the requester" },
+	{ 0, HROCE_SIM_STAGE, HROCE_TRACE_WQE, false, "WQE to the build stage" },
+	{ 0, HROCE_SIM_STAGE, HROCE_TRACE_REQ_HDR, false, "request header to TX" },
+	{ 0, HROCE_SIM_TX_END, 0, false, "request's last beat out" },
+	{ 1, HROCE_SIM_RX_END, 0, false, "last beat in" },
+	{ 1, HROCE_SIM_STAGE, HROCE_TRACE_REQ_IN, false, "header at the responder" },
+	{ 1, HROCE_SIM_STAGE, HROCE_TRACE_VERDICT, false, "ICRC verdict" },
+	{ 1, HROCE_SIM_STAGE, HROCE_TRACE_RESP_HDR, false, "response header to TX (data read)" },
+	{ 1, HROCE_SIM_TX_END, 0, false, "response's last beat out" },
+	{ 0, HROCE_SIM_RX_END, 0, false, "last beat in" },
+	{ 0, HROCE_SIM_STAGE, HROCE_TRACE_RESP_IN, false, "header at the requester" },
+	{ 0, HROCE_SIM_DMA_WRITE, 0, true, "DMA write issued" },
+	{ 0, HROCE_SIM_DMA_WRITE_DONE, 0, true, "in memory" },
+};
+
+/* The points' times, each the first at or after the one before; false if one is missing. */
+static bool find_points(struct ev_log *const logs[2], const struct point *p, int np,
+			uint64_t data_iova, uint64_t *t)
+{
+	uint64_t at = 0;
+
+	for (int i = 0; i < np; i++) {
+		const struct ev_log *l = logs[p[i].node];
+
+		t[i] = 0;
+		for (int k = 0; k < l->n && !t[i]; k++) {
+			const struct hroce_sim_event *ev = &l->ev[k];
+
+			if (ev->kind == p[i].kind && ev->time_ns >= at &&
+			    (p[i].kind != HROCE_SIM_STAGE || ev->stage == p[i].stage) &&
+			    (!p[i].at_data || ev->addr == data_iova))
+				t[i] = ev->time_ns;
+		}
+		if (!t[i])
+			return false;
+		at = t[i];
+	}
+	return true;
+}
+
+/* Each step's average, in cycles of the cores' clock. */
+static void print_points(const struct point *p, int np, const double *step_ns, int n)
+{
+	printf("    stage by stage, cycles of %.0f ns (the trace port's events and the NICs'):",
+	       1000.0 / ENV_MHZ);
+	for (int i = 1; i < np; i++)
+		printf("%s %s %.1f", i > 1 ? "," : "", p[i].name,
+		       step_ns[i] / n / (1000.0 / ENV_MHZ));
+	printf("\n");
+}
+
 struct lat {
 	double total, doorbell, fetch, pipeline_tx, wire, pipeline_rx, dma_write;
+	double step_ns[MAX_POINTS]; /* summed over the operations, write_points' steps */
 };
 
 /* One operation at a time between a QP pair, watched through the NICs' events. */
@@ -407,6 +492,7 @@ static bool latency(struct env *e, bool fast, int n, struct lat *out)
 			.rkey = hroce_mr_rkey(o.mr[1]),
 		};
 		uint64_t t_db, t_arrive, t_tx, t_tx_end, t_rx, t_rx_end, t_aw, t_done, fetch;
+		uint64_t points[MAX_POINTS];
 
 		if (!one_run(e, &o, &wr, "latency"))
 			return false;
@@ -447,6 +533,14 @@ static bool latency(struct env *e, bool fast, int n, struct lat *out)
 		 * for its ICRC. Counted from the first beats, the sender's waits fell to the
 		 * receiver's pipeline.
 		 */
+		if (!find_points((struct ev_log *[2]){ la, lb }, write_points,
+				 ARRAY_LEN(write_points), dst_iova + 64, points)) {
+			printf("not ok bench: latency: a stage event is missing\n");
+			ok = false;
+			break;
+		}
+		for (int i = 1; i < ARRAY_LEN(write_points); i++)
+			out->step_ns[i] += (double)(points[i] - points[i - 1]);
 		fetch = ev_reads(la, t_arrive, t_tx_end);
 		out->total += (double)(t_done - t_db);
 		out->doorbell += (double)(t_arrive - t_db);
@@ -471,6 +565,7 @@ static bool latency(struct env *e, bool fast, int n, struct lat *out)
 
 struct rd_lat {
 	double total, doorbell, request_tx, wire_out, responder, wire_back, requester_rx;
+	double step_ns[MAX_POINTS]; /* read_points' steps */
 };
 
 /*
@@ -499,6 +594,7 @@ static bool read_latency(struct env *e, int n, struct rd_lat *out)
 			.rkey = hroce_mr_rkey(o.mr[1]),
 		};
 		uint64_t t_db, t_arrive, t_req_out, t_req_in, t_resp_out, t_resp_in, t_done;
+		uint64_t points[MAX_POINTS];
 
 		if (!one_run(e, &o, &wr, "READ latency"))
 			return false;
@@ -525,6 +621,14 @@ static bool read_latency(struct env *e, int n, struct rd_lat *out)
 		memset(lbuf + 64, 0, 8);
 		if (it < 4)
 			continue;
+		if (!find_points((struct ev_log *[2]){ la, lb }, read_points,
+				 ARRAY_LEN(read_points), o.iova[0] + 64, points)) {
+			printf("not ok bench: READ latency: a stage event is missing\n");
+			ok = false;
+			break;
+		}
+		for (int i = 1; i < ARRAY_LEN(read_points); i++)
+			out->step_ns[i] += (double)(points[i] - points[i - 1]);
 		out->total += (double)(t_done - t_db);
 		out->doorbell += (double)(t_arrive - t_db);
 		out->request_tx += (double)(t_req_out - t_arrive);
@@ -917,6 +1021,7 @@ static bool read_latencies(struct env *e)
 	       "(with its DMA read) %.0f + wire %.0f + RX pipeline and DMA write %.0f\n",
 	       rd.total, rd.doorbell, rd.request_tx, rd.wire_out, rd.responder, rd.wire_back,
 	       rd.requester_rx);
+	print_points(read_points, ARRAY_LEN(read_points), rd.step_ns, 20);
 	return true;
 }
 
@@ -930,7 +1035,9 @@ static bool write_latencies(struct env *e)
 	printf("8 B WRITE one-way latency, doorbell write to data in remote memory (average of "
 	       "20):\n");
 	print_lat("WQE pushed in the doorbell, inline:", &fast);
+	print_points(write_points, ARRAY_LEN(write_points), fast.step_ns, 20);
 	print_lat("WQE (3 SGEs) and payload read by DMA:", &slow);
+	print_points(write_points, ARRAY_LEN(write_points), slow.step_ns, 20);
 	/* the same over IPv6: GID index 0, the link-local addresses; 20 more bytes of header */
 	e->gid_index = HROCE_GID_INDEX_LINK_LOCAL;
 	if (!latency(e, true, 20, &fast) || !latency(e, false, 20, &slow))
