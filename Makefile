@@ -287,8 +287,18 @@ $(BIN)/test_ipv6: $(call cobjs,testbench/system/test_ipv6.c testbench/system/rc_
 	@mkdir -p $(BIN)
 	$(CC) -o $@ $^ $(LDLIBS)
 PROGRAMS += $(BIN)/test_ipv6
+$(BIN)/hroce-lat: $(call cobjs,testbench/system/hroce_lat.c testbench/system/rc_env.c \
+		testbench/system/lat_points.c testbench/lib/bench.c) $(SYSTEM_LIBS)
+	@mkdir -p $(BIN)
+	$(CC) -o $@ $^ $(LDLIBS) -lm
+PROGRAMS += $(BIN)/hroce-lat
+$(BIN)/test_hroce_lat: $(call cobjs,testbench/system/test_hroce_lat.c testbench/lib/bench.c) \
+		$(SYSTEM_LIBS) | $(BIN)/hroce-lat
+	@mkdir -p $(BIN)
+	$(CC) -o $@ $^ $(LDLIBS)
+PROGRAMS += $(BIN)/test_hroce_lat
 $(BIN)/test_trace: $(call cobjs,testbench/system/test_trace.c testbench/system/rc_env.c \
-		testbench/lib/bench.c) $(SYSTEM_LIBS)
+		testbench/system/lat_points.c testbench/lib/bench.c) $(SYSTEM_LIBS)
 	@mkdir -p $(BIN)
 	$(CC) -o $@ $^ $(LDLIBS)
 PROGRAMS += $(BIN)/test_trace
@@ -309,7 +319,7 @@ $(BIN)/test_cq_overrun: $(call cobjs,testbench/system/test_cq_overrun.c testbenc
 	$(CC) -o $@ $^ $(LDLIBS)
 PROGRAMS += $(BIN)/test_cq_overrun
 $(BIN)/bench_rc: $(call cobjs,testbench/system/bench_rc.c testbench/system/rc_env.c \
-		testbench/lib/bench.c sim/wire/roce_wire.c) $(SYSTEM_LIBS)
+		testbench/system/lat_points.c testbench/lib/bench.c sim/wire/roce_wire.c) $(SYSTEM_LIBS)
 	@mkdir -p $(BIN)
 	$(CC) -o $@ $^ $(LDLIBS)
 PROGRAMS += $(BIN)/bench_rc
@@ -441,7 +451,7 @@ interop: $(BIN)/test_interop
 TESTS := test_wire test_icrc test_rx test_tx test_hroce_pcap test_arp test_icmp test_nd test_nd_neigh
 TESTS += test_frame_arb
 TESTS += $(BLOCK_TESTS)
-TESTS += test_vfio test_pin test_sim test_faults test_rc test_ipv6 test_trace test_retry test_net test_config test_simrun test_port
+TESTS += test_vfio test_pin test_sim test_faults test_rc test_ipv6 test_trace test_hroce_lat test_retry test_net test_config test_simrun test_port
 TESTS += test_shell_nic
 TESTS += test_perftest test_badinput test_cq_overrun test_verbs_attr test_verbs_cq_overrun
 TESTS += test_verbs_threads

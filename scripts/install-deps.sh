@@ -10,6 +10,7 @@ packages=(
 	clang-format cppcheck         # C lint
 	linux-libc-dev                # <linux/vfio.h>: the vfio backend of libhroce
 	tshark python3-scapy          # independent packet decoders for the tests
+	gnuplot-nox                   # hroce-lat's plots
 	libibverbs-dev ibverbs-utils perftest  # the verbs provider, and the unmodified programs it runs
 	libpci-dev tcl                # firmware/: the flash tool (libpci), the board builds' Tcl under tclsh
 	# the Linux Soft-RoCE peer (testbench/interop/): a QEMU guest with rdma_rxe

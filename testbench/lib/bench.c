@@ -22,7 +22,7 @@ static void usage(const char *argv0)
  * the test makes as it polls. The program runs itself again, once, with address-space
  * randomisation off; where that is refused (a sandbox's seccomp), it goes on as it is.
  */
-static void same_addresses(char **argv)
+void bench_same_addresses(char **argv)
 {
 	int p = personality(0xffffffff);
 
@@ -37,7 +37,7 @@ static void same_addresses(char **argv)
 
 void bench_init(struct bench *b, const char *name, int argc, char **argv)
 {
-	same_addresses(argv);
+	bench_same_addresses(argv);
 	memset(b, 0, sizeof(*b));
 	b->name = name;
 	b->argv0 = argv[0];

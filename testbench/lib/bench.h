@@ -28,6 +28,11 @@ struct bench {
 	unsigned int passed, failed;
 };
 
+/*
+ * Runs the program again, once, with address-space randomisation off, so that its buffers
+ * lie at the same addresses run after run (bench_init does it first).
+ */
+void bench_same_addresses(char **argv);
 /* Parses the common options; exits with a usage message on a bad one. */
 void bench_init(struct bench *b, const char *name, int argc, char **argv);
 /* Starts the bench's randomness again from seed (which the replay line then names). */

@@ -36,6 +36,7 @@
 #include <time.h>
 
 #include "hroce_contract.h"
+#include "lat_points.h"
 #include "rc_env.h"
 #include "roce_wire.h"
 
@@ -253,22 +254,6 @@ static bool stream(struct env *e, const struct stream_run *r, struct stream_resu
 /* ------------------------------------------------------------------------------------- */
 /* Latency from the NICs' events */
 
-#define MAX_EV 256
-
-struct ev_log {
-	struct hroce_sim_event ev[MAX_EV];
-	int n;
-};
-
-static void observe(void *ctx, const struct hroce_sim *s, const struct hroce_sim_event *ev)
-{
-	struct ev_log *log = ctx;
-
-	(void)s;
-	if (log->n < MAX_EV)
-		log->ev[log->n++] = *ev;
-}
-
 /* The time of the first event of a kind at or after t (and matching addr unless ~0). */
 static uint64_t ev_find(const struct ev_log *log, enum hroce_sim_event_kind kind, uint64_t t,
 			uint64_t addr)
@@ -309,93 +294,9 @@ static uint64_t ev_reads(const struct ev_log *log, uint64_t a, uint64_t b)
 	return last > first ? last - first : 0;
 }
 
-/*
- * A point of an operation's way through both cores: an event of a node (a stage of its
- * trace port, or one of the NIC's own), found as the first at or after the point before.
- */
-struct point {
-	int node;
-	enum hroce_sim_event_kind kind;
-	unsigned int stage; /* HROCE_SIM_STAGE */
-	bool at_data;	    /* a DMA write: the one of the operation's data */
-	const char *name;
-};
-
-#define MAX_POINTS 16
-#define ARRAY_LEN(a) ((int)(sizeof(a) / sizeof((a)[0])))
-
-/* An 8 B WRITE's way: the requester's stages, the frame, the responder's. */
-static const struct point write_points[] = {
-	{ 0, HROCE_SIM_STAGE, HROCE_TRACE_SQ_DB, false, "doorbell at the requester" },
-	{ 0, HROCE_SIM_STAGE, HROCE_TRACE_WQE, false, "WQE to the build stage" },
-	{ 0, HROCE_SIM_STAGE, HROCE_TRACE_REQ_HDR, false, "header to TX" },
-	{ 0, HROCE_SIM_TX_START, 0, false, "first beat out" },
-	{ 0, HROCE_SIM_TX_END, 0, false, "last beat out" },
-	{ 1, HROCE_SIM_RX_END, 0, false, "last beat in" },
-	{ 1, HROCE_SIM_STAGE, HROCE_TRACE_REQ_IN, false, "header at the responder" },
-	{ 1, HROCE_SIM_STAGE, HROCE_TRACE_VERDICT, false, "ICRC verdict" },
-	{ 1, HROCE_SIM_STAGE, HROCE_TRACE_PLACE, false, "to placement" },
-	{ 1, HROCE_SIM_STAGE, HROCE_TRACE_PLACED, false, "writes committed" },
-	{ 1, HROCE_SIM_DMA_WRITE, 0, true, "DMA write issued" },
-	{ 1, HROCE_SIM_DMA_WRITE_DONE, 0, true, "in memory" },
-};
-
-/* An 8 B READ's: the request's way, the response's, the data's write at the requester. */
-static const struct point read_points[] = {
-	{ 0, HROCE_SIM_STAGE, HROCE_TRACE_SQ_DB, false, "doorbell at the requester" },
-	{ 0, HROCE_SIM_STAGE, HROCE_TRACE_WQE, false, "WQE to the build stage" },
-	{ 0, HROCE_SIM_STAGE, HROCE_TRACE_REQ_HDR, false, "request header to TX" },
-	{ 0, HROCE_SIM_TX_END, 0, false, "request's last beat out" },
-	{ 1, HROCE_SIM_RX_END, 0, false, "last beat in" },
-	{ 1, HROCE_SIM_STAGE, HROCE_TRACE_REQ_IN, false, "header at the responder" },
-	{ 1, HROCE_SIM_STAGE, HROCE_TRACE_VERDICT, false, "ICRC verdict" },
-	{ 1, HROCE_SIM_STAGE, HROCE_TRACE_RESP_HDR, false, "response header to TX (data read)" },
-	{ 1, HROCE_SIM_TX_END, 0, false, "response's last beat out" },
-	{ 0, HROCE_SIM_RX_END, 0, false, "last beat in" },
-	{ 0, HROCE_SIM_STAGE, HROCE_TRACE_RESP_IN, false, "header at the requester" },
-	{ 0, HROCE_SIM_DMA_WRITE, 0, true, "DMA write issued" },
-	{ 0, HROCE_SIM_DMA_WRITE_DONE, 0, true, "in memory" },
-};
-
-/* The points' times, each the first at or after the one before; false if one is missing. */
-static bool find_points(struct ev_log *const logs[2], const struct point *p, int np,
-			uint64_t data_iova, uint64_t *t)
-{
-	uint64_t at = 0;
-
-	for (int i = 0; i < np; i++) {
-		const struct ev_log *l = logs[p[i].node];
-
-		t[i] = 0;
-		for (int k = 0; k < l->n && !t[i]; k++) {
-			const struct hroce_sim_event *ev = &l->ev[k];
-
-			if (ev->kind == p[i].kind && ev->time_ns >= at &&
-			    (p[i].kind != HROCE_SIM_STAGE || ev->stage == p[i].stage) &&
-			    (!p[i].at_data || ev->addr == data_iova))
-				t[i] = ev->time_ns;
-		}
-		if (!t[i])
-			return false;
-		at = t[i];
-	}
-	return true;
-}
-
-/* Each step's average, in cycles of the cores' clock. */
-static void print_points(const struct point *p, int np, const double *step_ns, int n)
-{
-	printf("    stage by stage, cycles of %.0f ns (the trace port's events and the NICs'):",
-	       1000.0 / ENV_MHZ);
-	for (int i = 1; i < np; i++)
-		printf("%s %s %.1f", i > 1 ? "," : "", p[i].name,
-		       step_ns[i] / n / (1000.0 / ENV_MHZ));
-	printf("\n");
-}
-
 struct lat {
 	double total, doorbell, fetch, pipeline_tx, wire, pipeline_rx, dma_write;
-	double step_ns[MAX_POINTS]; /* summed over the operations, write_points' steps */
+	double step_ns[MAX_POINTS]; /* summed over the operations, lat_write_points' steps */
 };
 
 /* One operation at a time between a QP pair, watched through the NICs' events. */
@@ -432,8 +333,8 @@ static bool one_open(struct env *e, struct one_op *o, unsigned int remote, int f
 		printf("not ok bench: latency setup: %s\n", strerror(errno));
 		return false;
 	}
-	hroce_sim_set_observer(e->n[0].sim, observe, o->la);
-	hroce_sim_set_observer(e->n[1].sim, observe, o->lb);
+	hroce_sim_set_observer(e->n[0].sim, ev_observe, o->la);
+	hroce_sim_set_observer(e->n[1].sim, ev_observe, o->lb);
 	return true;
 }
 
@@ -533,13 +434,13 @@ static bool latency(struct env *e, bool fast, int n, struct lat *out)
 		 * for its ICRC. Counted from the first beats, the sender's waits fell to the
 		 * receiver's pipeline.
 		 */
-		if (!find_points((struct ev_log *[2]){ la, lb }, write_points,
-				 ARRAY_LEN(write_points), dst_iova + 64, points)) {
+		if (!lat_find((struct ev_log *[2]){ la, lb }, lat_write_points, lat_write_npoints,
+			      dst_iova + 64, 8, points)) {
 			printf("not ok bench: latency: a stage event is missing\n");
 			ok = false;
 			break;
 		}
-		for (int i = 1; i < ARRAY_LEN(write_points); i++)
+		for (int i = 1; i < lat_write_npoints; i++)
 			out->step_ns[i] += (double)(points[i] - points[i - 1]);
 		fetch = ev_reads(la, t_arrive, t_tx_end);
 		out->total += (double)(t_done - t_db);
@@ -565,7 +466,7 @@ static bool latency(struct env *e, bool fast, int n, struct lat *out)
 
 struct rd_lat {
 	double total, doorbell, request_tx, wire_out, responder, wire_back, requester_rx;
-	double step_ns[MAX_POINTS]; /* read_points' steps */
+	double step_ns[MAX_POINTS]; /* lat_read_points' steps */
 };
 
 /*
@@ -621,13 +522,13 @@ static bool read_latency(struct env *e, int n, struct rd_lat *out)
 		memset(lbuf + 64, 0, 8);
 		if (it < 4)
 			continue;
-		if (!find_points((struct ev_log *[2]){ la, lb }, read_points,
-				 ARRAY_LEN(read_points), o.iova[0] + 64, points)) {
+		if (!lat_find((struct ev_log *[2]){ la, lb }, lat_read_points, lat_read_npoints,
+			      o.iova[0] + 64, 8, points)) {
 			printf("not ok bench: READ latency: a stage event is missing\n");
 			ok = false;
 			break;
 		}
-		for (int i = 1; i < ARRAY_LEN(read_points); i++)
+		for (int i = 1; i < lat_read_npoints; i++)
 			out->step_ns[i] += (double)(points[i] - points[i - 1]);
 		out->total += (double)(t_done - t_db);
 		out->doorbell += (double)(t_arrive - t_db);
@@ -1021,7 +922,7 @@ static bool read_latencies(struct env *e)
 	       "(with its DMA read) %.0f + wire %.0f + RX pipeline and DMA write %.0f\n",
 	       rd.total, rd.doorbell, rd.request_tx, rd.wire_out, rd.responder, rd.wire_back,
 	       rd.requester_rx);
-	print_points(read_points, ARRAY_LEN(read_points), rd.step_ns, 20);
+	lat_print_steps(lat_read_points, lat_read_npoints, rd.step_ns, 20, ENV_MHZ);
 	return true;
 }
 
@@ -1035,9 +936,9 @@ static bool write_latencies(struct env *e)
 	printf("8 B WRITE one-way latency, doorbell write to data in remote memory (average of "
 	       "20):\n");
 	print_lat("WQE pushed in the doorbell, inline:", &fast);
-	print_points(write_points, ARRAY_LEN(write_points), fast.step_ns, 20);
+	lat_print_steps(lat_write_points, lat_write_npoints, fast.step_ns, 20, ENV_MHZ);
 	print_lat("WQE (3 SGEs) and payload read by DMA:", &slow);
-	print_points(write_points, ARRAY_LEN(write_points), slow.step_ns, 20);
+	lat_print_steps(lat_write_points, lat_write_npoints, slow.step_ns, 20, ENV_MHZ);
 	/* the same over IPv6: GID index 0, the link-local addresses; 20 more bytes of header */
 	e->gid_index = HROCE_GID_INDEX_LINK_LOCAL;
 	if (!latency(e, true, 20, &fast) || !latency(e, false, 20, &slow))

@@ -25,7 +25,7 @@ void env_open(struct env *e, struct bench *b, const struct env_params *p)
 		.timeout = 14, .retry_cnt = 7, .rnr_retry = 7, .min_rnr_timer = 12
 	};
 	e->gid_index = HROCE_GID_INDEX_IPV4;
-	e->w = hroce_sim_world_create(ENV_MHZ);
+	e->w = hroce_sim_world_create(p->mhz ? p->mhz : ENV_MHZ);
 	if (!e->w)
 		die("world", errno);
 	for (int i = 0; i < 2; i++) {

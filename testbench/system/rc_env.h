@@ -24,6 +24,7 @@ struct env_params {
 	const char *pcap_path;	       /* NULL: none */
 	enum hroce_sim_model model[2]; /* each node's (0: the core alone) */
 	unsigned int log_qps;	       /* log2 of each node's QP table (0: 6, 64 QPNs) */
+	uint32_t mhz;		       /* the cores' clock (0: ENV_MHZ) */
 };
 
 struct node {

@@ -24,33 +24,16 @@
 
 #include "bench.h"
 #include "hroce_contract.h"
+#include "lat_points.h"
 #include "rc_env.h"
 
-#define MAX_EV 1024
 #define WAIT_NS 200000000ull /* an ACK timeout (14: 67 ms) and more */
 #define PSN0 0xfffffeu
 #define PSN1 0x000100u
 
 static const struct qp_caps caps = { 16, 16, 2, 2, 64 };
 
-struct ev_log {
-	struct hroce_sim_event ev[MAX_EV];
-	int n;
-	bool full;
-};
-
 static struct ev_log logs[2];
-
-static void observe(void *ctx, const struct hroce_sim *s, const struct hroce_sim_event *ev)
-{
-	struct ev_log *log = ctx;
-
-	(void)s;
-	if (log->n < MAX_EV)
-		log->ev[log->n++] = *ev;
-	else
-		log->full = true;
-}
 
 /*
  * One expected stage event: on which node, which stage, its QPN, tag and AUX (~0u: any),
@@ -181,7 +164,7 @@ static bool rig_open(struct env *e, struct rig *r)
 		return false;
 	for (int i = 0; i < 2; i++) {
 		r->qpn[i] = hroce_qp_num(r->qp.qp[i]);
-		hroce_sim_set_observer(e->n[i].sim, observe, &logs[i]);
+		hroce_sim_set_observer(e->n[i].sim, ev_observe, &logs[i]);
 	}
 	return true;
 }
@@ -224,7 +207,7 @@ static bool run_one(struct rig *r, struct hroce_send_wr *wr, char *err, size_t s
 	for (int i = 0; i < 200; i++)
 		env_idle(r->e);
 	if (logs[0].full || logs[1].full) {
-		snprintf(err, size, "more than %d events", MAX_EV);
+		snprintf(err, size, "more than %d events", EV_MAX);
 		return false;
 	}
 	return true;
