@@ -514,9 +514,11 @@ soak-lossy: $(BIN)/test_rc
 soak-manyqp: $(BIN)/test_rc
 	HROCE_MANYQP=2000 HROCE_MANYQP_OPS=8 $(BIN)/test_rc
 
-bench: $(BIN)/bench_net $(BIN)/bench_rc
+bench: $(BIN)/bench_net $(BIN)/bench_rc $(BIN)/hroce-run $(LIBHROCE_VERBS) $(BIN)/hroce-pcap | $(DEPS_STAMP)
 	@$(BIN)/bench_net
 	@$(BIN)/bench_rc
+	@echo "The simulator's speed: ib_write_bw, 64 KiB, between two processes (make demo's first run)"
+	@scripts/demo.sh $(BIN) build/bench-speed write_bw
 
 synth: $(GEN_VH) | $(DEPS_STAMP)
 	@scripts/synth.sh build/synth roce_icrc:64 roce_icrc:512 roce_rx:64 roce_rx:512 roce_tx:64 roce_tx:512 \

@@ -9,10 +9,12 @@
 # nanosecond timestamps) and the NICs' counters, and prints the simulated-time figures:
 # goodput on the wire, latency as perftest defines it (half a ping-pong round trip), and
 # the simulation speed.
-# usage: demo.sh BINDIR OUTDIR
+# usage: demo.sh BINDIR OUTDIR [TEST...]   (TEST: write_bw, send_lat, read_bw; default all)
 set -euo pipefail
 bin=$1
 out=$2
+shift 2
+only=("$@")
 mkdir -p "$out"
 port=$((18515 + $$ % 1000))
 wire=hroce-demo-$$
@@ -38,6 +40,9 @@ dirstat() {
 run() { # name, perftest program, its options...
 	local name=$1 prog=$2
 	shift 2
+	if [[ ${#only[@]} -gt 0 && " ${only[*]} " != *" $name "* ]]; then
+		return 0
+	fi
 	local conf=$out/$name.conf pcap=$out/$name.pcap
 	config "$pcap" >"$conf"
 	echo
@@ -75,7 +80,10 @@ run() { # name, perftest program, its options...
 	wall=$(awk -v a="$start" -v b="$end" 'BEGIN {printf "%.1f", b - a}')
 	echo "    simulation: $(stat sim.cycles "$cs") cycles of simulated time" \
 		"($(stat sim.ns "$cs") ns), $cycles evaluated by the two NICs in $wall s:" \
-		"$(awk -v c="$cycles" -v w="$wall" 'BEGIN {printf "%.0f", c / w}') cycles/s"
+		"$(awk -v c="$cycles" -v w="$wall" 'BEGIN {printf "%.0f", c / w}') cycles/s" \
+		"($(awk -v c="$(stat sim.cycles_run "$cs")" -v w="$wall" 'BEGIN {printf "%.0f", c / w}')" \
+		"a second by the client's NIC, $(awk -v c="$(stat sim.cycles_run "$ss")" -v w="$wall" \
+			'BEGIN {printf "%.0f", c / w}') by the server's, each in its process)"
 	echo "    counters: client sent $(stat core.tx_frames "$cs") frames, received" \
 		"$(stat rx.ok "$cs"); ICRC errors $(($(stat rx.icrc "$cs") + $(stat rx.icrc "$ss")))," \
 		"IOVA faults $(($(stat iova_faults "$cs") + $(stat iova_faults "$ss")))"
