@@ -437,7 +437,11 @@ enum hroce_sim_event_kind {
 	HROCE_SIM_DMA_READ_DONE,  /* its last data beat reached the core */
 	HROCE_SIM_DMA_WRITE,	  /* the core issued a write burst (AW) */
 	HROCE_SIM_DMA_WRITE_DONE, /* the burst is in host memory */
-	HROCE_SIM_TX_START,	  /* first beat of a frame left the core (len = frame bytes) */
+	/*
+	 * first beat of a frame left the core (len = frame bytes; bth: a RoCE frame's BTH in
+	 * qpn (its destination QP), tag (PSN) and aux (opcode))
+	 */
+	HROCE_SIM_TX_START,
 	HROCE_SIM_TX_END,
 	HROCE_SIM_RX_START, /* first beat of a frame reached the core */
 	HROCE_SIM_RX_END,
@@ -455,8 +459,9 @@ struct hroce_sim_event {
 	uint64_t cycle; /* the NIC's world's cycle of time_ns */
 	uint64_t addr;
 	uint64_t len;
-	unsigned int stage; /* HROCE_SIM_STAGE only, as the three after it */
-	uint32_t qpn, tag, aux;
+	unsigned int stage;	/* HROCE_SIM_STAGE only */
+	uint32_t qpn, tag, aux; /* HROCE_SIM_STAGE, and frames with bth */
+	bool bth;
 };
 void hroce_sim_set_observer(struct hroce_sim *s,
 			    void (*fn)(void *ctx, const struct hroce_sim *s,

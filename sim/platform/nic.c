@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "hroce_contract.h"
+#include "roce_wire.h"
 #include "sim_internal.h"
 #include "sim_pin.h"
 
@@ -68,18 +69,45 @@ static void trace_sample(struct hroce_sim *s, uint64_t now)
 	}
 }
 
-void sim_nic_frame_sent(void *ctx, uint64_t start, uint64_t end, uint64_t len, bool aborted)
+void sim_nic_frame_events(struct hroce_sim *s, bool out, uint64_t start, uint64_t end, uint64_t len,
+			  const uint8_t *head, size_t head_len)
 {
-	(void)aborted;
-	sim_nic_event(ctx, HROCE_SIM_TX_START, start, 0, len);
-	sim_nic_event(ctx, HROCE_SIM_TX_END, end, 0, len);
+	struct hroce_sim_event ev = { .len = len };
+	struct roce_hdr h;
+	size_t ip_off, ip_len;
+	bool bth;
+
+	if (!s->obs_fn)
+		return;
+	if (head && roce_parse_start(head, head_len, &h, &ip_off, &ip_len, &bth) == ROCE_OK &&
+	    bth) {
+		ev.bth = true;
+		ev.qpn = h.dqpn;
+		ev.tag = h.psn;
+		ev.aux = h.opcode;
+	}
+	ev.kind = out ? HROCE_SIM_TX_START : HROCE_SIM_RX_START;
+	ev.cycle = start;
+	ev.time_ns = sim_cycles_to_ns(s->w, start);
+	s->obs_fn(s->obs_ctx, s, &ev);
+	ev.kind = out ? HROCE_SIM_TX_END : HROCE_SIM_RX_END;
+	ev.cycle = end;
+	ev.time_ns = sim_cycles_to_ns(s->w, end);
+	s->obs_fn(s->obs_ctx, s, &ev);
 }
 
-void sim_nic_frame_received(void *ctx, uint64_t start, uint64_t end, uint64_t len, bool bad)
+void sim_nic_frame_sent(void *ctx, uint64_t start, uint64_t end, uint64_t len, bool aborted,
+			const uint8_t *head, size_t head_len)
+{
+	(void)aborted;
+	sim_nic_frame_events(ctx, true, start, end, len, head, head_len);
+}
+
+void sim_nic_frame_received(void *ctx, uint64_t start, uint64_t end, uint64_t len, bool bad,
+			    const uint8_t *head, size_t head_len)
 {
 	(void)bad;
-	sim_nic_event(ctx, HROCE_SIM_RX_START, start, 0, len);
-	sim_nic_event(ctx, HROCE_SIM_RX_END, end, 0, len);
+	sim_nic_frame_events(ctx, false, start, end, len, head, head_len);
 }
 
 static void model_event(void *ctx, enum hroce_sim_event_kind kind, uint64_t cycle, uint64_t addr,

@@ -257,7 +257,8 @@ void sim_channel_tx_sample(struct sim_channel *c, uint64_t now)
 	if (c->tap && !b->user)
 		c->tap(c->tap_ctx, c->frame, c->frame_len);
 	if (c->hooks.sent)
-		c->hooks.sent(c->hooks.tx_ctx, c->frame_start, now, c->frame_len, b->user);
+		c->hooks.sent(c->hooks.tx_ctx, c->frame_start, now, c->frame_len, b->user, c->frame,
+			      c->frame_len);
 }
 
 void sim_channel_rx_drive(struct sim_channel *c, uint64_t now)
@@ -282,6 +283,7 @@ void sim_channel_rx_drive(struct sim_channel *c, uint64_t now)
 void sim_channel_rx_sample(struct sim_channel *c, uint64_t now)
 {
 	const struct sim_channel_beat *b;
+	size_t kept;
 
 	if (!c->presented || !*c->rx.tready)
 		return;
@@ -291,12 +293,19 @@ void sim_channel_rx_sample(struct sim_channel *c, uint64_t now)
 		c->receiving = true;
 		c->rx_start = now;
 		c->rx_len = 0;
+		c->rx_head_len = 0;
 	}
-	c->rx_len += (uint64_t)__builtin_popcountll(b->keep);
+	kept = (size_t)__builtin_popcountll(b->keep);
+	if (c->rx_head_len + kept <= sizeof(c->rx_head)) {
+		memcpy(c->rx_head + c->rx_head_len, b->data, kept);
+		c->rx_head_len += kept;
+	}
+	c->rx_len += kept;
 	if (!b->last)
 		return;
 	c->receiving = false;
 	c->received++;
 	if (c->hooks.received)
-		c->hooks.received(c->hooks.rx_ctx, c->rx_start, now, c->rx_len, b->user);
+		c->hooks.received(c->hooks.rx_ctx, c->rx_start, now, c->rx_len, b->user, c->rx_head,
+				  c->rx_head_len);
 }

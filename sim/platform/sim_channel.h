@@ -46,10 +46,15 @@ struct sim_channel_params {
 
 /* What the channel tells the sender's and the receiver's owners; any may be NULL. */
 struct sim_channel_hooks {
-	/* a frame left the sender: its first and last beats' cycles, kept bytes, tuser */
-	void (*sent)(void *ctx, uint64_t start, uint64_t end, uint64_t len, bool aborted);
+	/*
+	 * a frame left the sender: its first and last beats' cycles, kept bytes, tuser, and
+	 * its first head_len bytes (its headers)
+	 */
+	void (*sent)(void *ctx, uint64_t start, uint64_t end, uint64_t len, bool aborted,
+		     const uint8_t *head, size_t head_len);
 	/* a frame reached the receiver */
-	void (*received)(void *ctx, uint64_t start, uint64_t end, uint64_t len, bool bad);
+	void (*received)(void *ctx, uint64_t start, uint64_t end, uint64_t len, bool bad,
+			 const uint8_t *head, size_t head_len);
 	void *tx_ctx, *rx_ctx;
 };
 
@@ -76,6 +81,8 @@ struct sim_channel {
 	/* the frame being received */
 	uint64_t rx_start, rx_len;
 	bool receiving;
+	uint8_t rx_head[2 * SIM_DATA_BYTES]; /* the frame's first bytes, as they came */
+	size_t rx_head_len;
 	/* frames of the process: injected ones waiting, and who sees the sender's */
 	struct sim_channel_inject *inject, **inject_tail;
 	void (*tap)(void *ctx, const uint8_t *frame, size_t len);

@@ -212,8 +212,13 @@ bool sim_nic_quiet(const struct hroce_sim *s);
 void sim_nic_event(struct hroce_sim *s, enum hroce_sim_event_kind kind, uint64_t cycle,
 		   uint64_t addr, uint64_t len);
 /* The hooks of a channel at a NIC's port (ctx: the NIC): its TX and RX events. */
-void sim_nic_frame_sent(void *ctx, uint64_t start, uint64_t end, uint64_t len, bool aborted);
-void sim_nic_frame_received(void *ctx, uint64_t start, uint64_t end, uint64_t len, bool bad);
+/* A frame's first and last beats to the observer, with its BTH if head holds one. */
+void sim_nic_frame_events(struct hroce_sim *s, bool out, uint64_t start, uint64_t end, uint64_t len,
+			  const uint8_t *head, size_t head_len);
+void sim_nic_frame_sent(void *ctx, uint64_t start, uint64_t end, uint64_t len, bool aborted,
+			const uint8_t *head, size_t head_len);
+void sim_nic_frame_received(void *ctx, uint64_t start, uint64_t end, uint64_t len, bool bad,
+			    const uint8_t *head, size_t head_len);
 
 /* wire_shm.c: what the world and the NIC do with a wire. */
 void sim_wire_tx_drive(struct hroce_sim_wire *x, uint64_t now);

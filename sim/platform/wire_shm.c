@@ -489,7 +489,9 @@ void sim_wire_tx_sample(struct hroce_sim_wire *x, uint64_t now)
 		x->tx_frame.len = 0;
 	}
 	start = x->tx_frame.len;
-	if (!x->dropping && (x->pcap || x->faults.active || sim_faults_busy(&x->faults)))
+	if (!x->dropping &&
+	    (x->pcap || x->faults.active || sim_faults_busy(&x->faults) ||
+	     x->tx_frame.len < 2 * SIM_DATA_BYTES)) /* the headers, for the events */
 		frame_append(&x->tx_frame, (const uint8_t *)tx->tdata, *tx->tkeep);
 	if (first && !x->dropping)
 		sim_faults_begin(&x->faults, x->tx_frame.p, x->tx_frame.len, &x->fate);
@@ -540,8 +542,8 @@ void sim_wire_tx_sample(struct hroce_sim_wire *x, uint64_t now)
 	x->frames_sent++;
 	if (x->pcap && !*tx->tuser)
 		pcap_frame(x, x->tx_start, &x->tx_frame);
-	sim_nic_event(x->nic, HROCE_SIM_TX_START, x->tx_start, 0, x->tx_len);
-	sim_nic_event(x->nic, HROCE_SIM_TX_END, now, 0, x->tx_len);
+	sim_nic_frame_events(x->nic, true, x->tx_start, now, x->tx_len, x->tx_frame.p,
+			     x->tx_frame.len);
 }
 
 static void present_abort(struct hroce_sim_wire *x)
@@ -622,15 +624,15 @@ void sim_wire_rx_sample(struct hroce_sim_wire *x, uint64_t now)
 		x->rx_frame.len = 0;
 	}
 	x->rx_len += (uint64_t)__builtin_popcountll(b->keep);
-	if (x->pcap)
+	if (x->pcap || x->rx_frame.len < 2 * SIM_DATA_BYTES) /* the headers, for the events */
 		frame_append(&x->rx_frame, b->data, b->keep);
 	if (b->last) {
 		x->in_frame = false;
 		x->frames_received++;
 		if (x->pcap && !b->user)
 			pcap_frame(x, x->rx_depart, &x->rx_frame);
-		sim_nic_event(x->nic, HROCE_SIM_RX_START, x->rx_start, 0, x->rx_len);
-		sim_nic_event(x->nic, HROCE_SIM_RX_END, now, 0, x->rx_len);
+		sim_nic_frame_events(x->nic, false, x->rx_start, now, x->rx_len, x->rx_frame.p,
+				     x->rx_frame.len);
 	}
 	atomic_store(&x->in->head, ++x->rx_head);
 }

@@ -435,7 +435,7 @@ static bool latency(struct env *e, bool fast, int n, struct lat *out)
 		 * receiver's pipeline.
 		 */
 		if (!lat_find((struct ev_log *[2]){ la, lb }, lat_write_points, lat_write_npoints,
-			      dst_iova + 64, 8, points)) {
+			      (struct lat_range[2]){ { 0, 0 }, { dst_iova + 64, 8 } }, points)) {
 			printf("not ok bench: latency: a stage event is missing\n");
 			ok = false;
 			break;
@@ -523,7 +523,7 @@ static bool read_latency(struct env *e, int n, struct rd_lat *out)
 		if (it < 4)
 			continue;
 		if (!lat_find((struct ev_log *[2]){ la, lb }, lat_read_points, lat_read_npoints,
-			      o.iova[0] + 64, 8, points)) {
+			      (struct lat_range[2]){ { o.iova[0] + 64, 8 }, { 0, 0 } }, points)) {
 			printf("not ok bench: READ latency: a stage event is missing\n");
 			ok = false;
 			break;

@@ -7,7 +7,9 @@
  * Two simulated NICs in this process on one link (the system benches' environment), one
  * QP pair per QP asked for, one message at a time: WRITE one way (doorbell write to the
  * data in the responder's memory), SEND one way (to the receive completion in the
- * responder's memory) or READ round trip (to the data in the requester's memory). Each
+ * responder's memory), READ round trip (to the data in the requester's memory) or SEND
+ * ping-pong (the responder's host answers as soon as it polls the first: to the answer's
+ * receive completion; half of it is what ib_send_lat calls latency). Each
  * message is taken apart stage by stage from the NICs' events and their cores' trace ports
  * (lat_points.h). A point of the sweep runs a message on each QP (4 at least) to warm
  * the caches, then N (-n, 100), message i on QP i mod qps, and prints min, median, p99 and max, and
@@ -88,6 +90,10 @@ static const struct scenario scenarios[] = {
 	  lat_send_points, &lat_send_npoints },
 	{ "read", "RDMA READ round trip: doorbell write to the data in the requester's memory",
 	  lat_read_points, &lat_read_npoints },
+	{ "pingpong",
+	  "SEND ping-pong, as ib_send_lat: doorbell write to the answer's receive completion "
+	  "in memory (half of it is perftest's latency)",
+	  lat_pingpong_points, &lat_pingpong_npoints },
 };
 
 static void usage(void)
@@ -203,68 +209,112 @@ struct run {
 
 static struct ev_log logs[2];
 
-/* The NICs quiet, then one message on QP pair qp; its points' times into t. */
+static bool post_recv(struct hroce_qp *qp, struct hroce_mr *mr, uint8_t *p, uint32_t size)
+{
+	struct hroce_sge sge = { (uintptr_t)p, size, hroce_mr_lkey(mr) };
+	struct hroce_recv_wr wr = { 0, NULL, &sge, 1 }, *bad;
+
+	if (hroce_post_recv(qp, &wr, &bad)) {
+		fprintf(stderr, "hroce-lat: post_recv: %s\n", strerror(errno));
+		return false;
+	}
+	return true;
+}
+
+static bool post_send(struct hroce_qp *qp, const struct hroce_send_wr *tmpl, struct hroce_mr *mr,
+		      uint8_t *p, uint32_t size)
+{
+	struct hroce_sge sge = { (uintptr_t)p, size, hroce_mr_lkey(mr) };
+	struct hroce_send_wr wr = *tmpl, *bad;
+
+	wr.sg_list = &sge;
+	wr.num_sge = 1;
+	if (hroce_post_send(qp, &wr, &bad)) {
+		fprintf(stderr, "hroce-lat: post_send: %s\n", strerror(errno));
+		return false;
+	}
+	return true;
+}
+
+/* One completion of cq if there is one: 1 (0 if none); -1 if it is not a success. */
+static int poll_one(struct hroce_cq *cq)
+{
+	struct hroce_wc wc;
+	int got = hroce_poll_cq(cq, 1, &wc);
+
+	return got == 1 && wc.status != HROCE_WC_SUCCESS ? -1 : got;
+}
+
+static uint64_t iova_of(struct hroce_mr *mr, const uint8_t *base, const uint8_t *p)
+{
+	uint64_t iova, len;
+
+	hroce_mr_mapping(mr, &iova, &len);
+	return iova + ((uintptr_t)base & 4095) + (uint64_t)(p - base);
+}
+
+/*
+ * The NICs quiet, then one message on QP pair qp (a ping-pong: one each way, node 1's
+ * posted as soon as its host finds the first received); its points' times into t. Each
+ * node's buffer: what it sends from its first half, what it receives into its second.
+ */
 static bool one_message(struct env *e, const struct run *r, const struct setup *s,
-			struct qp_pair *qp, struct hroce_mr *mr[2], uint8_t *buf[2], int it,
-			uint64_t *t)
+			struct qp_pair *qp, struct hroce_mr *mr[2], uint8_t *buf[2], size_t half,
+			int it, uint64_t *t)
 {
 	uint32_t size = (uint32_t)value(s, P_SIZE);
-	bool send = !strcmp(r->sc->name, "send"), read = !strcmp(r->sc->name, "read");
-	/* the data goes from src's buffer to dst's */
+	const char *name = r->sc->name;
+	bool read = !strcmp(name, "read"), pingpong = !strcmp(name, "pingpong");
+	bool send = pingpong || !strcmp(name, "send");
+	/* the data goes from src's buffer to dst's (and back, for a ping-pong) */
 	int src = read ? 1 : 0, dst = 1 - src;
-	struct hroce_sge sge = { (uintptr_t)buf[0], size, hroce_mr_lkey(mr[0]) };
+	uint8_t *from = buf[src], *to = buf[dst] + half, *back = buf[0] + half;
 	struct hroce_send_wr wr = {
 		.wr_id = (uint64_t)it,
-		.sg_list = &sge,
-		.num_sge = 1,
 		.opcode = read	 ? HROCE_WR_RDMA_READ
 			  : send ? HROCE_WR_SEND
 				 : HROCE_WR_RDMA_WRITE,
 		.send_flags =
 			HROCE_SEND_SIGNALED |
 			(!read && value(s, P_INLINE) != 0 && size <= 64 ? HROCE_SEND_INLINE : 0),
-		.remote_addr = (uintptr_t)buf[1],
+		.remote_addr = (uintptr_t)(read ? buf[1] : buf[1] + half),
 		.rkey = hroce_mr_rkey(mr[1]),
 	};
-	struct hroce_send_wr *bad;
-	struct hroce_wc wc;
-	uint64_t iova, len, end;
-	int got = 0, rgot = !send;
+	/* completions still to come: node 0's send and receive, node 1's receive and send */
+	int left[4] = { 1, pingpong, send, pingpong }, done = 0, want = 1 + pingpong * 2 + send;
+	struct hroce_cq *cqs[4] = { e->n[0].scq, e->n[0].rcq, e->n[1].rcq, e->n[1].scq };
+	uint64_t end;
+	bool ok;
 
 	for (uint32_t i = 0; i < size; i++)
-		buf[src][i] = (uint8_t)(i * 7 + it);
-	memset(buf[dst], 0, size);
-	if (send) {
-		struct hroce_sge rsge = { (uintptr_t)buf[1], size, hroce_mr_lkey(mr[1]) };
-		struct hroce_recv_wr rwr = { (uint64_t)it, NULL, &rsge, 1 }, *rbad;
-
-		if (hroce_post_recv(qp->qp[1], &rwr, &rbad)) {
-			fprintf(stderr, "hroce-lat: post_recv: %s\n", strerror(errno));
-			return false;
-		}
-	}
+		from[i] = (uint8_t)(i * 7 + it);
+	memset(to, 0, size);
+	memset(back, 0, size);
+	ok = (!send || post_recv(qp->qp[1], mr[1], to, size)) &&
+	     (!pingpong || post_recv(qp->qp[0], mr[0], back, size));
 	for (int i = 0; i < 200; i++)
 		env_idle(e);
 	logs[0].n = logs[1].n = 0;
-	if (hroce_post_send(qp->qp[0], &wr, &bad)) {
-		fprintf(stderr, "hroce-lat: post_send: %s\n", strerror(errno));
-		return false;
-	}
+	ok = ok && post_send(qp->qp[0], &wr, mr[0], read ? buf[0] + half : from, size);
 	end = env_ns(e) + WAIT_NS;
-	while ((!got || !rgot) && env_ns(e) < end) {
+	while (ok && done < want && env_ns(e) < end) {
 		env_idle(e);
-		if (!got && (got = hroce_poll_cq(e->n[0].scq, 1, &wc)) == 1 &&
-		    wc.status != HROCE_WC_SUCCESS)
-			break;
-		if (!rgot && (rgot = hroce_poll_cq(e->n[1].rcq, 1, &wc)) == 1 &&
-		    wc.status != HROCE_WC_SUCCESS)
-			break;
+		for (int q = 0; q < 4 && ok; q++) {
+			int got = left[q] ? poll_one(cqs[q]) : 0;
+
+			ok = got >= 0;
+			left[q] -= got > 0;
+			done += got > 0;
+			/* node 1's host answers a ping as soon as it finds it */
+			if (got > 0 && q == 2 && pingpong)
+				ok = post_send(qp->qp[1], &wr, mr[1], to, size);
+		}
 	}
-	if (got != 1 || rgot != 1 || wc.status != HROCE_WC_SUCCESS ||
-	    memcmp(buf[dst], buf[src], size)) {
+	if (!ok || done < want || memcmp(read ? buf[0] + half : to, from, size) ||
+	    (pingpong && memcmp(back, from, size))) {
 		fprintf(stderr,
-			"hroce-lat: message %d: no successful completion, or its data did "
-			"not arrive\n",
+			"hroce-lat: message %d: no successful completion, or its data did not "
+			"arrive\n",
 			it);
 		return false;
 	}
@@ -272,9 +322,16 @@ static bool one_message(struct env *e, const struct run *r, const struct setup *
 		fprintf(stderr, "hroce-lat: message %d: more than %d events\n", it, EV_MAX);
 		return false;
 	}
-	hroce_mr_mapping(mr[dst], &iova, &len);
+	struct lat_range data[2] = { { 0, 0 }, { 0, 0 } };
+
+	if (read)
+		data[0] = (struct lat_range){ iova_of(mr[0], buf[0], buf[0] + half), size };
+	else
+		data[1] = (struct lat_range){ iova_of(mr[1], buf[1], to), size };
+	if (pingpong)
+		data[0] = (struct lat_range){ iova_of(mr[0], buf[0], back), size };
 	if (!lat_find((struct ev_log *[2]){ &logs[0], &logs[1] }, r->sc->points, *r->sc->npoints,
-		      iova + ((uintptr_t)buf[dst] & 4095), size, t)) {
+		      data, t)) {
 		fprintf(stderr, "hroce-lat: message %d: an event of its way is missing\n", it);
 		return false;
 	}
@@ -296,7 +353,7 @@ static bool run_point(struct bench *b, const struct setup *s, struct run *r)
 		HROCE_ACCESS_LOCAL_WRITE | HROCE_ACCESS_REMOTE_WRITE | HROCE_ACCESS_REMOTE_READ;
 	const struct qp_caps caps = { 16, 16, 1, 1, 64 };
 	int qps = value(s, P_QPS) < 1 ? 1 : (int)value(s, P_QPS);
-	size_t len = ((size_t)value(s, P_SIZE) + 4095) & ~(size_t)4095;
+	size_t half = ((size_t)value(s, P_SIZE) + 4095) & ~(size_t)4095, len = 2 * half;
 	struct qp_pair *qp = calloc((size_t)qps, sizeof(*qp));
 	struct hroce_mr *mr[2] = { 0 };
 	uint8_t *buf[2] = { 0 };
@@ -327,7 +384,7 @@ static bool run_point(struct bench *b, const struct setup *s, struct run *r)
 	for (int it = 0; it < warm + r->n && ok; it++) {
 		int m = it - warm;
 
-		ok = one_message(&e, r, s, &qp[it % qps], mr, buf, it, t);
+		ok = one_message(&e, r, s, &qp[it % qps], mr, buf, half, it, t);
 		if (!ok || m < 0)
 			continue;
 		r->total[m] = (double)(t[*r->sc->npoints - 1] - t[0]);

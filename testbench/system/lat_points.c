@@ -30,37 +30,56 @@ void ev_observe(void *ctx, const struct hroce_sim *s, const struct hroce_sim_eve
 		.node = n, .kind = k, .at = AT_ANY, .by_psn = psn, .pair = with, .name = text \
 	}
 
-/* a message's requester side, up to its last header */
+/* node q's requester: the WQE's last packet to the build stage, its header out */
+#define BUILD_POINTS(q, pre)                                            \
+	STAGE(q, HROCE_TRACE_WQE, false, pre "WQE to the build stage"), \
+		STAGE(q, HROCE_TRACE_REQ_HDR, true, pre "header to TX")
+
+/* node 0's host rings, its requester builds */
 #define REQUESTER_POINTS                                                         \
 	EVENT(0, HROCE_SIM_MMIO_WRITE, AT_ANY, "host's doorbell write"),         \
 		STAGE(0, HROCE_TRACE_SQ_DB, false, "doorbell at the requester"), \
-		STAGE(0, HROCE_TRACE_WQE, false, "WQE to the build stage"),      \
-		STAGE(0, HROCE_TRACE_REQ_HDR, true, "header to TX")
+		BUILD_POINTS(0, "")
 
-/* a request's way on to the responder's placement (its last packet's) */
-#define PLACEMENT_POINTS                                                                \
-	FRAME(0, HROCE_SIM_TX_START, HROCE_TRACE_REQ_HDR, true, "first beat out"),      \
-		FRAME(0, HROCE_SIM_TX_END, HROCE_TRACE_REQ_HDR, true, "last beat out"), \
-		FRAME(1, HROCE_SIM_RX_END, HROCE_TRACE_REQ_IN, true, "last beat in"),   \
-		STAGE(1, HROCE_TRACE_REQ_IN, true, "header at the responder"),          \
-		STAGE(1, HROCE_TRACE_VERDICT, true, "ICRC verdict"),                    \
-		STAGE(1, HROCE_TRACE_PLACE, true, "to placement"),                      \
-		STAGE(1, HROCE_TRACE_PLACED, true, "writes committed")
+/* a request of node q's on to the other's placement (its last packet's) */
+#define PLACEMENT_POINTS(q, pre)                                                              \
+	FRAME(q, HROCE_SIM_TX_START, HROCE_TRACE_REQ_HDR, true, pre "first beat out"),        \
+		FRAME(q, HROCE_SIM_TX_END, HROCE_TRACE_REQ_HDR, true, pre "last beat out"),   \
+		FRAME(1 - q, HROCE_SIM_RX_END, HROCE_TRACE_REQ_IN, true, pre "last beat in"), \
+		STAGE(1 - q, HROCE_TRACE_REQ_IN, true, pre "header at the responder"),        \
+		STAGE(1 - q, HROCE_TRACE_VERDICT, true, pre "ICRC verdict"),                  \
+		STAGE(1 - q, HROCE_TRACE_PLACE, true, pre "to placement"),                    \
+		STAGE(1 - q, HROCE_TRACE_PLACED, true, pre "writes committed")
+
+/* a SEND of node q's: its writes answered at the other, its receive completion there */
+#define RECEIVE_POINTS(q, pre)                                                              \
+	STAGE(1 - q, HROCE_TRACE_ANSWERED, true, pre "writes answered"),                    \
+		STAGE(1 - q, HROCE_TRACE_RQ_CQE, false, pre "completion to the CQ writer"), \
+		EVENT(1 - q, HROCE_SIM_DMA_WRITE_DONE, AT_OTHER, pre "completion in memory")
 
 /* clang-format off */
 const struct point lat_write_points[] = {
 	REQUESTER_POINTS,
-	PLACEMENT_POINTS,
+	PLACEMENT_POINTS(0, ""),
 	EVENT(1, HROCE_SIM_DMA_WRITE, AT_DATA, "DMA write issued"),
 	EVENT(1, HROCE_SIM_DMA_WRITE_DONE, AT_DATA, "in memory"),
 };
 
 const struct point lat_send_points[] = {
 	REQUESTER_POINTS,
-	PLACEMENT_POINTS,
-	STAGE(1, HROCE_TRACE_ANSWERED, true, "writes answered"),
-	STAGE(1, HROCE_TRACE_RQ_CQE, false, "completion to the CQ writer"),
-	EVENT(1, HROCE_SIM_DMA_WRITE_DONE, AT_OTHER, "completion in memory"),
+	PLACEMENT_POINTS(0, ""),
+	RECEIVE_POINTS(0, ""),
+};
+
+/* node 0's SEND to node 1's completion, node 1's host posting one back, its way back */
+const struct point lat_pingpong_points[] = {
+	REQUESTER_POINTS,
+	PLACEMENT_POINTS(0, ""),
+	RECEIVE_POINTS(0, ""),
+	STAGE(1, HROCE_TRACE_SQ_DB, false, "host's answer at the requester"),
+	BUILD_POINTS(1, "back: "),
+	PLACEMENT_POINTS(1, "back: "),
+	RECEIVE_POINTS(1, "back: "),
 };
 
 /* the first response's way, then the write of the data's last byte */
@@ -82,8 +101,9 @@ const struct point lat_read_points[] = {
 const int lat_write_npoints = ARRAY_LEN(lat_write_points);
 const int lat_send_npoints = ARRAY_LEN(lat_send_points);
 const int lat_read_npoints = ARRAY_LEN(lat_read_points);
+const int lat_pingpong_npoints = ARRAY_LEN(lat_pingpong_points);
 
-/* The PSN of the last request header node 0 sent, or ~0u. */
+/* The PSN of the last request header a node sent, or ~0u. */
 static uint32_t last_psn(const struct ev_log *l)
 {
 	uint32_t psn = ~0u;
@@ -94,13 +114,27 @@ static uint32_t last_psn(const struct ev_log *l)
 	return psn;
 }
 
+/* The PSN a point's stage event (or its frame's) carries: its requester's last. */
+static uint32_t psn_of(struct ev_log *const logs[2], const struct point *p)
+{
+	unsigned int stage = p->kind == HROCE_SIM_STAGE ? p->stage : p->pair;
+
+	return last_psn(logs[stage == HROCE_TRACE_REQ_HDR ? p->node : 1 - p->node]);
+}
+
 static bool takes(const struct point *p, const struct hroce_sim_event *ev, uint32_t psn,
 		  uint64_t first_byte, uint64_t last_byte)
 {
+	bool response = ev->aux >= HROCE_RC_OP_READ_RESP_FIRST && ev->aux <= HROCE_RC_OP_ATOMIC_ACK;
+
 	if (ev->kind != p->kind)
 		return false;
 	if (p->kind == HROCE_SIM_STAGE)
 		return ev->stage == p->stage && (!p->by_psn || ev->tag == psn);
+	if (p->pair != ~0u) /* a request's frame, or a response's, by its BTH */
+		return ev->bth && (!p->by_psn || ev->tag == psn) &&
+		       response ==
+			       (p->pair == HROCE_TRACE_RESP_HDR || p->pair == HROCE_TRACE_RESP_IN);
 	if (p->at == AT_DATA)
 		return ev->addr <= last_byte && last_byte < ev->addr + ev->len;
 	if (p->at == AT_OTHER)
@@ -108,46 +142,20 @@ static bool takes(const struct point *p, const struct hroce_sim_event *ev, uint3
 	return true;
 }
 
-/*
- * Of the events of a node, the ordinal of its pair stage's event (the last packet's, or
- * the first), then the time of its kind's event of that ordinal; 0 if there is none.
- */
-static uint64_t paired(const struct ev_log *l, const struct point *p, uint32_t psn)
+bool lat_find(struct ev_log *const logs[2], const struct point *p, int np,
+	      const struct lat_range data[2], uint64_t *t)
 {
-	int ord = -1, seen = 0;
-
-	for (int k = 0; k < l->n && ord < 0; k++) {
-		const struct hroce_sim_event *ev = &l->ev[k];
-
-		if (ev->kind != HROCE_SIM_STAGE || ev->stage != p->pair)
-			continue;
-		if (!p->by_psn || ev->tag == psn)
-			ord = seen;
-		seen++;
-	}
-	for (int k = 0; k < l->n && ord >= 0; k++)
-		if (l->ev[k].kind == p->kind && ord-- == 0)
-			return l->ev[k].time_ns;
-	return 0;
-}
-
-bool lat_find(struct ev_log *const logs[2], const struct point *p, int np, uint64_t data_iova,
-	      uint64_t data_len, uint64_t *t)
-{
-	uint32_t psn = last_psn(logs[0]);
-	uint64_t at = 0, last_byte = data_iova + data_len - 1;
+	uint64_t at = 0;
 
 	for (int i = 0; i < np; i++) {
 		const struct ev_log *l = logs[p[i].node];
+		const struct lat_range *d = &data[p[i].node];
+		uint32_t psn = psn_of(logs, &p[i]);
 		bool found = false;
 
-		if (p[i].pair != ~0u) {
-			t[i] = paired(l, &p[i], psn);
-			found = t[i] != 0 && t[i] >= at;
-		}
-		for (int k = 0; k < l->n && !found && p[i].pair == ~0u; k++)
+		for (int k = 0; k < l->n && !found; k++)
 			if (l->ev[k].time_ns >= at &&
-			    takes(&p[i], &l->ev[k], psn, data_iova, last_byte)) {
+			    takes(&p[i], &l->ev[k], psn, d->iova, d->iova + d->len - 1)) {
 				t[i] = l->ev[k].time_ns;
 				found = true;
 			}

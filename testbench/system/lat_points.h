@@ -37,29 +37,38 @@ struct point {
 	enum point_at at;   /* DMA bursts */
 	bool by_psn;	    /* a stage event of the message's last packet (its PSN) */
 	/*
-	 * A frame's first or last beat: the frame that pairs with an event of this stage of
-	 * the same node (HROCE_TRACE_*, ~0u: none), the k-th frame with its k-th event (the
-	 * last packet's if by_psn, else the first): each RoCE frame has one header.
+	 * A frame's first or last beat: the frame of a header of this stage (HROCE_TRACE_*;
+	 * ~0u: any frame), told by its BTH: a request's (REQ_*) or a response's (RESP_*), of
+	 * the last packet's PSN if by_psn
 	 */
 	unsigned int pair;
 	const char *name;
 };
 
-#define MAX_POINTS 16
+#define MAX_POINTS 32
 
-/* The ways of one message: a WRITE, a SEND (to its receive completion), a READ. */
+/*
+ * The ways of one message: a WRITE, a SEND (to its receive completion), a READ; and a
+ * SEND's ping-pong (one back when the first is received, to that one's completion).
+ */
 extern const struct point lat_write_points[];
 extern const struct point lat_send_points[];
 extern const struct point lat_read_points[];
-extern const int lat_write_npoints, lat_send_npoints, lat_read_npoints;
+extern const struct point lat_pingpong_points[];
+extern const int lat_write_npoints, lat_send_npoints, lat_read_npoints, lat_pingpong_npoints;
+
+/* Where a message's data lies in a node's IOVA space (len 0: that node takes none). */
+struct lat_range {
+	uint64_t iova, len;
+};
 
 /*
- * The points' times in ns (t[0..np-1]); data: the message's bytes in the IOVA space of the
- * NIC that writes them; psn: its last packet's (the last request header node 0 sent).
- * False if a point is missing.
+ * The points' times in ns (t[0..np-1]); data[node]: the message's bytes that node writes.
+ * A point of a request's packet takes the last packet of its requester's last message
+ * (the PSN of the last request header that node sent). False if a point is missing.
  */
-bool lat_find(struct ev_log *const logs[2], const struct point *p, int np, uint64_t data_iova,
-	      uint64_t data_len, uint64_t *t);
+bool lat_find(struct ev_log *const logs[2], const struct point *p, int np,
+	      const struct lat_range data[2], uint64_t *t);
 
 /* Each step's average (step_ns summed over n operations), in cycles of mhz. */
 void lat_print_steps(const struct point *p, int np, const double *step_ns, int n, double mhz);

@@ -8,7 +8,7 @@
  *   SVG, none empty.
  * - reproducible: the same run again gives the same points.csv and samples.csv, byte for
  *   byte (one process: the simulated times do not depend on the machine's).
- * - scenarios: a SEND over several packets and a READ, over two QPs.
+ * - scenarios: a SEND over several packets, a READ and a SEND ping-pong, over two QPs.
  * - bad input: an unknown scenario or parameter, a value that is not a number, two swept
  *   parameters: exit status 2 and a message, nothing run.
  */
@@ -160,10 +160,12 @@ static void test_sweep(struct bench *b)
 
 static void test_scenarios(struct bench *b)
 {
-	static const char *const runs[2] = { "send size=3000 mtu=1024 qps=2",
-					     "read size=5000 mtu=2048 qps=2" };
+	static const char *const runs[3] = { "send size=3000 mtu=1024 qps=2",
+					     "read size=5000 mtu=2048 qps=2",
+					     "pingpong size=2000 mtu=1024 qps=2" };
+	static const char *const names[3] = { "send", "read", "pingpong" };
 
-	for (int i = 0; i < 2; i++) {
+	for (int i = 0; i < 3; i++) {
 		static char csv[1 << 14];
 		char cmd[1024], line[256];
 		struct row r[2];
@@ -177,7 +179,7 @@ static void test_scenarios(struct bench *b)
 		ok = st == 0 && slurp(cmd, "points.csv", csv, sizeof(csv)) > 0 &&
 		     (n = rows_of(csv, r, 2)) == 1 && r[0].steps > r[0].mean - 1 &&
 		     r[0].steps < r[0].mean + 1;
-		bench_result(b, i ? "read" : "send", ok, "%s: exit %d, %d rows", runs[i], st, n);
+		bench_result(b, names[i], ok, "%s: exit %d, %d rows", runs[i], st, n);
 	}
 }
 

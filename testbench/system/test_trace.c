@@ -9,7 +9,8 @@
  * the packet goes through the stages, at non-decreasing times, and in step with the
  * NICs' own events (a request's header before its frame's first beat, its frame's first
  * beat at the other NIC before its header reaches the responder, a payload's DMA write
- * issued between its PLACED and its ANSWERED).
+ * issued between its PLACED and its ANSWERED), and the frames' events carry their BTH
+ * (the WRITE's and its ACK's, both ways).
  *
  * - write: an 8-byte WRITE, inline, pushed on the doorbell pages.
  * - send: a SEND of three packets into a posted RECV, its PSNs wrapping past 2^24.
@@ -274,6 +275,38 @@ static bool write_order(uint32_t psn, uint64_t iova, char *err, size_t size)
 	return true;
 }
 
+/*
+ * The node's frame events of a direction (kind: its START; its END follows in the enum),
+ * one frame's two, carry its BTH: destination QP, PSN, opcode.
+ */
+static bool frame_bth_dir(int node, enum hroce_sim_event_kind kind, uint32_t psn, uint32_t dqpn,
+			  unsigned int opcode, char *err, size_t size)
+{
+	int seen = 0;
+
+	for (int i = 0; i < logs[node].n; i++) {
+		const struct hroce_sim_event *ev = &logs[node].ev[i];
+
+		if (ev->kind != kind && ev->kind != kind + 1)
+			continue;
+		seen++;
+		if (!ev->bth || ev->tag != psn || ev->qpn != dqpn || ev->aux != opcode) {
+			snprintf(err, size,
+				 "node %d: frame event %d: BTH %d, QP 0x%x PSN 0x%x opcode %u; "
+				 "want QP 0x%x PSN 0x%x opcode %u",
+				 node, ev->kind, ev->bth, ev->qpn, ev->tag, ev->aux, dqpn, psn,
+				 opcode);
+			return false;
+		}
+	}
+	if (seen != 2) {
+		snprintf(err, size, "node %d: %d events of frames (kind %d), want 2", node, seen,
+			 kind);
+		return false;
+	}
+	return true;
+}
+
 static uint64_t iova_of(const struct rig *r, int node, size_t off)
 {
 	uint64_t iova, len;
@@ -312,6 +345,16 @@ static void test_write(struct bench *b, struct env *e)
 		ok = run_one(&r, &wr, err, sizeof(err)) && match(w, n, err, sizeof(err)) &&
 		     frame_order(PSN0, err, sizeof(err)) &&
 		     write_order(PSN0, iova_of(&r, 1, 64), err, sizeof(err));
+		/* node 0 sends the request and receives the ACK, node 1 the other way */
+		ok = ok &&
+		     frame_bth_dir(0, HROCE_SIM_TX_START, PSN0, r.qpn[1], HROCE_RC_OP_WRITE_ONLY,
+				   err, sizeof(err)) &&
+		     frame_bth_dir(1, HROCE_SIM_RX_START, PSN0, r.qpn[1], HROCE_RC_OP_WRITE_ONLY,
+				   err, sizeof(err)) &&
+		     frame_bth_dir(1, HROCE_SIM_TX_START, PSN0, r.qpn[0], HROCE_RC_OP_ACK, err,
+				   sizeof(err)) &&
+		     frame_bth_dir(0, HROCE_SIM_RX_START, PSN0, r.qpn[0], HROCE_RC_OP_ACK, err,
+				   sizeof(err));
 		if (ok && memcmp(r.buf[1] + 64, r.buf[0], 8)) {
 			snprintf(err, sizeof(err), "the 8 bytes did not arrive");
 			ok = false;
