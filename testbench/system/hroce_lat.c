@@ -101,7 +101,7 @@ static void usage(void)
 	fprintf(stderr, "usage: hroce-lat [-o DIR] [-n N] [-f FILE] [--no-plot] SCENARIO "
 			"[NAME=V[,V...]]...\nscenarios:\n");
 	for (int i = 0; i < ARRAY_LEN(scenarios); i++)
-		fprintf(stderr, "  %-6s %s\n", scenarios[i].name, scenarios[i].what);
+		fprintf(stderr, "  %-9s %s\n", scenarios[i].name, scenarios[i].what);
 	fprintf(stderr, "parameters (one may have several values):\n");
 	for (int i = 0; i < P_COUNT; i++)
 		fprintf(stderr, "  %-14s %s%s\n", params[i].name, params[i].what,
@@ -166,6 +166,16 @@ static bool read_file(const char *path)
 			s++;
 		for (e = s + strlen(s); e > s && (e[-1] == ' ' || e[-1] == '\t');)
 			*--e = 0;
+		if ((e = strchr(s, '=')) != NULL) { /* NAME = V, as NAME=V */
+			char *v = e + 1, *n = e;
+
+			while (n > s && (n[-1] == ' ' || n[-1] == '\t'))
+				n--;
+			while (*v == ' ' || *v == '\t')
+				v++;
+			*n++ = '=';
+			memmove(n, v, strlen(v) + 1);
+		}
 		if (*s)
 			ok = set_param(s);
 	}

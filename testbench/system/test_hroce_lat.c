@@ -9,6 +9,7 @@
  * - reproducible: the same run again gives the same points.csv and samples.csv, byte for
  *   byte (one process: the simulated times do not depend on the machine's).
  * - scenarios: a SEND over several packets, a READ and a SEND ping-pong, over two QPs.
+ * - a file of parameters (-f), with comments and spaces.
  * - bad input: an unknown scenario or parameter, a value that is not a number, two swept
  *   parameters: exit status 2 and a message, nothing run.
  */
@@ -183,6 +184,30 @@ static void test_scenarios(struct bench *b)
 	}
 }
 
+/* The parameters from a file: comments, spaces around '=' and after commas. */
+static void test_file(struct bench *b)
+{
+	static char csv[1 << 14];
+	char cmd[1024], line[256], path[96], out[96];
+	struct row r[4] = { { 0 } };
+	FILE *f;
+	int st = -1, n = 0;
+
+	snprintf(path, sizeof(path), "%s/study.conf", dir);
+	snprintf(out, sizeof(out), "%s/file", dir);
+	f = fopen(path, "w");
+	if (f) {
+		fprintf(f, "# an 8-byte and a 64-byte WRITE\nsize = 8, 64\n\tmtu=1024   # MTU\n");
+		fclose(f);
+		snprintf(cmd, sizeof(cmd), LAT " -o %s -n 3 --no-plot -f %s write 2>&1", bin, out,
+			 path);
+		st = bench_run_cmd(cmd, NULL, line, sizeof(line));
+	}
+	if (st == 0 && slurp(out, "points.csv", csv, sizeof(csv)) > 0)
+		n = rows_of(csv, r, 4);
+	bench_result(b, "file", n == 2 && r[0].x == 8 && r[1].x == 64, "exit %d, %d rows", st, n);
+}
+
 static void test_bad_input(struct bench *b)
 {
 	static const struct {
@@ -220,6 +245,7 @@ int main(int argc, char **argv)
 	snprintf(dir, sizeof(dir), "/tmp/hroce-lat-test-%d", (int)getpid());
 	test_sweep(&b);
 	test_scenarios(&b);
+	test_file(&b);
 	test_bad_input(&b);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
 	if (system(cmd))
