@@ -30,6 +30,7 @@ config() { # $1: the pcap of the client's port
 }
 
 stat() { awk -v k="$1" '$1 == k {print $2}' "$2"; }
+per_s() { awk -v c="$1" -v w="$2" 'BEGIN {printf "%.0f", c / w}'; } # count, seconds
 # the pcap stats of the direction whose source is $1: key $2
 dirstat() {
 	local d
@@ -80,10 +81,9 @@ run() { # name, perftest program, its options...
 	wall=$(awk -v a="$start" -v b="$end" 'BEGIN {printf "%.1f", b - a}')
 	echo "    simulation: $(stat sim.cycles "$cs") cycles of simulated time" \
 		"($(stat sim.ns "$cs") ns), $cycles evaluated by the two NICs in $wall s:" \
-		"$(awk -v c="$cycles" -v w="$wall" 'BEGIN {printf "%.0f", c / w}') cycles/s" \
-		"($(awk -v c="$(stat sim.cycles_run "$cs")" -v w="$wall" 'BEGIN {printf "%.0f", c / w}')" \
-		"a second by the client's NIC, $(awk -v c="$(stat sim.cycles_run "$ss")" -v w="$wall" \
-			'BEGIN {printf "%.0f", c / w}') by the server's, each in its process)"
+		"$(per_s "$cycles" "$wall") cycles/s ($(per_s "$(stat sim.cycles_run "$cs")" "$wall")" \
+		"a second by the client's NIC, $(per_s "$(stat sim.cycles_run "$ss")" "$wall") by the" \
+		"server's, each in its process)"
 	echo "    counters: client sent $(stat core.tx_frames "$cs") frames, received" \
 		"$(stat rx.ok "$cs"); ICRC errors $(($(stat rx.icrc "$cs") + $(stat rx.icrc "$ss")))," \
 		"IOVA faults $(($(stat iova_faults "$cs") + $(stat iova_faults "$ss")))"

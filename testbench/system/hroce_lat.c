@@ -142,6 +142,13 @@ static bool set_param(const char *arg)
 				end);
 			return false;
 		}
+		/* both directions: its values are theirs (it keeps none of its own) */
+		for (int d = P_PCIE_READ; i == P_PCIE && d <= P_PCIE_WRITE; d++) {
+			memcpy(params[d].v, p->v, sizeof(p->v));
+			params[d].n = p->n;
+		}
+		if (i == P_PCIE)
+			p->n = 0;
 		return true;
 	}
 	fprintf(stderr, "hroce-lat: \"%s\" is not NAME=VALUE of a parameter (hroce-lat -h)\n", arg);
@@ -187,11 +194,6 @@ static bool read_file(const char *path)
 struct setup {
 	double v[P_COUNT];
 };
-
-static double value(const struct setup *s, int i)
-{
-	return s->v[i];
-}
 
 static enum hroce_mtu mtu_of(double bytes)
 {
@@ -272,7 +274,7 @@ static bool one_message(struct env *e, const struct run *r, const struct setup *
 			struct qp_pair *qp, struct hroce_mr *mr[2], uint8_t *buf[2], size_t half,
 			int it, uint64_t *t)
 {
-	uint32_t size = (uint32_t)value(s, P_SIZE);
+	uint32_t size = (uint32_t)s->v[P_SIZE];
 	const char *name = r->sc->name;
 	bool read = !strcmp(name, "read"), pingpong = !strcmp(name, "pingpong");
 	bool send = pingpong || !strcmp(name, "send");
@@ -284,9 +286,8 @@ static bool one_message(struct env *e, const struct run *r, const struct setup *
 		.opcode = read	 ? HROCE_WR_RDMA_READ
 			  : send ? HROCE_WR_SEND
 				 : HROCE_WR_RDMA_WRITE,
-		.send_flags =
-			HROCE_SEND_SIGNALED |
-			(!read && value(s, P_INLINE) != 0 && size <= 64 ? HROCE_SEND_INLINE : 0),
+		.send_flags = HROCE_SEND_SIGNALED |
+			      (!read && s->v[P_INLINE] != 0 && size <= 64 ? HROCE_SEND_INLINE : 0),
 		.remote_addr = (uintptr_t)(read ? buf[1] : buf[1] + half),
 		.rkey = hroce_mr_rkey(mr[1]),
 	};
@@ -352,18 +353,18 @@ static bool one_message(struct env *e, const struct run *r, const struct setup *
 static bool run_point(struct bench *b, const struct setup *s, struct run *r)
 {
 	struct env_params p = {
-		.pcie_read_ns = (uint32_t)value(s, P_PCIE_READ),
-		.pcie_write_ns = (uint32_t)value(s, P_PCIE_WRITE),
-		.pcie_gbps = (uint32_t)value(s, P_PCIE_GBPS),
-		.link_ns = (uint32_t)value(s, P_LINK),
-		.link_gbps = (uint32_t)value(s, P_LINK_GBPS),
-		.mhz = (uint32_t)value(s, P_MHZ),
+		.pcie_read_ns = (uint32_t)s->v[P_PCIE_READ],
+		.pcie_write_ns = (uint32_t)s->v[P_PCIE_WRITE],
+		.pcie_gbps = (uint32_t)s->v[P_PCIE_GBPS],
+		.link_ns = (uint32_t)s->v[P_LINK],
+		.link_gbps = (uint32_t)s->v[P_LINK_GBPS],
+		.mhz = (uint32_t)s->v[P_MHZ],
 	};
 	const unsigned int access =
 		HROCE_ACCESS_LOCAL_WRITE | HROCE_ACCESS_REMOTE_WRITE | HROCE_ACCESS_REMOTE_READ;
 	const struct qp_caps caps = { 16, 16, 1, 1, 64 };
-	int qps = value(s, P_QPS) < 1 ? 1 : (int)value(s, P_QPS);
-	size_t half = ((size_t)value(s, P_SIZE) + 4095) & ~(size_t)4095, len = 2 * half;
+	int qps = s->v[P_QPS] < 1 ? 1 : (int)s->v[P_QPS];
+	size_t half = ((size_t)s->v[P_SIZE] + 4095) & ~(size_t)4095, len = 2 * half;
 	struct qp_pair *qp = calloc((size_t)qps, sizeof(*qp));
 	struct hroce_mr *mr[2] = { 0 };
 	uint8_t *buf[2] = { 0 };
@@ -384,7 +385,7 @@ static bool run_point(struct bench *b, const struct setup *s, struct run *r)
 		ok = mr[i] != NULL;
 	}
 	for (int i = 0; i < qps && ok; i++)
-		ok = qp_pair_open(&e, &qp[i], mtu_of(value(s, P_MTU)), &caps, access) == 0;
+		ok = qp_pair_open(&e, &qp[i], mtu_of(s->v[P_MTU]), &caps, access) == 0;
 	if (!ok)
 		fprintf(stderr, "hroce-lat: setup: %s\n", strerror(errno));
 	for (int i = 0; i < 2; i++)
@@ -508,11 +509,11 @@ static void write_plot(const char *dir, const struct scenario *sc, const char *x
 
 int main(int argc, char **argv)
 {
-	const char *dir = "hroce-lat.out";
+	const char *dir = "hroce-lat.out", *xname = NULL;
 	const struct scenario *sc = NULL;
 	bool plot = true;
 	int n = 100, sweep = -1;
-	struct bench b;
+	struct bench b = { 0 }; /* each point seeds it */
 	FILE *points, *samples, *cdf;
 	bool ok = true;
 
@@ -542,41 +543,32 @@ int main(int argc, char **argv)
 	}
 	if (!sc || n < 1)
 		usage();
+	/* the swept parameter: the one with several values (pcie_ns: both directions alike) */
 	for (int i = 0; i < P_COUNT; i++) {
-		if (params[i].n > 1 && sweep >= 0) {
+		bool pcie = sweep == P_PCIE_READ && i == P_PCIE_WRITE &&
+			    params[i].n == params[sweep].n &&
+			    !memcmp(params[i].v, params[sweep].v, sizeof(params[i].v));
+
+		if (params[i].n > 1 && sweep >= 0 && !pcie) {
 			fprintf(stderr,
 				"hroce-lat: %s and %s both have several values: sweep one "
 				"parameter at a time\n",
 				params[sweep].name, params[i].name);
 			return 2;
 		}
-		if (params[i].n > 1)
+		if (pcie)
+			xname = params[P_PCIE].name;
+		else if (params[i].n > 1)
 			sweep = i;
 	}
-	if (params[P_PCIE].n) {
-		memcpy(params[P_PCIE_READ].v, params[P_PCIE].v, sizeof(params[P_PCIE].v));
-		params[P_PCIE_READ].n = params[P_PCIE].n;
-		memcpy(params[P_PCIE_WRITE].v, params[P_PCIE].v, sizeof(params[P_PCIE].v));
-		params[P_PCIE_WRITE].n = params[P_PCIE].n;
-		if (sweep == P_PCIE_READ || sweep == P_PCIE_WRITE || sweep == P_PCIE)
-			sweep = P_PCIE;
-	} else if (sweep == P_PCIE_READ || sweep == P_PCIE_WRITE) {
-		/* the other one keeps its single value */
-	}
-	for (int i = 0; i < P_COUNT; i++)
-		if (i != P_PCIE && params[i].n == 0) {
-			fprintf(stderr, "hroce-lat: %s has no value\n", params[i].name);
-			return 2;
-		}
 	if (mkdir(dir, 0777) && errno != EEXIST) {
 		fprintf(stderr, "hroce-lat: %s: %s\n", dir, strerror(errno));
 		return 1;
 	}
-	b = (struct bench){ 0 };
-	bench_seed(&b, 1);
+	if (!xname)
+		xname = sweep < 0 ? "size" : params[sweep].name;
 
 	int npts = sweep < 0 ? 1 : params[sweep].n, np = *sc->npoints;
-	const char *xname = sweep < 0 ? "size" : params[sweep].name;
 	double xs[MAX_VALUES];
 	struct run r = { sc, n, calloc((size_t)n, sizeof(double)),
 			 calloc((size_t)n * MAX_POINTS, sizeof(double)), 0 };
@@ -584,7 +576,7 @@ int main(int argc, char **argv)
 	printf("hroce-lat %s: %s\n", sc->name, sc->what);
 	printf("setup:");
 	for (int i = 1; i < P_COUNT; i++) {
-		if (i == sweep || (sweep == P_PCIE && (i == P_PCIE_READ || i == P_PCIE_WRITE)))
+		if (params[i].n > 1)
 			printf(" %s=(swept)", params[i].name);
 		else
 			printf(" %s=%g", params[i].name, params[i].v[0]);
@@ -609,11 +601,8 @@ int main(int argc, char **argv)
 		double mean[MAX_POINTS] = { 0 };
 
 		for (int i = 0; i < P_COUNT; i++)
-			s.v[i] = params[i].v[i == sweep || (sweep == P_PCIE &&
-							    (i == P_PCIE_READ || i == P_PCIE_WRITE))
-						     ? k
-						     : 0];
-		xs[k] = sweep < 0 ? value(&s, P_SIZE) : params[sweep].v[k];
+			s.v[i] = params[i].v[params[i].n > 1 ? k : 0];
+		xs[k] = sweep < 0 ? s.v[P_SIZE] : params[sweep].v[k];
 		ok = run_point(&b, &s, &r);
 		if (!ok)
 			break;

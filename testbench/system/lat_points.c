@@ -114,12 +114,12 @@ static uint32_t last_psn(const struct ev_log *l)
 	return psn;
 }
 
-/* The PSN a point's stage event (or its frame's) carries: its requester's last. */
-static uint32_t psn_of(struct ev_log *const logs[2], const struct point *p)
+/* Which node's request a point's stage event (or its frame) belongs to: its requester. */
+static int requester_of(const struct point *p)
 {
 	unsigned int stage = p->kind == HROCE_SIM_STAGE ? p->stage : p->pair;
 
-	return last_psn(logs[stage == HROCE_TRACE_REQ_HDR ? p->node : 1 - p->node]);
+	return stage == HROCE_TRACE_REQ_HDR ? p->node : 1 - p->node;
 }
 
 static bool takes(const struct point *p, const struct hroce_sim_event *ev, uint32_t psn,
@@ -145,17 +145,18 @@ static bool takes(const struct point *p, const struct hroce_sim_event *ev, uint3
 bool lat_find(struct ev_log *const logs[2], const struct point *p, int np,
 	      const struct lat_range data[2], uint64_t *t)
 {
+	const uint32_t psn[2] = { last_psn(logs[0]), last_psn(logs[1]) };
 	uint64_t at = 0;
 
 	for (int i = 0; i < np; i++) {
 		const struct ev_log *l = logs[p[i].node];
 		const struct lat_range *d = &data[p[i].node];
-		uint32_t psn = psn_of(logs, &p[i]);
 		bool found = false;
 
 		for (int k = 0; k < l->n && !found; k++)
 			if (l->ev[k].time_ns >= at &&
-			    takes(&p[i], &l->ev[k], psn, d->iova, d->iova + d->len - 1)) {
+			    takes(&p[i], &l->ev[k], psn[requester_of(&p[i])], d->iova,
+				  d->iova + d->len - 1)) {
 				t[i] = l->ev[k].time_ns;
 				found = true;
 			}
