@@ -288,7 +288,8 @@ $(BIN)/test_ipv6: $(call cobjs,testbench/system/test_ipv6.c testbench/system/rc_
 	$(CC) -o $@ $^ $(LDLIBS)
 PROGRAMS += $(BIN)/test_ipv6
 $(BIN)/hroce-lat: $(call cobjs,testbench/system/hroce_lat.c testbench/system/rc_env.c \
-		testbench/system/lat_points.c testbench/lib/bench.c) $(SYSTEM_LIBS)
+		testbench/system/lat_points.c testbench/system/lat_perftest.c \
+		testbench/lib/bench.c) $(SYSTEM_LIBS) | $(BIN)/hroce-run
 	@mkdir -p $(BIN)
 	$(CC) -o $@ $^ $(LDLIBS) -lm
 PROGRAMS += $(BIN)/hroce-lat
@@ -383,6 +384,14 @@ $(BIN)/test_perftest: $(call cobjs,testbench/e2e/test_perftest.c testbench/e2e/e
 	$(CC) -o $@ $^ $(LDLIBS)
 PROGRAMS += $(BIN)/test_perftest
 
+# Lockstep: a perftest pair run twice, its pcaps compared
+$(BIN)/test_lockstep: $(call cobjs,testbench/e2e/test_lockstep.c testbench/e2e/e2e_proc.c \
+		testbench/lib/bench.c sim/vmodel/vmodel.c sim/wire/pcap.c) \
+		| $(BIN)/hroce-run
+	@mkdir -p $(BIN)
+	$(CC) -o $@ $^ $(LDLIBS)
+PROGRAMS += $(BIN)/test_lockstep
+
 # Bad input through the real libibverbs API: verbs programs run under hroce-run with two
 # simulated NICs in one process, each driven by a test (testbench/e2e/verbs_run.c)
 VERBS_PAIR_SRCS := testbench/e2e/verbs_pair.c
@@ -453,7 +462,7 @@ TESTS += test_frame_arb
 TESTS += $(BLOCK_TESTS)
 TESTS += test_vfio test_pin test_sim test_faults test_rc test_ipv6 test_trace test_hroce_lat test_retry test_net test_config test_simrun test_port
 TESTS += test_shell_nic
-TESTS += test_perftest test_badinput test_cq_overrun test_verbs_attr test_verbs_cq_overrun
+TESTS += test_perftest test_lockstep test_badinput test_cq_overrun test_verbs_attr test_verbs_cq_overrun
 TESTS += test_verbs_threads
 TESTS += $(FW_TESTS) # @@firmware@@
 TESTS += test_icrc_check test_interop

@@ -29,12 +29,17 @@
 
 /* Cycles a poll that found nothing lets pass: a CPU's polling loop takes about this. */
 #define SIM_IDLE_CYCLES 4
+/* "1": the devices this backend creates run in lockstep (hroce.h, hroce_sim.h) */
+#define SIM_LOCKSTEP_ENV "HROCE_LOCKSTEP"
+/* and their quantum, in ns (default: the wire's latency, the longest it may be) */
+#define SIM_LOCKSTEP_NS_ENV "HROCE_LOCKSTEP_NS"
 
 struct sim_bus {
 	struct hroce_bus bus;
 	struct hroce_sim *sim;
 	struct hroce_sim_world *own_world; /* created by the open: stopped and destroyed by close */
 	pid_t owner;			   /* the process that opened it; a fork()'s child is not */
+	uint32_t clock_mhz;
 	_Atomic uint64_t irqs;
 	int irq_fd;
 	struct sim_bus *next_created;
@@ -44,6 +49,8 @@ struct sim_bus {
 static pthread_mutex_t created_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct sim_bus *created_list;
 static bool exit_hooked;
+/* the world of the first device created in lockstep (the out-of-band channel's) */
+static struct hroce_sim_world *_Atomic lockstep_world;
 
 /*
  * A process that exits with devices open: their threads stop before the library's
@@ -107,6 +114,8 @@ static void sim_close(struct hroce_bus *bus)
 				break;
 			}
 		}
+		if (atomic_load(&lockstep_world) == sb->own_world)
+			atomic_store(&lockstep_world, NULL);
 		hroce_sim_world_destroy(sb->own_world); /* stops its thread first */
 		pthread_mutex_unlock(&created_lock);
 	}
@@ -180,6 +189,8 @@ static void sim_pause(struct hroce_bus *bus, uint64_t ns)
 	/* a world the caller steps stands still while the caller sleeps */
 	if (!hroce_sim_world_running(w))
 		hroce_sim_world_idle(w, SIM_IDLE_CYCLES);
+	else if (hroce_sim_world_quantum(w))
+		hroce_sim_world_idle(w, ns * to_sim(bus)->clock_mhz / 1000); /* simulated time */
 	else
 		nanosleep(&ts, NULL);
 }
@@ -216,6 +227,8 @@ static void sim_stats(struct hroce_bus *bus,
 	emit(ctx, "sim.cycles_skipped", ws.cycles_skipped);
 	emit(ctx, "sim.sleeps", ws.sleeps);
 	emit(ctx, "sim.peer_waits", ws.peer_waits);
+	emit(ctx, "sim.lockstep_quantum", hroce_sim_world_quantum(w));
+	emit(ctx, "sim.lockstep_stalls", ws.stalls);
 	if (hroce_sim_model_of(sim) == HROCE_SIM_MODEL_SHELL) {
 		struct hroce_sim_nic_stats ns;
 
@@ -382,8 +395,43 @@ static int plug_port(const char *spec, const struct hroce_config_dev *d, struct 
 }
 
 /* The configured NIC of spec sim:name: its world, the NIC, its wire, the thread. */
-static int create_nic(const char *name, struct hroce_sim **out)
+/*
+ * $HROCE_LOCKSTEP: 1 (on), 0 or unset (off); $HROCE_LOCKSTEP_NS: the quantum (default
+ * link_ns). Anything else is refused with what to set. quantum_ns: 0 for off.
+ */
+static int lockstep_asked(const char *spec, const struct hroce_config_dev *d, uint32_t *quantum_ns)
 {
+	const char *v = getenv(SIM_LOCKSTEP_ENV), *q = getenv(SIM_LOCKSTEP_NS_ENV);
+	char *end;
+	unsigned long ns;
+
+	*quantum_ns = 0;
+	if (v && *v && strcmp(v, "0") && strcmp(v, "1")) {
+		hroce_log(HROCE_LOG_ERR,
+			  "%s: $%s=\"%s\": set it to 1 (lockstep) or 0 (free-running)", spec,
+			  SIM_LOCKSTEP_ENV, v);
+		return EINVAL;
+	}
+	if (!v || strcmp(v, "1"))
+		return 0;
+	*quantum_ns = d->link_ns;
+	if (!q || !*q)
+		return 0;
+	errno = 0;
+	ns = strtoul(q, &end, 10);
+	if (errno || *end || !ns || ns > d->link_ns) {
+		hroce_log(HROCE_LOG_ERR,
+			  "%s: $%s=\"%s\": the quantum is 1 to %u ns (the wire's link_ns)", spec,
+			  SIM_LOCKSTEP_NS_ENV, q, d->link_ns);
+		return EINVAL;
+	}
+	*quantum_ns = (uint32_t)ns;
+	return 0;
+}
+
+static int create_nic(const char *name, struct hroce_sim **out, uint32_t *clock_mhz)
+{
+	uint32_t quantum_ns;
 	char spec[128];
 	const struct hroce_config_dev *d;
 	struct hroce_config *cfg;
@@ -404,11 +452,16 @@ static int create_nic(const char *name, struct hroce_sim **out)
 		hroce_config_free(cfg);
 		return ENODEV;
 	}
+	err = lockstep_asked(spec, d, &quantum_ns);
+	if (err)
+		goto err_cfg;
 	w = hroce_sim_world_create(d->clock_mhz);
 	if (!w) {
 		err = errno;
 		goto err_cfg;
 	}
+	if (quantum_ns)
+		hroce_sim_world_set_lockstep(w, quantum_ns);
 	struct hroce_sim_params sp = {
 		.name = name,
 		.pcie = { d->pcie_read_ns, d->pcie_write_ns, d->pcie_gbps, d->pcie_reads,
@@ -435,6 +488,7 @@ static int create_nic(const char *name, struct hroce_sim **out)
 		goto err_world;
 	hroce_config_free(cfg);
 	*out = sim;
+	*clock_mhz = d->clock_mhz;
 	return 0;
 
 err_world:
@@ -468,9 +522,14 @@ int hroce_bus_sim_open(const char *arg, struct hroce_bus **bus)
 		}
 	}
 	if (!sim && !err) {
-		err = create_nic(arg, &sim);
+		err = create_nic(arg, &sim, &sb->clock_mhz);
 		if (!err) {
+			struct hroce_sim_world *none = NULL;
+
 			sb->own_world = hroce_sim_world_of(sim);
+			if (hroce_sim_world_quantum(sb->own_world))
+				atomic_compare_exchange_strong(&lockstep_world, &none,
+							       sb->own_world);
 			sb->next_created = created_list;
 			created_list = sb;
 			if (!exit_hooked)
@@ -493,4 +552,47 @@ int hroce_bus_sim_open(const char *arg, struct hroce_bus **bus)
 	hroce_sim_set_irq_handler(sim, sim_irq, sb);
 	*bus = &sb->bus;
 	return 0;
+}
+
+/* ------------------------------------------------------------------------------------- */
+/* Lockstep: the program's out-of-band channel (hroce.h) */
+
+static const enum hroce_sim_oob oob_kind[] = {
+	[HROCE_OOB_BYTES] = HROCE_SIM_OOB_BYTES,
+	[HROCE_OOB_CONNECTS] = HROCE_SIM_OOB_CONNECTS,
+};
+
+bool hroce_lockstep(void)
+{
+	return atomic_load(&lockstep_world) != NULL;
+}
+
+void hroce_oob_sent(enum hroce_oob kind, int64_t n)
+{
+	struct hroce_sim_world *w = atomic_load(&lockstep_world);
+
+	if (w)
+		hroce_sim_oob_sent(w, oob_kind[kind], n);
+}
+
+bool hroce_oob_wait(enum hroce_oob kind)
+{
+	struct hroce_sim_world *w = atomic_load(&lockstep_world);
+
+	return w && hroce_sim_oob_wait(w, oob_kind[kind]);
+}
+
+void hroce_oob_taken(enum hroce_oob kind, uint64_t n)
+{
+	struct hroce_sim_world *w = atomic_load(&lockstep_world);
+
+	if (w)
+		hroce_sim_oob_taken(w, oob_kind[kind], n);
+}
+
+bool hroce_wait_poll(struct pollfd *fds, unsigned int n)
+{
+	struct hroce_sim_world *w = atomic_load(&lockstep_world);
+
+	return w && hroce_sim_wait_poll(w, fds, n);
 }

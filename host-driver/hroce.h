@@ -98,6 +98,27 @@ uint64_t hroce_net_counter(struct hroce_dev *dev, unsigned int index);
 void hroce_idle(struct hroce_dev *dev);
 
 /*
+ * Lockstep: a simulated NIC of this process run reproducibly ($HROCE_LOCKSTEP=1, see
+ * hroce_sim.h and the README's "Reproducible runs"), which must see the program's
+ * out-of-band TCP connection to its peer and its blocking waits. The preloaded shim tells
+ * it: sent (n bytes or connects before the write or connect, minus what was not sent
+ * after), wait (until some of the peer's is there to take, at a boundary of the
+ * simulated clock), taken (what the read or accept took), wait_poll (a blocking poll of
+ * descriptors the NIC's interrupts make ready: a completion channel, the event thread's). lockstep:
+ * whether a device of this process runs so; without one every call returns at once (false).
+ */
+enum hroce_oob {
+	HROCE_OOB_BYTES,
+	HROCE_OOB_CONNECTS,
+};
+bool hroce_lockstep(void);
+void hroce_oob_sent(enum hroce_oob kind, int64_t n);
+bool hroce_oob_wait(enum hroce_oob kind);
+void hroce_oob_taken(enum hroce_oob kind, uint64_t n);
+struct pollfd;
+bool hroce_wait_poll(struct pollfd *fds, unsigned int n);
+
+/*
  * The MAC of an IPv4 address (host order) on the device's link, from the core's ARP
  * cache: at once if the address is cached and younger than REG_ARP_LIFETIME, else after
  * who-has requests (REG_ARP_RETRY.TRIES of them, INTERVAL cycles apart: by default three,

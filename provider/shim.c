@@ -7,6 +7,8 @@
  * - GIDs (libhroce's table: link-local, IPv4-mapped, the configured IPv6 addresses), P_Key,
  *   node GUID: from the device's configured MAC and addresses.
  * - Completion channels: a pipe the provider's event thread writes event records into.
+ * - Lockstep: the program's TCP connection and blocking reads, which a device in lockstep
+ *   must see (read, recv, write, send, connect, accept).
  *
  * These definitions are unversioned, so they satisfy the versioned references of the
  * program and of libibverbs itself (calls between its public symbols go through the PLT);
@@ -16,9 +18,11 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include "hroce_verbs.h"
@@ -250,4 +254,194 @@ EXPORT int ibv_destroy_comp_channel(struct ibv_comp_channel *channel)
 	close(c->write_fd);
 	free(c);
 	return 0;
+}
+
+/* ---------------------------------------------------------------------------------------
+ * Lockstep (hroce.h): the program's out-of-band TCP connection and its completion channels
+ *
+ * A device in lockstep runs only while the program waits, and must know when it does: a
+ * blocking read of a completion channel waits at the simulated clock's boundaries; and
+ * what goes over a TCP socket is counted, so that the peer's read (or accept) returns at
+ * the boundary after the one this side wrote (or connected) at, whatever the wall clock
+ * did. Every stream socket of IPv4 or IPv6 counts as the connection to the peer: lockstep
+ * supports programs (perftest, the pingpongs) that have that one. Nothing changes without
+ * a device in lockstep.
+ */
+
+static void *real_libc(const char *name)
+{
+	void *fn = dlsym(RTLD_NEXT, name);
+
+	if (!fn)
+		hroce_verbs_log(HROCE_LOG_ERR, "the C library has no %s", name);
+	return fn;
+}
+
+#define LIBC(fn, name) ((fn) ? (fn) : (*(void **)&(fn) = real_libc(name), (fn)))
+
+static bool inet_stream(int fd)
+{
+	struct sockaddr_storage ss;
+	socklen_t len = sizeof(ss);
+	int type;
+	socklen_t tlen = sizeof(type);
+
+	if (getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &tlen) || type != SOCK_STREAM ||
+	    getsockname(fd, (struct sockaddr *)&ss, &len))
+		return false;
+	return ss.ss_family == AF_INET || ss.ss_family == AF_INET6;
+}
+
+static bool blocking(int fd, int flags)
+{
+	int fl = fcntl(fd, F_GETFL);
+
+	return fl >= 0 && !(fl & O_NONBLOCK) && !(flags & MSG_DONTWAIT);
+}
+
+static bool is_channel(int fd)
+{
+	bool found = false;
+
+	pthread_mutex_lock(&channels_lock);
+	for (struct hroce_channel *c = channels; c && !found; c = c->next)
+		found = c->channel.fd == fd;
+	pthread_mutex_unlock(&channels_lock);
+	return found;
+}
+
+/* Before a read of fd: waits as lockstep says; true if the read takes out-of-band bytes. */
+static bool lockstep_read(int fd, size_t n, int flags)
+{
+	int saved = errno;
+	bool oob = false;
+
+	if (!n || !hroce_lockstep())
+		return false;
+	if (is_channel(fd)) {
+		struct pollfd p = { fd, POLLIN, 0 };
+
+		if (blocking(fd, flags))
+			hroce_wait_poll(&p, 1);
+	} else if (inet_stream(fd) && blocking(fd, flags)) {
+		hroce_oob_wait(HROCE_OOB_BYTES);
+		oob = !(flags & MSG_PEEK);
+	}
+	errno = saved;
+	return oob;
+}
+
+static void lockstep_took(bool oob, ssize_t r)
+{
+	if (oob && r > 0)
+		hroce_oob_taken(HROCE_OOB_BYTES, (uint64_t)r);
+}
+
+/* Before a write to fd: counts n if it goes to the peer; true if it does. */
+static bool lockstep_write(int fd, size_t n)
+{
+	int saved = errno;
+	bool oob = n && hroce_lockstep() && inet_stream(fd);
+
+	if (oob)
+		hroce_oob_sent(HROCE_OOB_BYTES, (int64_t)n);
+	errno = saved;
+	return oob;
+}
+
+static void lockstep_wrote(bool oob, size_t n, ssize_t r)
+{
+	if (oob && (r < 0 || (size_t)r < n))
+		hroce_oob_sent(HROCE_OOB_BYTES, -(int64_t)(n - (r > 0 ? (size_t)r : 0)));
+}
+
+EXPORT ssize_t read(int fd, void *buf, size_t n)
+{
+	static ssize_t (*fn)(int, void *, size_t);
+	bool oob = lockstep_read(fd, n, 0);
+	ssize_t r = LIBC(fn, "read")(fd, buf, n);
+
+	lockstep_took(oob, r);
+	return r;
+}
+
+EXPORT ssize_t recv(int fd, void *buf, size_t n, int flags)
+{
+	static ssize_t (*fn)(int, void *, size_t, int);
+	bool oob = lockstep_read(fd, n, flags);
+	ssize_t r = LIBC(fn, "recv")(fd, buf, n, flags);
+
+	lockstep_took(oob, r);
+	return r;
+}
+
+EXPORT ssize_t write(int fd, const void *buf, size_t n)
+{
+	static ssize_t (*fn)(int, const void *, size_t);
+	bool oob = lockstep_write(fd, n);
+	ssize_t r = LIBC(fn, "write")(fd, buf, n);
+
+	lockstep_wrote(oob, n, r);
+	return r;
+}
+
+EXPORT ssize_t send(int fd, const void *buf, size_t n, int flags)
+{
+	static ssize_t (*fn)(int, const void *, size_t, int);
+	bool oob = lockstep_write(fd, n);
+	ssize_t r = LIBC(fn, "send")(fd, buf, n, flags);
+
+	lockstep_wrote(oob, n, r);
+	return r;
+}
+
+EXPORT int connect(int fd, const struct sockaddr *addr, socklen_t len)
+{
+	static int (*fn)(int, const struct sockaddr *, socklen_t);
+	bool oob = hroce_lockstep() && inet_stream(fd);
+	int r;
+
+	if (oob)
+		hroce_oob_sent(HROCE_OOB_CONNECTS, 1);
+	r = LIBC(fn, "connect")(fd, addr, len);
+	if (oob && r && errno != EINPROGRESS) {
+		int saved = errno;
+
+		hroce_oob_sent(HROCE_OOB_CONNECTS, -1);
+		errno = saved;
+	}
+	return r;
+}
+
+static bool lockstep_accept(int fd)
+{
+	int saved = errno;
+	bool oob = hroce_lockstep() && inet_stream(fd) && blocking(fd, 0);
+
+	if (oob)
+		hroce_oob_wait(HROCE_OOB_CONNECTS);
+	errno = saved;
+	return oob;
+}
+
+EXPORT int accept(int fd, struct sockaddr *addr, socklen_t *len)
+{
+	static int (*fn)(int, struct sockaddr *, socklen_t *);
+	bool oob = lockstep_accept(fd);
+	int r = LIBC(fn, "accept")(fd, addr, len);
+
+	if (oob && r >= 0)
+		hroce_oob_taken(HROCE_OOB_CONNECTS, 1);
+	return r;
+}
+
+EXPORT int accept4(int fd, struct sockaddr *addr, socklen_t *len, int flags)
+{
+	static int (*fn)(int, struct sockaddr *, socklen_t *, int);
+	bool oob = lockstep_accept(fd);
+	int r = LIBC(fn, "accept4")(fd, addr, len, flags);
+
+	if (oob && r >= 0)
+		hroce_oob_taken(HROCE_OOB_CONNECTS, 1);
+	return r;
 }

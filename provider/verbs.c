@@ -380,7 +380,8 @@ static void *event_thread(void *arg)
 	for (;;) {
 		uint64_t irqs;
 
-		if (poll(fds, 2, -1) < 0 && errno != EINTR)
+		/* in lockstep, at the boundaries of the simulated clock (hroce.h) */
+		if (!hroce_wait_poll(fds, 2) && poll(fds, 2, -1) < 0 && errno != EINTR)
 			break;
 		if (fds[1].revents)
 			break;

@@ -121,11 +121,51 @@ bool hroce_sim_world_running(const struct hroce_sim_world *w);
  */
 void hroce_sim_world_idle(struct hroce_sim_world *w, uint64_t cycles);
 
+/*
+ * Lockstep (lockstep.c): a run that is the same, cycle for cycle, whatever the wall clock
+ * does. The world runs in quanta of quantum_ns (rounded up to cycles; at most the latency
+ * of its wires), and only while every application thread that uses it waits: in
+ * hroce_sim_world_idle (a poll that found nothing: one quantum), an MMIO read (until the
+ * first boundary after its answer), hroce_sim_wait_poll, or an out-of-band wait. Waits look
+ * at their condition only at boundaries; so every host action happens at a boundary and
+ * takes no simulated time. A thread counts from its first call into the world until it
+ * exits; one that blocks elsewhere (sleep, a lock, a read the calls below do not see)
+ * stops simulated time meanwhile. Two worlds on a lockstep wire meet at every boundary.
+ * Set before the world starts and before its NICs attach to wires (EBUSY); 0: free-running.
+ */
+int hroce_sim_world_set_lockstep(struct hroce_sim_world *w, uint32_t quantum_ns);
+uint32_t hroce_sim_world_quantum(const struct hroce_sim_world *w); /* cycles; 0: free */
+/*
+ * A wait until one of fds polls ready (revents filled), at boundaries (a completion
+ * channel's pipe, the interrupts' eventfd): false, without waiting, in a world not in
+ * lockstep or not running (the caller blocks as usual).
+ */
+struct pollfd;
+bool hroce_sim_wait_poll(struct hroce_sim_world *w, struct pollfd *fds, unsigned int n);
+/*
+ * The out-of-band channel of two lockstep worlds on a wire: the TCP connection their
+ * programs talk over (perftest's). What one side sends there is seen by the other at the
+ * first boundary after the one it was sent at, whatever the wall clock did: sent counts it
+ * (n before the write, minus what was not written after it); wait returns once some of
+ * the peer's is there to take, or once the peer left (true), or at once if the world is
+ * not in lockstep or has no wire (false); taken says what the caller took. BYTES: bytes
+ * on the stream; CONNECTS: connect() calls, that accept() takes.
+ */
+enum hroce_sim_oob {
+	HROCE_SIM_OOB_BYTES,
+	HROCE_SIM_OOB_CONNECTS,
+	HROCE_SIM_OOB_KINDS,
+};
+void hroce_sim_oob_sent(struct hroce_sim_world *w, enum hroce_sim_oob kind, int64_t n);
+bool hroce_sim_oob_wait(struct hroce_sim_world *w, enum hroce_sim_oob kind);
+void hroce_sim_oob_taken(struct hroce_sim_world *w, enum hroce_sim_oob kind, uint64_t n);
+
 struct hroce_sim_world_stats {
 	uint64_t cycles;	 /* the clock */
 	uint64_t cycles_run;	 /* evaluated */
 	uint64_t cycles_skipped; /* jumped over on waking */
 	uint64_t sleeps, peer_waits;
+	uint64_t stalls; /* lockstep: asleep waiting out of band for a peer to come */
 	bool asleep;
 };
 void hroce_sim_world_stats(struct hroce_sim_world *w, struct hroce_sim_world_stats *st);

@@ -19,6 +19,21 @@
 #include "sim_pcie.h"
 #include "vmodel.h"
 
+/* Lockstep (lockstep.c): an application thread that uses a world. */
+#define SIM_LS_THREADS 32
+struct sim_ls_slot {
+	_Atomic uint32_t used;
+	_Atomic uint32_t waiting; /* in a wait (else active: the world waits for it) */
+	_Atomic uint32_t checked; /* the epoch it last looked at its condition in */
+	_Atomic uint32_t kind;	  /* of its wait: enum sim_ls_kind */
+};
+/* What a wait waits for: time (an empty poll), the NIC (a read's answer), the peer. */
+enum sim_ls_kind {
+	SIM_LS_TIME,
+	SIM_LS_NIC,
+	SIM_LS_OOB,
+};
+
 struct hroce_sim_world {
 	uint32_t clock_mhz;
 	uint64_t period_ps;
@@ -47,6 +62,17 @@ struct hroce_sim_world {
 	_Atomic uint32_t progress_waiters; /* threads waiting on progress */
 	_Atomic uint32_t local_word;	   /* the sleeping thread's futex without a wire */
 	_Atomic uint32_t *wake_word;	   /* the one it sleeps on: local_word or its wire's */
+
+	/* lockstep (lockstep.c); quantum 0: free-running */
+	uint32_t quantum; /* cycles */
+	uint64_t ls_id;	  /* this world, among the live ones (sim_ls_worlds) */
+	struct hroce_sim_world *ls_next;
+	struct sim_ls_slot ls_slots[SIM_LS_THREADS];
+	_Atomic uint32_t ls_active;	/* threads counted, not waiting */
+	_Atomic uint32_t ls_epoch;	/* bumped at each boundary and when a thread acted */
+	_Atomic uint32_t ls_seq;	/* futex: bumped on any change the threads wait for */
+	_Atomic uint32_t ls_in_quantum; /* the world's thread runs (or is about to run) one */
+	uint64_t ls_stalls;
 };
 
 /* An MMIO read of an application thread, answered by the world's thread. */
@@ -220,6 +246,26 @@ void sim_nic_frame_sent(void *ctx, uint64_t start, uint64_t end, uint64_t len, b
 void sim_nic_frame_received(void *ctx, uint64_t start, uint64_t end, uint64_t len, bool bad,
 			    const uint8_t *head, size_t head_len);
 
+/*
+ * lockstep.c. enter: counts the calling thread (an application's call into the world).
+ * wait: the calling thread waits at boundaries until cond holds (false: the world stopped
+ * first), of a kind. settle: the world's thread waits until every thread waits and
+ * looked at the boundary (false: stop), marking a quantum under way (timeless: no thread
+ * waits for time); boundary ends it (a new epoch), abandon gives it up without running it.
+ */
+extern pthread_mutex_t sim_ls_worlds_lock;
+extern struct hroce_sim_world *sim_ls_worlds;
+void sim_ls_enter(struct hroce_sim_world *w);
+void sim_ls_register_starter(struct hroce_sim_world *w);
+void sim_ls_forget(struct hroce_sim_world *w, uint64_t id, unsigned int slot);
+void sim_ls_world_gone(struct hroce_sim_world *w);
+bool sim_ls_wait(struct hroce_sim_world *w, bool (*cond)(void *arg), void *arg,
+		 enum sim_ls_kind kind);
+bool sim_ls_settle(struct hroce_sim_world *w, bool *timeless);
+void sim_ls_boundary(struct hroce_sim_world *w);
+void sim_ls_abandon(struct hroce_sim_world *w);
+void sim_ls_idle(struct hroce_sim_world *w, uint64_t cycles);
+
 /* wire_shm.c: what the world and the NIC do with a wire. */
 void sim_wire_tx_drive(struct hroce_sim_wire *x, uint64_t now);
 void sim_wire_tx_sample(struct hroce_sim_wire *x, uint64_t now);
@@ -237,6 +283,25 @@ bool sim_wire_pending(struct hroce_sim_wire *x);
 uint64_t sim_wire_wake_begin(struct hroce_sim_wire *x);
 void sim_wire_wake_end(struct hroce_sim_wire *x, uint64_t now);
 _Atomic uint32_t *sim_wire_word(struct hroce_sim_wire *x);
+/*
+ * Lockstep. arrive: at boundary c, with what we sent out of band; ready: the peer arrived
+ * at c (or is down, or attaching); wait: blocks a while for that. alone: the peer is
+ * absent or attaching and nothing of its waits for us; stall / unstall: asleep as such
+ * (unstall: the peer's clock if it joined meanwhile, else 0); joined: it did; go: ACTIVE
+ * again at c. oob_*: the out-of-band counts (add: what we send; ready: the peer's, sent
+ * by the boundary before c, not all taken; take: we took n).
+ */
+void sim_wire_ls_arrive(struct hroce_sim_wire *x, uint64_t c);
+bool sim_wire_ls_ready(struct hroce_sim_wire *x, uint64_t c);
+void sim_wire_ls_wait(struct hroce_sim_wire *x, uint64_t c);
+bool sim_wire_ls_alone(struct hroce_sim_wire *x);
+void sim_wire_ls_stall(struct hroce_sim_wire *x, uint64_t c);
+bool sim_wire_ls_joined(struct hroce_sim_wire *x);
+uint64_t sim_wire_ls_unstall(struct hroce_sim_wire *x);
+void sim_wire_ls_go(struct hroce_sim_wire *x, uint64_t c);
+void sim_wire_oob_add(struct hroce_sim_wire *x, enum hroce_sim_oob kind, int64_t n);
+bool sim_wire_oob_ready(struct hroce_sim_wire *x, enum hroce_sim_oob kind, uint64_t c);
+void sim_wire_oob_take(struct hroce_sim_wire *x, enum hroce_sim_oob kind, uint64_t n);
 /* Detaches with the world's lock held (or the thread stopped). */
 void sim_wire_detach_locked(struct hroce_sim_wire *x);
 

@@ -86,7 +86,7 @@
 #include "sim_internal.h"
 
 #define WIRE_MAGIC UINT64_C(0x3130455249575248) /* "HRWIRE01" in memory order */
-#define WIRE_VERSION 1u
+#define WIRE_VERSION 2u
 #define WIRE_RING_BEATS 4096u /* per direction: far more than a lookahead's worth */
 #define WIRE_NAME_MAX 200
 #define WAIT_SLICE_NS 20000000u /* a wait looks at whether the peer lives this often */
@@ -126,6 +126,15 @@ struct wire_port {
 	_Atomic uint32_t waiting;    /* the holder waits on word, or is about to */
 	_Atomic uint64_t start_time; /* of pid, in clock ticks since boot (/proc) */
 	_Atomic uint64_t time;	     /* the holder's published clock */
+	/* lockstep: the last boundary + 1 the holder arrived at (its threads done there) */
+	_Atomic uint64_t arrived;
+	/* lockstep: what the holder sent out of band (enum hroce_sim_oob), so far */
+	_Atomic uint64_t oob[HROCE_SIM_OOB_KINDS];
+	/* and as it was at its last two arrivals (tag: the boundary + 1) */
+	struct {
+		_Atomic uint64_t tag;
+		_Atomic uint64_t oob[HROCE_SIM_OOB_KINDS];
+	} seen[2];
 };
 
 struct wire_shm {
@@ -133,6 +142,7 @@ struct wire_shm {
 	uint32_t version;
 	uint32_t beat_bytes, ring_beats;
 	uint32_t clock_mhz, latency, gbps;
+	uint32_t quantum; /* lockstep: cycles; 0: free-running */
 	uint64_t bytes;
 	struct wire_port port[2];
 	struct wire_ring ring[2]; /* ring[p]: from port p to port 1 - p */
@@ -177,6 +187,9 @@ struct hroce_sim_wire {
 	_Atomic uint64_t frames_dropped, link_ups, link_downs, waits, wait_ns;
 	_Atomic int32_t peer_pid;
 	_Atomic bool peer_up_pub;
+	/* lockstep: what we took of what the peer sent out of band; whether it had come */
+	uint64_t oob_taken[HROCE_SIM_OOB_KINDS], oob_last[HROCE_SIM_OOB_KINDS];
+	bool peer_came;
 };
 
 static uint64_t wall_ns(void)
@@ -319,19 +332,30 @@ uint64_t sim_wire_sync(struct hroce_sim_wire *x, uint64_t now, uint64_t max)
 	return allowance(x, now, max);
 }
 
-void sim_wire_wait(struct hroce_sim_wire *x)
+/* Blocks until the peer changed something (or a while passed) unless go(x, c) already. */
+static void wait_peer(struct hroce_sim_wire *x, bool (*go)(struct hroce_sim_wire *x, uint64_t c),
+		      uint64_t c)
 {
 	uint64_t t0 = wall_ns();
 	uint32_t seq;
 
 	atomic_store(&x->mine->waiting, 1);
 	seq = atomic_load(&x->mine->word);
-	if (!allowance(x, x->nic->w->cycle, 1) &&
-	    sim_futex_wait(&x->mine->word, seq, WAIT_SLICE_NS) == ETIMEDOUT)
+	if (!go(x, c) && sim_futex_wait(&x->mine->word, seq, WAIT_SLICE_NS) == ETIMEDOUT)
 		check_peer_alive(x);
 	atomic_store(&x->mine->waiting, 0);
 	atomic_fetch_add(&x->waits, 1);
 	atomic_fetch_add(&x->wait_ns, wall_ns() - t0);
+}
+
+static bool may_run(struct hroce_sim_wire *x, uint64_t c)
+{
+	return allowance(x, c, 1) != 0;
+}
+
+void sim_wire_wait(struct hroce_sim_wire *x)
+{
+	wait_peer(x, may_run, x->nic->w->cycle);
 }
 
 void sim_wire_sleep(struct hroce_sim_wire *x)
@@ -375,6 +399,178 @@ void sim_wire_wake_end(struct hroce_sim_wire *x, uint64_t now)
 _Atomic uint32_t *sim_wire_word(struct hroce_sim_wire *x)
 {
 	return &x->mine->word;
+}
+
+/* ------------------------------------------------------------------------------------- */
+/*
+ * Lockstep (lockstep.c): a barrier at every boundary instead of the free-running rules.
+ *
+ * Arriving at boundary c, a side (every thread of it waiting there) records what it has
+ * sent out of band so far in the slot of c, then publishes c as its time and as arrived.
+ * It runs the quantum from c once the peer arrived at c too (or is down, or attaching):
+ * the quantum is at most the latency, so every beat due in it departed before c. The
+ * peer's threads look at our slot of c only at their boundary c + Q, which they reach
+ * after we arrived at c, and we write the slot of c + Q only after they arrived there:
+ * what they see of the out-of-band channel at c + Q is exactly what we sent up to c.
+ *
+ * A side all of whose threads wait on the out-of-band channel, quiet and with no timer,
+ * while its peer is absent (or attaching), is stalled: nothing can happen to it in
+ * simulated time. It sleeps, its clock stopped (SLEEPING). A side that attaches waits
+ * until its peer is stalled, or absent, then both clocks start at the later of the two:
+ * so the pair meets at the same cycles whatever the wall clock did before.
+ */
+
+static uint64_t round_up(uint64_t c, uint32_t q)
+{
+	return (c + q - 1) / q * q;
+}
+
+void sim_wire_ls_arrive(struct hroce_sim_wire *x, uint64_t c)
+{
+	unsigned int slot = (unsigned int)(c / x->shm->quantum) & 1;
+
+	for (unsigned int k = 0; k < HROCE_SIM_OOB_KINDS; k++)
+		atomic_store(&x->mine->seen[slot].oob[k], atomic_load(&x->mine->oob[k]));
+	atomic_store(&x->mine->seen[slot].tag, c + 1);
+	atomic_store(&x->mine->time, c);
+	atomic_store(&x->mine->arrived, c + 1);
+	tell_peer(x);
+}
+
+bool sim_wire_ls_ready(struct hroce_sim_wire *x, uint64_t c)
+{
+	uint32_t state = atomic_load(&x->peer->state);
+
+	/* attaching: it waits for us to stall, and joins at our clock or later */
+	if (!peer_is_up(x, state) || state == WIRE_WAKING)
+		return true;
+	x->peer_came = true;
+	return atomic_load(&x->peer->arrived) > c;
+}
+
+void sim_wire_ls_wait(struct hroce_sim_wire *x, uint64_t c)
+{
+	wait_peer(x, sim_wire_ls_ready, c);
+}
+
+bool sim_wire_ls_alone(struct hroce_sim_wire *x)
+{
+	uint32_t state = atomic_load(&x->peer->state);
+
+	return (!peer_is_up(x, state) || state == WIRE_WAKING) && !sim_wire_pending(x);
+}
+
+void sim_wire_ls_stall(struct hroce_sim_wire *x, uint64_t c)
+{
+	atomic_store(&x->mine->time, c);
+	atomic_store(&x->mine->state, WIRE_SLEEPING);
+	atomic_store(&x->mine->waiting, 1);
+	tell_peer(x);
+}
+
+bool sim_wire_ls_joined(struct hroce_sim_wire *x)
+{
+	return atomic_load(&x->peer->state) == WIRE_ACTIVE &&
+	       peer_is_up(x, atomic_load(&x->peer->state));
+}
+
+uint64_t sim_wire_ls_unstall(struct hroce_sim_wire *x)
+{
+	uint64_t t = sim_wire_ls_joined(x) ? atomic_load(&x->peer->time) : 0;
+
+	atomic_store(&x->mine->waiting, 0);
+	return t;
+}
+
+void sim_wire_ls_go(struct hroce_sim_wire *x, uint64_t c)
+{
+	atomic_store(&x->mine->time, c);
+	atomic_store(&x->mine->state, WIRE_ACTIVE);
+	tell_peer(x);
+}
+
+#define JOIN_WAIT_S 10 /* for a peer that never stalls: then we join it where it is */
+
+/* Attaching in lockstep: the cycle both sides start at (see above). */
+static uint64_t ls_join(struct hroce_sim_wire *x, uint64_t own)
+{
+	uint32_t q = x->shm->quantum;
+	uint64_t t0 = wall_ns();
+	bool told = false;
+
+	for (;;) {
+		uint32_t state = atomic_load(&x->peer->state), seq;
+
+		if (!peer_is_up(x, state))
+			return round_up(own, q);
+		if (state != WIRE_ACTIVE) {
+			uint64_t t = atomic_load(&x->peer->time);
+
+			return round_up(t > own ? t : own, q);
+		}
+		if (wall_ns() - t0 > JOIN_WAIT_S * UINT64_C(1000000000)) {
+			uint64_t t = atomic_load(&x->peer->time);
+
+			sim_log(HROCE_SIM_LOG_WARN,
+				"%s: lockstep wire %s: the peer on port %u did not wait on its "
+				"out-of-band socket in %d s: joining it where it is (this run is "
+				"not reproducible)",
+				x->nic->name, x->name, x->port ^ 1, JOIN_WAIT_S);
+			return round_up(t > own ? t : own, q);
+		}
+		if (!told)
+			sim_log(HROCE_SIM_LOG_INFO,
+				"%s: lockstep wire %s: waiting for the peer on port %u to wait on "
+				"its out-of-band socket",
+				x->nic->name, x->name, x->port ^ 1);
+		told = true;
+		atomic_store(&x->mine->waiting, 1);
+		seq = atomic_load(&x->mine->word);
+		if (atomic_load(&x->peer->state) == WIRE_ACTIVE &&
+		    sim_futex_wait(&x->mine->word, seq, WAIT_SLICE_NS) == ETIMEDOUT)
+			check_peer_alive(x);
+		atomic_store(&x->mine->waiting, 0);
+	}
+}
+
+void sim_wire_oob_add(struct hroce_sim_wire *x, enum hroce_sim_oob kind, int64_t n)
+{
+	atomic_fetch_add(&x->mine->oob[kind], (uint64_t)n);
+}
+
+/* What the peer sent out of band up to the boundary before c (its slot of c - Q). */
+static uint64_t oob_visible(struct hroce_sim_wire *x, enum hroce_sim_oob kind, uint64_t c)
+{
+	uint32_t q = x->shm->quantum;
+	uint64_t best = 0;
+
+	for (unsigned int s = 0; s < 2; s++) {
+		uint64_t tag = atomic_load(&x->peer->seen[s].tag);
+
+		/* the newest arrival before c */
+		if (tag && tag - 1 + q <= c && tag > best) {
+			best = tag;
+			x->oob_last[kind] = atomic_load(&x->peer->seen[s].oob[kind]);
+		}
+	}
+	return x->oob_last[kind];
+}
+
+bool sim_wire_oob_ready(struct hroce_sim_wire *x, enum hroce_sim_oob kind, uint64_t c)
+{
+	uint32_t state = atomic_load(&x->peer->state);
+
+	/* a peer that came and left: whatever it sent is there to read, and then the end */
+	if (!peer_is_up(x, state))
+		return x->peer_came;
+	if (state == WIRE_ACTIVE)
+		x->peer_came = true;
+	return oob_visible(x, kind, c) > x->oob_taken[kind];
+}
+
+void sim_wire_oob_take(struct hroce_sim_wire *x, enum hroce_sim_oob kind, uint64_t n)
+{
+	x->oob_taken[kind] += n;
 }
 
 /* ------------------------------------------------------------------------------------- */
@@ -669,7 +865,7 @@ static int stale(const char *name, const char *why)
 }
 
 static int create_segment(int fd, struct wire_shm **out, uint32_t clock_mhz, uint32_t latency,
-			  uint32_t gbps)
+			  uint32_t gbps, uint32_t quantum)
 {
 	struct wire_shm *shm;
 
@@ -686,6 +882,7 @@ static int create_segment(int fd, struct wire_shm **out, uint32_t clock_mhz, uin
 	shm->clock_mhz = clock_mhz;
 	shm->latency = latency;
 	shm->gbps = gbps;
+	shm->quantum = quantum;
 	atomic_store(&shm->magic, WIRE_MAGIC);
 	*out = shm;
 	return 0;
@@ -753,6 +950,15 @@ static int claim(struct hroce_sim_wire *x, uint64_t my_start)
 	atomic_store(&x->mine->start_time, my_start);
 	/* not the time a holder before us left there: ours, until we join the peer's */
 	atomic_store(&x->mine->time, x->nic->w->cycle);
+	/* nor what it sent out of band, nor where it arrived */
+	atomic_store(&x->mine->arrived, 0);
+	for (unsigned int k = 0; k < HROCE_SIM_OOB_KINDS; k++) {
+		atomic_store(&x->mine->oob[k], 0);
+		atomic_store(&x->mine->seen[0].oob[k], 0);
+		atomic_store(&x->mine->seen[1].oob[k], 0);
+	}
+	atomic_store(&x->mine->seen[0].tag, 0);
+	atomic_store(&x->mine->seen[1].tag, 0);
 	x->gen = atomic_fetch_add(&x->mine->gen, 1) + 1;
 	atomic_store(&x->mine->state, WIRE_WAKING);
 	return 0;
@@ -803,7 +1009,7 @@ struct hroce_sim_wire *hroce_sim_wire_attach(struct hroce_sim *s,
 	snprintf(path, sizeof(path), "/%s", p->name);
 	fd = shm_open(path, O_RDWR | O_CREAT | O_EXCL, 0600);
 	if (fd >= 0) {
-		err = create_segment(fd, &x->shm, w->clock_mhz, latency, p->gbps);
+		err = create_segment(fd, &x->shm, w->clock_mhz, latency, p->gbps, w->quantum);
 	} else if (errno == EEXIST) {
 		fd = shm_open(path, O_RDWR, 0);
 		err = fd < 0 ? errno : open_segment(p->name, fd, &x->shm);
@@ -828,6 +1034,23 @@ struct hroce_sim_wire *hroce_sim_wire_attach(struct hroce_sim *s,
 		err = EINVAL;
 		goto err_unmap;
 	}
+	if (x->shm->quantum != w->quantum) {
+		sim_log(HROCE_SIM_LOG_ERR,
+			"%s: wire %s is %s (quantum %u cycles); this side asks for %s (quantum %u): "
+			"set HROCE_LOCKSTEP alike on both sides",
+			s->name, p->name, x->shm->quantum ? "a lockstep wire" : "free-running",
+			x->shm->quantum, w->quantum ? "lockstep" : "free-running", w->quantum);
+		err = EINVAL;
+		goto err_unmap;
+	}
+	if (w->quantum && w->quantum > latency) {
+		sim_log(HROCE_SIM_LOG_ERR,
+			"%s: wire %s: a lockstep quantum of %u cycles is longer than the wire's "
+			"latency (%u cycles): make it at most that",
+			s->name, p->name, w->quantum, latency);
+		err = EINVAL;
+		goto err_unmap;
+	}
 	x->mine = &x->shm->port[p->port];
 	x->peer = &x->shm->port[p->port ^ 1];
 	x->out = &x->shm->ring[p->port];
@@ -849,9 +1072,16 @@ struct hroce_sim_wire *hroce_sim_wire_attach(struct hroce_sim *s,
 	/* what waits in our ring is from before us: from the next frame on it is ours */
 	x->rx_head = atomic_load(&x->in->tail);
 	atomic_store(&x->in->head, x->rx_head);
-	/* attaching is waking: our clock joins the peer's */
-	sim_world_jump(w, sim_wire_wake_begin(x));
-	sim_wire_wake_end(x, w->cycle);
+	if (w->quantum) {
+		/* in lockstep, where the peer stalled (or our own clock, alone) */
+		sim_world_jump(w, ls_join(x, w->cycle));
+		sim_wire_ls_go(x, w->cycle);
+		sim_futex_poke(&x->peer->word);
+	} else {
+		/* attaching is waking: our clock joins the peer's */
+		sim_world_jump(w, sim_wire_wake_begin(x));
+		sim_wire_wake_end(x, w->cycle);
+	}
 	*s->tx.tready = 1;
 	*s->rx.tvalid = 0;
 	s->wire = x;

@@ -40,6 +40,7 @@ void hroce_sim_world_destroy(struct hroce_sim_world *w)
 	if (!w)
 		return;
 	hroce_sim_world_stop(w);
+	sim_ls_world_gone(w);
 	while (w->nnics)
 		hroce_sim_destroy(w->nics[w->nnics - 1]);
 	free(w->nics);

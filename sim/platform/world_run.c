@@ -54,6 +54,8 @@ void sim_world_lock(struct hroce_sim_world *w)
 {
 	if (!w->running || on_thread(w))
 		return;
+	if (w->quantum)
+		sim_ls_enter(w); /* an application's call: its thread counts from now */
 	atomic_fetch_add(&w->app_waiting, 1);
 	pthread_mutex_lock(&w->lock);
 }
@@ -224,6 +226,142 @@ static bool wait_wall(struct hroce_sim_world *w)
 	return true;
 }
 
+/* ------------------------------------------------------------------------------------- */
+/* Lockstep (lockstep.c) */
+
+/*
+ * No thread waits for time, the NICs are quiet with no timer (so none of their waits can
+ * end) and no peer is there yet: nothing can happen in simulated time.
+ */
+static bool stalled(struct hroce_sim_world *w)
+{
+	if (!w->nwires || w->quiet < HROCE_SIM_QUIET_CYCLES ||
+	    sim_world_deadline(w) != UINT64_MAX || work_pending(w))
+		return false;
+	for (size_t i = 0; i < w->nnics; i++)
+		if (w->nics[i]->wire && !sim_wire_ls_alone(w->nics[i]->wire))
+			return false;
+	return true;
+}
+
+/* Asleep, the clock stopped, until a peer joins (then at its clock) or work comes. */
+static void stall(struct hroce_sim_world *w)
+{
+	uint64_t to = 0;
+	bool joined = false;
+
+	for (size_t i = 0; i < w->nnics; i++)
+		if (w->nics[i]->wire)
+			sim_wire_ls_stall(w->nics[i]->wire, w->cycle);
+	atomic_store(&w->asleep, 1);
+	w->ls_stalls++;
+	while (!joined) {
+		uint32_t seq = atomic_load(w->wake_word), active = atomic_load(&w->ls_active);
+
+		if (w->stop || work_pending(w) || active)
+			break;
+		for (size_t i = 0; i < w->nnics; i++)
+			if (w->nics[i]->wire && sim_wire_ls_joined(w->nics[i]->wire))
+				joined = true;
+		if (joined)
+			break;
+		pthread_mutex_unlock(&w->lock);
+		sim_futex_wait(w->wake_word, seq, IDLE_WAIT_NS * 20);
+		pthread_mutex_lock(&w->lock);
+	}
+	atomic_store(&w->asleep, 0);
+	for (size_t i = 0; i < w->nnics; i++) {
+		if (w->nics[i]->wire) {
+			uint64_t t = sim_wire_ls_unstall(w->nics[i]->wire);
+
+			if (t > to)
+				to = t;
+		}
+	}
+	sim_world_jump(w, to);
+	for (size_t i = 0; i < w->nnics; i++)
+		if (w->nics[i]->wire)
+			sim_wire_ls_go(w->nics[i]->wire, w->cycle);
+}
+
+/* The world's peers arrived at this boundary (false: stop meanwhile). */
+static bool meet_peers(struct hroce_sim_world *w)
+{
+	uint64_t c = w->cycle;
+
+	for (size_t i = 0; i < w->nnics; i++)
+		if (w->nics[i]->wire)
+			sim_wire_ls_arrive(w->nics[i]->wire, c);
+	for (size_t i = 0; i < w->nnics; i++) {
+		struct hroce_sim_wire *x = w->nics[i]->wire;
+
+		while (x && !sim_wire_ls_ready(x, c)) {
+			if (w->stop)
+				return false;
+			w->peer_waits++;
+			pthread_mutex_unlock(&w->lock);
+			sim_wire_ls_wait(x, c);
+			pthread_mutex_lock(&w->lock);
+		}
+	}
+	return true;
+}
+
+/* One quantum: the cycles evaluated, or skipped where every NIC is quiet. */
+static void run_quantum(struct hroce_sim_world *w)
+{
+	uint64_t end = w->cycle + w->quantum;
+
+	while (w->cycle < end && !w->stop) {
+		if (w->quiet >= HROCE_SIM_QUIET_CYCLES) {
+			uint64_t d = sim_world_deadline(w), to = d < end ? d : end;
+
+			if (to > w->cycle && !work_pending(w)) {
+				sim_world_jump(w, to);
+				continue;
+			}
+		}
+		sim_world_cycle(w);
+		atomic_store(&w->cycle_pub, w->cycle);
+		notify(w, answer_reads(w));
+	}
+}
+
+static void run_lockstep(struct hroce_sim_world *w)
+{
+	/* boundaries are multiples of the quantum (a wire's attach already rounded) */
+	sim_world_jump(w, (w->cycle + w->quantum - 1) / w->quantum * w->quantum);
+	while (!w->stop) {
+		bool timeless, ok;
+
+		if (atomic_load(&w->app_waiting)) {
+			yield_to_apps(w);
+			continue;
+		}
+		pthread_mutex_unlock(&w->lock);
+		ok = sim_ls_settle(w, &timeless);
+		pthread_mutex_lock(&w->lock);
+		if (!ok)
+			break;
+		if (atomic_load(&w->app_waiting)) {
+			/* a call of a thread that does not count (statistics): let it in first */
+			sim_ls_abandon(w);
+			continue;
+		}
+		if (timeless && stalled(w)) {
+			sim_ls_abandon(w);
+			stall(w);
+			sim_ls_boundary(w);
+			continue;
+		}
+		if (!meet_peers(w))
+			break;
+		run_quantum(w);
+		sim_ls_boundary(w);
+	}
+	sim_ls_abandon(w);
+}
+
 static void *run(void *arg)
 {
 	struct hroce_sim_world *w = arg;
@@ -231,6 +369,8 @@ static void *run(void *arg)
 
 	pthread_mutex_lock(&w->lock);
 	w->stepping = true;
+	if (w->quantum)
+		run_lockstep(w);
 	while (!w->stop) {
 		uint64_t n = RUN_BATCH;
 
@@ -297,6 +437,7 @@ int hroce_sim_world_start(struct hroce_sim_world *w)
 	w->stop = false;
 	w->quiet = 0;
 	atomic_store(&w->cycle_pub, w->cycle);
+	sim_ls_register_starter(w);
 	w->running = true;
 	/* signals are the application's: its threads take them, not the world's */
 	sigfillset(&all);
@@ -315,6 +456,7 @@ void hroce_sim_world_stop(struct hroce_sim_world *w)
 	sim_world_lock(w);
 	w->stop = true;
 	sim_futex_poke(w->wake_word);
+	sim_futex_poke_private(&w->ls_seq);
 	for (size_t i = 0; i < w->nnics; i++)
 		if (w->nics[i]->wire)
 			sim_futex_poke(sim_wire_word(w->nics[i]->wire));
@@ -339,6 +481,10 @@ void hroce_sim_world_idle(struct hroce_sim_world *w, uint64_t cycles)
 	}
 	if (on_thread(w))
 		return;
+	if (w->quantum) {
+		sim_ls_idle(w, cycles);
+		return;
+	}
 	target = atomic_load(&w->cycle_pub) + cycles;
 	deadline = wall_ns() + IDLE_WAIT_NS;
 	atomic_fetch_add(&w->progress_waiters, 1);
@@ -358,6 +504,13 @@ void hroce_sim_world_idle(struct hroce_sim_world *w, uint64_t cycles)
 			break;
 	}
 	atomic_fetch_sub(&w->progress_waiters, 1);
+}
+
+static bool read_answered(void *arg)
+{
+	struct sim_read_req *rd = arg;
+
+	return atomic_load(&rd->answered);
 }
 
 uint64_t sim_world_read(struct hroce_sim *s, uint64_t offset, unsigned int size)
@@ -391,15 +544,20 @@ uint64_t sim_world_read(struct hroce_sim *s, uint64_t offset, unsigned int size)
 	sim_world_kick(w);
 	sim_world_unlock(w);
 
-	atomic_fetch_add(&w->progress_waiters, 1);
-	for (;;) {
-		uint32_t seq = atomic_load(&w->progress);
+	if (w->quantum) {
+		/* back at the host at the first boundary after its answer */
+		sim_ls_wait(w, read_answered, rd, SIM_LS_NIC);
+	} else {
+		atomic_fetch_add(&w->progress_waiters, 1);
+		for (;;) {
+			uint32_t seq = atomic_load(&w->progress);
 
-		if (atomic_load(&rd->answered))
-			break;
-		sim_futex_wait_private(&w->progress, seq, READ_WAIT_NS);
+			if (atomic_load(&rd->answered))
+				break;
+			sim_futex_wait_private(&w->progress, seq, READ_WAIT_NS);
+		}
+		atomic_fetch_sub(&w->progress_waiters, 1);
 	}
-	atomic_fetch_sub(&w->progress_waiters, 1);
 	value = rd->value;
 	pthread_mutex_unlock(&s->read_lock);
 	return value;
@@ -414,6 +572,7 @@ void hroce_sim_world_stats(struct hroce_sim_world *w, struct hroce_sim_world_sta
 		.cycles_skipped = w->cycles_skipped,
 		.sleeps = w->sleeps,
 		.peer_waits = w->peer_waits,
+		.stalls = w->ls_stalls,
 		.asleep = atomic_load(&w->asleep),
 	};
 	sim_world_unlock(w);
