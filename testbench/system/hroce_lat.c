@@ -20,6 +20,8 @@
  *
  * The world runs only when this program lets it (one process, no thread), so a run gives
  * the same simulated times, bit for bit, every time it is run with the same arguments.
+ * The perftest scenario instead runs Debian's ib_send_lat between two processes through
+ * hroce-run, in lockstep, which is reproducible too (lat_perftest.h).
  *
  * Parameters (NAME=V or NAME=V1,V2,...; one of them may have several values, the sweep;
  * -f FILE: one NAME=V... a line, # comments, before those of the command line):
@@ -33,6 +35,7 @@
 
 #include "bench.h"
 #include "hroce_contract.h"
+#include "lat_perftest.h"
 #include "lat_points.h"
 #include "rc_env.h"
 
@@ -59,6 +62,10 @@ static struct param params[] = {
 	{ "size", "message bytes", { 8 }, 1 },
 	{ "qps", "QP pairs the messages take in turn", { 1 }, 1 },
 	{ "inline", "1: the payload in the WQE (up to 64 bytes; WRITE and SEND)", { 1 }, 1 },
+	{ "quantum_ns",
+	  "perftest: lockstep's quantum (ns, at most link_ns; 0: link_ns)",
+	  { 20 },
+	  1 },
 };
 
 enum {
@@ -73,6 +80,7 @@ enum {
 	P_SIZE,
 	P_QPS,
 	P_INLINE,
+	P_QUANTUM,
 	P_COUNT
 };
 
@@ -81,19 +89,24 @@ struct scenario {
 	const char *what;
 	const struct point *points;
 	const int *npoints;
+	bool perftest; /* two processes (lat_perftest.h), not two NICs of this one */
 };
 
 static const struct scenario scenarios[] = {
 	{ "write", "RDMA WRITE one way: doorbell write to the data in the responder's memory",
-	  lat_write_points, &lat_write_npoints },
+	  lat_write_points, &lat_write_npoints, false },
 	{ "send", "SEND one way: doorbell write to the receive completion in memory",
-	  lat_send_points, &lat_send_npoints },
+	  lat_send_points, &lat_send_npoints, false },
 	{ "read", "RDMA READ round trip: doorbell write to the data in the requester's memory",
-	  lat_read_points, &lat_read_npoints },
+	  lat_read_points, &lat_read_npoints, false },
 	{ "pingpong",
 	  "SEND ping-pong, as ib_send_lat: doorbell write to the answer's receive completion "
 	  "in memory (half of it is perftest's latency)",
-	  lat_pingpong_points, &lat_pingpong_npoints },
+	  lat_pingpong_points, &lat_pingpong_npoints, false },
+	{ "perftest",
+	  "Debian's ib_send_lat between two processes through hroce-run, in lockstep: the "
+	  "client's SEND to its next (half of it is perftest's latency), from the pcaps",
+	  lat_perftest_points, &lat_perftest_npoints, true },
 };
 
 static void usage(void)
@@ -416,6 +429,30 @@ static bool run_point(struct bench *b, const struct setup *s, struct run *r)
 	return ok;
 }
 
+/* One point of the perftest scenario: a pair of processes of its own. */
+static bool perftest_point(const char *dir, int k, const struct setup *s, struct run *r)
+{
+	const struct lat_perftest_setup ps = {
+		.mhz = (unsigned int)s->v[P_MHZ],
+		.pcie_read_ns = (unsigned int)s->v[P_PCIE_READ],
+		.pcie_write_ns = (unsigned int)s->v[P_PCIE_WRITE],
+		.pcie_gbps = (unsigned int)s->v[P_PCIE_GBPS],
+		.link_ns = (unsigned int)s->v[P_LINK],
+		.link_gbps = (unsigned int)s->v[P_LINK_GBPS],
+		.mtu = (unsigned int)s->v[P_MTU],
+		.size = (unsigned int)s->v[P_SIZE],
+		.no_inline = s->v[P_INLINE] == 0,
+		.quantum_ns = (unsigned int)s->v[P_QUANTUM],
+	};
+
+	if (s->v[P_QPS] != 1) {
+		fprintf(stderr, "hroce-lat: perftest: ib_send_lat runs one QP (qps=1)\n");
+		return false;
+	}
+	r->mhz = ps.mhz;
+	return lat_perftest_run(dir, k, &ps, WARM, r->n, r->total, r->steps);
+}
+
 static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -581,9 +618,14 @@ int main(int argc, char **argv)
 		else
 			printf(" %s=%g", params[i].name, params[i].v[0]);
 	}
-	printf("; %d messages a point after one on each QP (4 at least) to warm up; one "
-	       "process, the same times every run\n",
-	       n);
+	if (sc->perftest)
+		printf("; %d messages a point after %d to warm up; two processes in lockstep, "
+		       "the same times every run\n",
+		       n, WARM);
+	else
+		printf("; %d messages a point after one on each QP (4 at least) to warm up; one "
+		       "process, the same times every run\n",
+		       n);
 	points = open_out(dir, "points.csv");
 	samples = open_out(dir, "samples.csv");
 	cdf = open_out(dir, "cdf.dat");
@@ -603,7 +645,7 @@ int main(int argc, char **argv)
 		for (int i = 0; i < P_COUNT; i++)
 			s.v[i] = params[i].v[params[i].n > 1 ? k : 0];
 		xs[k] = sweep < 0 ? s.v[P_SIZE] : params[sweep].v[k];
-		ok = run_point(&b, &s, &r);
+		ok = sc->perftest ? perftest_point(dir, k, &s, &r) : run_point(&b, &s, &r);
 		if (!ok)
 			break;
 		for (int m = 0; m < n; m++) {

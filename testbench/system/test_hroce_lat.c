@@ -184,6 +184,36 @@ static void test_scenarios(struct bench *b)
 	}
 }
 
+/*
+ * The perftest scenario: ib_send_lat between two processes in lockstep, a sweep of two
+ * sizes run twice; the same CSVs both times, and the stages adding up to each point.
+ */
+static void test_perftest(struct bench *b)
+{
+	static char csv[2][1 << 14], samples[2][1 << 16];
+	char cmd[1024], line[256], out[2][96];
+	struct row r[2] = { { 0 } };
+	int st = 0, n = 0;
+	bool ok = true;
+
+	for (int k = 0; k < 2 && ok; k++) {
+		snprintf(out[k], sizeof(out[k]), "%s/perftest%d", dir, k);
+		snprintf(cmd, sizeof(cmd), LAT " -o %s -n 5 --no-plot perftest size=8,64 2>&1", bin,
+			 out[k]);
+		st = bench_run_cmd(cmd, NULL, line, sizeof(line));
+		ok = st == 0 && slurp(out[k], "points.csv", csv[k], sizeof(csv[k])) > 0 &&
+		     slurp(out[k], "samples.csv", samples[k], sizeof(samples[k])) > 0;
+	}
+	if (ok)
+		n = rows_of(csv[0], r, 2);
+	for (int i = 0; i < n; i++)
+		ok = ok && r[i].mean > 0 && r[i].steps > r[i].mean - 1 &&
+		     r[i].steps < r[i].mean + 1;
+	bench_result(b, "perftest",
+		     ok && n == 2 && !strcmp(csv[0], csv[1]) && !strcmp(samples[0], samples[1]),
+		     "exit %d (%s), %d rows, or the second run's CSV differ", st, line, n);
+}
+
 /* The parameters from a file: comments, spaces around '=' and after commas. */
 static void test_file(struct bench *b)
 {
@@ -246,6 +276,7 @@ int main(int argc, char **argv)
 	test_sweep(&b);
 	test_scenarios(&b);
 	test_file(&b);
+	test_perftest(&b);
 	test_bad_input(&b);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
 	if (system(cmd))
