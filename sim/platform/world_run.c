@@ -229,19 +229,24 @@ static bool wait_wall(struct hroce_sim_world *w)
 /* ------------------------------------------------------------------------------------- */
 /* Lockstep (lockstep.c) */
 
+/* Every NIC quiet, and no peer on its wire (or no wire): only its timers can act. */
+static bool alone_and_quiet(struct hroce_sim_world *w)
+{
+	if (w->quiet < HROCE_SIM_QUIET_CYCLES || work_pending(w))
+		return false;
+	for (size_t i = 0; i < w->nnics; i++)
+		if (w->nics[i]->wire && !sim_wire_ls_alone(w->nics[i]->wire))
+			return false;
+	return true;
+}
+
 /*
  * No thread waits for time, the NICs are quiet with no timer (so none of their waits can
  * end) and no peer is there yet: nothing can happen in simulated time.
  */
 static bool stalled(struct hroce_sim_world *w)
 {
-	if (!w->nwires || w->quiet < HROCE_SIM_QUIET_CYCLES ||
-	    sim_world_deadline(w) != UINT64_MAX || work_pending(w))
-		return false;
-	for (size_t i = 0; i < w->nnics; i++)
-		if (w->nics[i]->wire && !sim_wire_ls_alone(w->nics[i]->wire))
-			return false;
-	return true;
+	return w->nwires && sim_world_deadline(w) == UINT64_MAX && alone_and_quiet(w);
 }
 
 /* Asleep, the clock stopped, until a peer joins (then at its clock) or work comes. */
@@ -351,6 +356,16 @@ static void run_lockstep(struct hroce_sim_world *w)
 		if (timeless && stalled(w)) {
 			sim_ls_abandon(w);
 			stall(w);
+			sim_ls_boundary(w);
+			continue;
+		}
+		if (alone_and_quiet(w) && sim_world_deadline(w) != UINT64_MAX &&
+		    sim_world_deadline(w) / w->quantum * w->quantum > w->cycle) {
+			/*
+			 * nothing but a timer can change what the threads see (a peer that died,
+			 * a process alone): to the timer's boundary at once, as one quantum
+			 */
+			sim_world_jump(w, sim_world_deadline(w) / w->quantum * w->quantum);
 			sim_ls_boundary(w);
 			continue;
 		}

@@ -12,6 +12,7 @@
  */
 #define _GNU_SOURCE
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -213,6 +214,63 @@ static void run_twice(const char *name, const char *const *argv, const char *rep
 	bench_result(&b, name, ok, "%s", why);
 }
 
+/*
+ * A peer that vanishes: the server of a long ib_write_bw killed while the client writes.
+ * The client, alone in lockstep, must still end (its retries exhausted, its timers jumped
+ * to), not wait for a peer that will never come to a boundary.
+ */
+static void peer_killed(void)
+{
+	struct e2e_side side[2] = { 0 };
+	char config[PATH_MAX], wire[64], port[16], why[256] = "";
+	unsigned int id = run_no++;
+	time_t t0;
+	bool ok;
+
+	if (!write_config(id, config, sizeof(config), wire, sizeof(wire))) {
+		bench_result(&b, "peer_killed", false, "cannot write the configuration");
+		return;
+	}
+	snprintf(port, sizeof(port), "%u", port_base + id);
+	for (int d = 0; d < 2; d++) {
+		const char *const args[] = { "ib_write_bw",
+					     "-d",
+					     d ? "hroce1" : "hroce0",
+					     "-s",
+					     "4096",
+					     "-n",
+					     "1000000",
+					     "-F",
+					     "-p",
+					     port,
+					     d ? "127.0.0.1" : NULL,
+					     NULL };
+
+		memcpy(side[d].argv, args, sizeof(args));
+		snprintf(side[d].out, sizeof(side[d].out), "%s/run%u-%d.out", tmpdir, id, d);
+		snprintf(side[d].stats, sizeof(side[d].stats), "%s/run%u-%d.stats", tmpdir, id, d);
+	}
+	e2e_spawn(bindir, &side[0], config);
+	usleep(500000);
+	e2e_spawn(bindir, &side[1], config);
+	sleep(3); /* well into the test: a million WRITEs take an hour */
+	kill(side[0].pid, SIGKILL);
+	t0 = time(NULL);
+	e2e_reap(&side[0], t0 + 10);
+	e2e_reap(&side[1], t0 + RUN_TIMEOUT_S);
+	shm_unlink(wire);
+	ok = !side[1].timed_out && WIFEXITED(side[1].status) && WEXITSTATUS(side[1].status);
+	if (!ok) {
+		snprintf(why, sizeof(why), "client: exit status %d%s", side[1].status,
+			 side[1].timed_out ? " (timed out)" : " (0: it did not see the loss)");
+		e2e_show_tail("client", side[1].out);
+	} else {
+		printf("# peer_killed: the client gave up %ld s after its server died\n",
+		       (long)(time(NULL) - t0));
+	}
+	bench_result(&b, "peer_killed", ok, "%s", why);
+}
+
 #define ARGS(...) ((const char *const[]){ __VA_ARGS__, NULL })
 
 int main(int argc, char **argv)
@@ -229,5 +287,6 @@ int main(int argc, char **argv)
 	/* completion channels: the provider's event thread waits at boundaries too */
 	run_twice("ib_send_bw-s4096-e", ARGS("ib_send_bw", "-s", "4096", "-n", "100", "-F", "-e"),
 		  "BW average");
+	peer_killed();
 	return bench_finish(&b);
 }
