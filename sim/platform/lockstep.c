@@ -82,15 +82,27 @@ static void make_key(void)
 	pthread_key_create(&key, thread_gone);
 }
 
+pthread_mutex_t sim_ls_worlds_lock = PTHREAD_MUTEX_INITIALIZER;
+struct hroce_sim_world *sim_ls_worlds;
+
+/*
+ * Whether the world a thread remembers still lives (a destroyed one is gone from the
+ * list, and a new one at its address has another id); the caller holds the list's lock.
+ */
+static bool live(const struct hroce_sim_world *w, uint64_t id)
+{
+	for (const struct hroce_sim_world *x = sim_ls_worlds; x; x = x->ls_next)
+		if (x == w)
+			return x->ls_id == id;
+	return false;
+}
+
 void sim_ls_forget(struct hroce_sim_world *w, uint64_t id, unsigned int slot)
 {
 	struct sim_ls_slot *sl;
 
-	/* a world destroyed since: its id is gone from the list of live ones */
 	pthread_mutex_lock(&sim_ls_worlds_lock);
-	for (struct hroce_sim_world *x = sim_ls_worlds; x; x = x->ls_next) {
-		if (x != w || x->ls_id != id)
-			continue;
+	if (live(w, id)) {
 		sl = &w->ls_slots[slot];
 		if (!atomic_load(&sl->waiting))
 			atomic_fetch_sub(&w->ls_active, 1);
@@ -101,8 +113,17 @@ void sim_ls_forget(struct hroce_sim_world *w, uint64_t id, unsigned int slot)
 	pthread_mutex_unlock(&sim_ls_worlds_lock);
 }
 
-pthread_mutex_t sim_ls_worlds_lock = PTHREAD_MUTEX_INITIALIZER;
-struct hroce_sim_world *sim_ls_worlds;
+static void unlist(struct hroce_sim_world *w)
+{
+	pthread_mutex_lock(&sim_ls_worlds_lock);
+	for (struct hroce_sim_world **p = &sim_ls_worlds; *p; p = &(*p)->ls_next) {
+		if (*p == w) {
+			*p = w->ls_next;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&sim_ls_worlds_lock);
+}
 
 int hroce_sim_world_set_lockstep(struct hroce_sim_world *w, uint32_t quantum_ns)
 {
@@ -114,14 +135,7 @@ int hroce_sim_world_set_lockstep(struct hroce_sim_world *w, uint32_t quantum_ns)
 		return EBUSY;
 	q = quantum_ns ? sim_ns_to_cycles(w, quantum_ns) : 0;
 	if (w->quantum && !q) {
-		pthread_mutex_lock(&sim_ls_worlds_lock);
-		for (struct hroce_sim_world **p = &sim_ls_worlds; *p; p = &(*p)->ls_next) {
-			if (*p == w) {
-				*p = w->ls_next;
-				break;
-			}
-		}
-		pthread_mutex_unlock(&sim_ls_worlds_lock);
+		unlist(w);
 	} else if (!w->quantum && q) {
 		pthread_once(&key_once, make_key);
 		pthread_mutex_lock(&sim_ls_worlds_lock);
@@ -141,7 +155,9 @@ uint32_t hroce_sim_world_quantum(const struct hroce_sim_world *w)
 
 void sim_ls_world_gone(struct hroce_sim_world *w)
 {
-	hroce_sim_world_set_lockstep(w, 0);
+	if (w->quantum)
+		unlist(w);
+	w->quantum = 0;
 }
 
 /* The calling thread's slot in w, taken now (counted active) if it has none. */
@@ -150,13 +166,15 @@ static struct sim_ls_slot *my_slot(struct hroce_sim_world *w)
 	struct sim_ls_slot *sl = NULL;
 	unsigned int free_at = LS_WORLDS_PER_THREAD, i;
 
-	for (i = 0; i < LS_WORLDS_PER_THREAD; i++) {
+	for (i = 0; i < LS_WORLDS_PER_THREAD; i++)
 		if (mine.at[i].w == w && mine.at[i].id == w->ls_id)
 			return &w->ls_slots[mine.at[i].slot];
-		if ((!mine.at[i].w || mine.at[i].id != mine.at[i].w->ls_id) &&
-		    free_at == LS_WORLDS_PER_THREAD)
+	/* the thread's first call into w: a place among its worlds (a dead one's will do) */
+	pthread_mutex_lock(&sim_ls_worlds_lock);
+	for (i = 0; i < LS_WORLDS_PER_THREAD && free_at == LS_WORLDS_PER_THREAD; i++)
+		if (!mine.at[i].w || !live(mine.at[i].w, mine.at[i].id))
 			free_at = i;
-	}
+	pthread_mutex_unlock(&sim_ls_worlds_lock);
 	for (i = 0; i < SIM_LS_THREADS; i++) {
 		uint32_t zero = 0;
 
