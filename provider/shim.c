@@ -351,8 +351,11 @@ static bool lockstep_write(int fd, size_t n)
 
 static void lockstep_wrote(bool oob, size_t n, ssize_t r)
 {
+	int saved = errno; /* the write's, for its caller */
+
 	if (oob && (r < 0 || (size_t)r < n))
 		hroce_oob_sent(HROCE_OOB_BYTES, -(int64_t)(n - (r > 0 ? (size_t)r : 0)));
+	errno = saved;
 }
 
 EXPORT ssize_t read(int fd, void *buf, size_t n)
