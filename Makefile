@@ -287,9 +287,10 @@ $(BIN)/test_ipv6: $(call cobjs,testbench/system/test_ipv6.c testbench/system/rc_
 	@mkdir -p $(BIN)
 	$(CC) -o $@ $^ $(LDLIBS)
 PROGRAMS += $(BIN)/test_ipv6
+$(OBJ)/c/testbench/system/lat_perftest.o: CFLAGS += -Itestbench/e2e
 $(BIN)/hroce-lat: $(call cobjs,testbench/system/hroce_lat.c testbench/system/rc_env.c \
 		testbench/system/lat_points.c testbench/system/lat_perftest.c \
-		testbench/lib/bench.c) $(SYSTEM_LIBS) | $(BIN)/hroce-run
+		testbench/e2e/e2e_proc.c testbench/lib/bench.c) $(SYSTEM_LIBS) | $(BIN)/hroce-run
 	@mkdir -p $(BIN)
 	$(CC) -o $@ $^ $(LDLIBS) -lm
 PROGRAMS += $(BIN)/hroce-lat

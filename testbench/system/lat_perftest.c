@@ -2,9 +2,7 @@
 /* hroce-lat's perftest scenario (lat_perftest.h). */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "e2e_proc.h"
 #include "lat_perftest.h"
 #include "pcap.h"
 
@@ -46,62 +45,29 @@ static bool write_config(const char *path, const char *wire, const char *dir, in
 	return fclose(f) == 0;
 }
 
-/* bindir/hroce-run with argv, its output to out, in lockstep with config. */
-static pid_t spawn(const char *config, const char *out, unsigned int quantum_ns, char *const *argv)
+/* The directory of this program, where hroce-run is (false if unreadable). */
+static bool bindir_of(char *dir, size_t len)
 {
-	char run[PATH_MAX + 16], self[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	pid_t pid;
+	ssize_t n = readlink("/proc/self/exe", dir, len - 1);
 
 	if (n <= 0)
-		return -1;
-	self[n] = 0;
-	*strrchr(self, '/') = 0;
-	snprintf(run, sizeof(run), "%s/hroce-run", self);
-	pid = fork();
-	if (pid == 0) {
-		int fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-
-		if (fd >= 0) {
-			dup2(fd, 1);
-			dup2(fd, 2);
-			close(fd);
-		}
-		setenv("HROCE_CONFIG", config, 1);
-		setenv("HROCE_LOCKSTEP", "1", 1);
-		if (quantum_ns) {
-			char q[16];
-
-			snprintf(q, sizeof(q), "%u", quantum_ns);
-			setenv("HROCE_LOCKSTEP_NS", q, 1);
-		} else {
-			unsetenv("HROCE_LOCKSTEP_NS");
-		}
-		execv(run, argv);
-		_exit(127);
-	}
-	return pid;
+		return false;
+	dir[n] = 0;
+	*strrchr(dir, '/') = 0;
+	return true;
 }
 
-/* Waits for pid until deadline (then kills it); true if it exited 0. */
-static bool reap(pid_t pid, time_t deadline)
+/* Children inherit lockstep, and its quantum (0: link_ns). */
+static void lockstep_env(unsigned int quantum_ns)
 {
-	int status;
+	char q[16];
 
-	for (;;) {
-		pid_t r = waitpid(pid, &status, WNOHANG);
-
-		if (r == pid)
-			return WIFEXITED(status) && !WEXITSTATUS(status);
-		if (r < 0)
-			return false;
-		if (time(NULL) > deadline) {
-			kill(pid, SIGKILL);
-			waitpid(pid, &status, 0);
-			return false;
-		}
-		usleep(20000);
-	}
+	setenv("HROCE_LOCKSTEP", "1", 1);
+	snprintf(q, sizeof(q), "%u", quantum_ns);
+	if (quantum_ns)
+		setenv("HROCE_LOCKSTEP_NS", q, 1);
+	else
+		unsetenv("HROCE_LOCKSTEP_NS");
 }
 
 /* A SEND's first (or only) packet: its departure and whether the client sent it. */
@@ -144,10 +110,10 @@ static int sends_of(const char *path, struct send_at *out, int max)
 bool lat_perftest_run(const char *dir, int k, const struct lat_perftest_setup *s, int warm, int n,
 		      double *total, double *steps)
 {
-	char config[PATH_MAX], wire[64], out[2][PATH_MAX], pcap[PATH_MAX], port[16];
+	char config[PATH_MAX], wire[64], pcap[PATH_MAX], port[16], bindir[PATH_MAX];
 	char iters[16], size[16], mtu[16];
 	struct send_at *at = calloc(MAX_SENDS, sizeof(*at));
-	pid_t pid[2];
+	struct e2e_side side[2] = { 0 };
 	bool ok[2];
 	int got;
 
@@ -159,36 +125,44 @@ bool lat_perftest_run(const char *dir, int k, const struct lat_perftest_setup *s
 	snprintf(iters, sizeof(iters), "%d", warm + n + 1);
 	snprintf(size, sizeof(size), "%u", s->size);
 	snprintf(mtu, sizeof(mtu), "%u", s->mtu);
-	if (!write_config(config, wire, dir, k, s)) {
+	if (!bindir_of(bindir, sizeof(bindir)) || !write_config(config, wire, dir, k, s)) {
 		fprintf(stderr, "hroce-lat: cannot write %s: %s\n", config, strerror(errno));
 		free(at);
 		return false;
 	}
+	lockstep_env(s->quantum_ns);
 	for (int d = 0; d < 2; d++) {
-		char *argv[24] = { "hroce-run", "ib_send_lat", "-d", d ? "hroce1" : "hroce0",
-				   "-s",	size,	       "-n", iters,
-				   "-m",	mtu,	       "-F", "-p",
-				   port };
-		int a = 13;
+		const char *const args[] = { "ib_send_lat", "-d", d ? "hroce1" : "hroce0",
+					     "-s",	    size, "-n",
+					     iters,	    "-m", mtu,
+					     "-F",	    "-p", port };
+		int a = (int)(sizeof(args) / sizeof(args[0]));
 
+		memcpy(side[d].argv, args, sizeof(args));
 		if (s->no_inline) {
-			argv[a++] = "-I";
-			argv[a++] = "0";
+			side[d].argv[a++] = "-I";
+			side[d].argv[a++] = "0";
 		}
 		if (d)
-			argv[a++] = "127.0.0.1";
-		snprintf(out[d], sizeof(out[d]), "%s/perftest-%d-%s.out", dir, k,
+			side[d].argv[a++] = "127.0.0.1";
+		snprintf(side[d].out, sizeof(side[d].out), "%s/perftest-%d-%s.out", dir, k,
 			 d ? "client" : "server");
-		pid[d] = spawn(config, out[d], s->quantum_ns, argv);
+		snprintf(side[d].stats, sizeof(side[d].stats), "%s/perftest-%d-%s.stats", dir, k,
+			 d ? "client" : "server");
+		e2e_spawn(bindir, &side[d], config);
 		if (!d)
 			usleep(500000); /* the client does not retry its TCP connect */
 	}
-	ok[1] = pid[1] > 0 && reap(pid[1], time(NULL) + RUN_TIMEOUT_S);
-	ok[0] = pid[0] > 0 && reap(pid[0], time(NULL) + (ok[1] ? 30 : 1));
+	unsetenv("HROCE_LOCKSTEP");
+	e2e_reap(&side[1], time(NULL) + RUN_TIMEOUT_S);
+	e2e_reap(&side[0], time(NULL) + (side[1].timed_out ? 1 : 30));
 	shm_unlink(wire);
+	for (int d = 0; d < 2; d++)
+		ok[d] = !side[d].timed_out && WIFEXITED(side[d].status) &&
+			!WEXITSTATUS(side[d].status);
 	if (!ok[0] || !ok[1]) {
 		fprintf(stderr, "hroce-lat: ib_send_lat failed (%s): see %s\n",
-			ok[1] ? "server" : "client", out[ok[1] ? 0 : 1]);
+			ok[1] ? "server" : "client", side[ok[1] ? 0 : 1].out);
 		free(at);
 		return false;
 	}
