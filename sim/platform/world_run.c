@@ -240,15 +240,6 @@ static bool alone_and_quiet(struct hroce_sim_world *w)
 	return true;
 }
 
-/*
- * No thread waits for time, the NICs are quiet with no timer (so none of their waits can
- * end) and no peer is there yet: nothing can happen in simulated time.
- */
-static bool stalled(struct hroce_sim_world *w)
-{
-	return w->nwires && sim_world_deadline(w) == UINT64_MAX && alone_and_quiet(w);
-}
-
 /* Asleep, the clock stopped, until a peer joins (then at its clock) or work comes. */
 static void stall(struct hroce_sim_world *w)
 {
@@ -353,21 +344,28 @@ static void run_lockstep(struct hroce_sim_world *w)
 			sim_ls_abandon(w);
 			continue;
 		}
-		if (timeless && stalled(w)) {
-			sim_ls_abandon(w);
-			stall(w);
-			sim_ls_boundary(w);
-			continue;
-		}
-		if (alone_and_quiet(w) && sim_world_deadline(w) != UINT64_MAX &&
-		    sim_world_deadline(w) / w->quantum * w->quantum > w->cycle) {
-			/*
-			 * nothing but a timer can change what the threads see (a peer that died,
-			 * a process alone): to the timer's boundary at once, as one quantum
-			 */
-			sim_world_jump(w, sim_world_deadline(w) / w->quantum * w->quantum);
-			sim_ls_boundary(w);
-			continue;
+		if (alone_and_quiet(w)) {
+			uint64_t d = sim_world_deadline(w), at = d / w->quantum * w->quantum;
+
+			if (d == UINT64_MAX && timeless && w->nwires) {
+				/*
+				 * stalled: no thread waits for time, no timer runs: nothing can
+				 * happen in simulated time until a peer comes
+				 */
+				sim_ls_abandon(w);
+				stall(w);
+				sim_ls_boundary(w);
+				continue;
+			}
+			if (d != UINT64_MAX && at > w->cycle) {
+				/*
+				 * nothing but a timer can change what the threads see (a peer that
+				 * died, a process alone): to its boundary at once, as one quantum
+				 */
+				sim_world_jump(w, at);
+				sim_ls_boundary(w);
+				continue;
+			}
 		}
 		if (!meet_peers(w))
 			break;
